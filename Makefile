@@ -1,0 +1,50 @@
+# tfgate — the two commands a newcomer needs are `make demo` and `make test`.
+GO                ?= go
+TERRAFORM_VERSION := 1.5.7
+BIN               := $(CURDIR)/.bin
+TERRAFORM         := $(BIN)/terraform
+TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
+TFGATE            := $(BIN)/tfgate
+VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
+
+# Tests and the demo run the pinned terraform with an empty CLI config: quiet, reproducible,
+# and never reaching a registry.
+export TF_CLI_CONFIG_FILE := /dev/null
+export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
+
+.PHONY: all build terraform test unit e2e policy-test vet bench demo clean
+
+all: build
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(TFGATE) ./cmd/tfgate
+
+# terraform 1.5.7 built from the Go module proxy (about 3 minutes once; cached in .bin/).
+terraform: $(TERRAFORM_STAMP)
+$(TERRAFORM_STAMP):
+	@mkdir -p $(BIN)
+	@echo "building terraform $(TERRAFORM_VERSION) into .bin/ (once; a few minutes)…"
+	GOBIN=$(BIN) $(GO) install github.com/hashicorp/terraform@v$(TERRAFORM_VERSION)
+	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
+	@touch $@
+
+vet:
+	$(GO) vet ./...
+
+# Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
+test: terraform vet
+	$(GO) test -race -count=1 ./...
+
+bench: terraform
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Plan the example monorepo with the pinned terraform.
+demo: build terraform
+	TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo projects
+	@echo
+	TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo plan --all
+
+clean:
+	rm -rf $(TFGATE) examples/monorepo/envs/*/*/.terraform

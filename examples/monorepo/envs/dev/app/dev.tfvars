@@ -1,0 +1,1 @@
+db_password = "dev-demo-password-not-a-real-secret"

@@ -1,0 +1,1 @@
+db_password = "prod-demo-password-not-a-real-secret"

@@ -1,0 +1,90 @@
+package ci
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// DefaultBase returns the ref a laptop run compares against: the remote's default branch
+// (what origin/HEAD points at), else origin/main or origin/master, else a local main or
+// master branch.
+func (g Git) DefaultBase(ctx context.Context) (string, error) {
+	out, err := g.run(ctx, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
+	if err == nil {
+		if ref := strings.TrimSpace(string(out)); ref != "" {
+			// Callers show the ref to people: "origin/main", not "refs/remotes/origin/main".
+			return strings.TrimPrefix(ref, "refs/remotes/"), nil
+		}
+	} else if ctx.Err() != nil {
+		return "", fmt.Errorf("find default branch: %w", ctx.Err())
+	}
+	candidates := []struct{ full, short string }{
+		{"refs/remotes/origin/main", "origin/main"},
+		{"refs/remotes/origin/master", "origin/master"},
+		{"refs/heads/main", "main"},
+		{"refs/heads/master", "master"},
+	}
+	for _, c := range candidates {
+		_, ok, err := g.resolve(ctx, c.full)
+		if err != nil {
+			return "", fmt.Errorf("find default branch: %w", err)
+		}
+		if ok {
+			return c.short, nil
+		}
+	}
+	return "", fmt.Errorf("cannot tell the default branch of %s (no origin/HEAD, origin/main, origin/master, main or master): pass --base REF", g.Dir)
+}
+
+// Changes are the files a change touches, compared with a base ref.
+type Changes struct {
+	Base      string   // the ref compared with, as given (or the default branch)
+	MergeBase string   // SHA of the merge base of HEAD and Base
+	Files     []string // root-relative slash paths, sorted, unique
+}
+
+// ChangedFiles lists every file that differs between the merge base of HEAD and base and
+// the working tree: committed changes on the branch, staged and unstaged edits, and
+// untracked files that are not ignored. Deleted files are listed, and a rename lists both
+// its old and its new path, so a project that moved is seen at both places. base "" means
+// DefaultBase.
+func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
+	if base == "" {
+		b, err := g.DefaultBase(ctx)
+		if err != nil {
+			return Changes{}, err
+		}
+		base = b
+	}
+	mb, err := g.MergeBase(ctx, base)
+	if err != nil {
+		return Changes{}, err
+	}
+	// --no-renames reports a rename as a delete plus an add, which is exactly "both paths";
+	// it also overrides a user's diff.renames setting so the output is the same everywhere.
+	queries := [][]string{
+		{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", mb, "HEAD", "--"},
+		{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--cached", "HEAD", "--"},
+		{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "HEAD", "--"},
+		// --full-name and ":/" keep untracked paths root-relative even if Dir is a subdir.
+		{"ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ":/"},
+	}
+	seen := map[string]bool{}
+	var files []string
+	for _, q := range queries {
+		out, err := g.run(ctx, q...)
+		if err != nil {
+			return Changes{}, fmt.Errorf("list changed files: %w", err)
+		}
+		for _, f := range splitZ(out) {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+	}
+	sort.Strings(files)
+	return Changes{Base: base, MergeBase: mb, Files: files}, nil
+}

@@ -1,0 +1,187 @@
+// Package ci knows where tfgate runs: the facts of the local git checkout (head, base,
+// merge base, changed files, files at another commit) and, in GitHub Actions, the run's
+// environment and event payload. It is the one package that reads the environment.
+package ci
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Git runs git in the working tree at Dir, which should be the repository's top level (see
+// TopLevel) so that every path it returns is relative to the repository root.
+type Git struct {
+	Dir string
+}
+
+// run executes git with an argument vector (never a shell) and returns its stdout. Errors
+// carry git's own message, which usually says what to do.
+func (g Git) run(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = g.Dir
+	// A credential prompt would hang a CI job forever; fail instead.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("git %s: %w", args[0], ctxErr)
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			return nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+		}
+		return nil, &gitError{args: args, msg: msg, err: err}
+	}
+	return stdout.Bytes(), nil
+}
+
+// gitError keeps git's stderr so callers can recognise well-known failures.
+type gitError struct {
+	args []string
+	msg  string
+	err  error
+}
+
+func (e *gitError) Error() string {
+	return fmt.Sprintf("git %s: %s", e.args[0], e.msg)
+}
+
+func (e *gitError) Unwrap() error { return e.err }
+
+// TopLevel returns the root of the git working tree that contains dir.
+func TopLevel(ctx context.Context, dir string) (string, error) {
+	out, err := Git{Dir: dir}.run(ctx, "rev-parse", "--show-toplevel")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && strings.Contains(ge.msg, "not a git repository") {
+			return "", fmt.Errorf("not a git repository: %s (use -C to point at one)", dir)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			// exec reports a missing working directory as a PathError on chdir.
+			return "", fmt.Errorf("not a git repository: %s (use -C to point at one): %w", dir, err)
+		}
+		return "", fmt.Errorf("find git top level of %s: %w", dir, err)
+	}
+	top := strings.TrimSpace(string(out))
+	if top == "" {
+		// Inside the .git directory itself git prints nothing.
+		return "", fmt.Errorf("not a git repository: %s is not inside a working tree (use -C to point at one)", dir)
+	}
+	return filepath.Clean(top), nil
+}
+
+// Head returns the full SHA of the commit checked out.
+func (g Git) Head(ctx context.Context) (string, error) {
+	sha, ok, err := g.resolve(ctx, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("repository %s has no commits yet: commit the Terraform code first", g.Dir)
+	}
+	return sha, nil
+}
+
+// resolve returns the commit SHA rev names, or ok=false when rev names no commit.
+func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err error) {
+	out, err := g.run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			// --quiet: exit status 1 with no output just means "no such commit".
+			return "", false, nil
+		}
+		return "", false, fmt.Errorf("resolve %s: %w", rev, err)
+	}
+	return strings.TrimSpace(string(out)), true, nil
+}
+
+// MergeBase returns the best common ancestor of HEAD and ref.
+func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
+	if _, ok, err := g.resolve(ctx, ref); err != nil {
+		return "", err
+	} else if !ok {
+		return "", fmt.Errorf("unknown git ref %q: fetch it (git fetch origin) or pass another --base", ref)
+	}
+	if _, err := g.Head(ctx); err != nil {
+		return "", err
+	}
+	out, err := g.run(ctx, "merge-base", "HEAD", ref)
+	if err != nil {
+		var ge *gitError
+		if !errors.As(err, &ge) {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) && ee.ExitCode() == 1 {
+				return "", fmt.Errorf("HEAD and %s have no common ancestor: in a shallow clone fetch more history (git fetch --unshallow, or actions/checkout with fetch-depth: 0)", ref)
+			}
+		}
+		return "", fmt.Errorf("merge base of HEAD and %s: %w", ref, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// ReadFile returns the content of path (relative to the repository root) at rev. A path
+// missing at rev yields an error wrapping fs.ErrNotExist, so callers can fall back to
+// defaults (e.g. no .tfgate.yaml on the base branch).
+func (g Git) ReadFile(ctx context.Context, rev, path string) ([]byte, error) {
+	spec := rev + ":" + strings.TrimPrefix(filepath.ToSlash(path), "/")
+	out, err := g.run(ctx, "cat-file", "blob", spec)
+	if err == nil {
+		return out, nil
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", path, rev, ctx.Err())
+	}
+	if _, ok, rerr := g.resolve(ctx, rev); rerr != nil {
+		return nil, rerr
+	} else if !ok {
+		return nil, fmt.Errorf("read %s: unknown git revision %q", path, rev)
+	}
+	return nil, fmt.Errorf("read %s at %s: %w", path, rev, fs.ErrNotExist)
+}
+
+// ListFiles returns every file (root-relative, sorted) under dir in the tree of rev; dir
+// "" or "." lists the whole tree.
+func (g Git) ListFiles(ctx context.Context, rev, dir string) ([]string, error) {
+	if _, ok, err := g.resolve(ctx, rev); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("list files: unknown git revision %q", rev)
+	}
+	// --full-tree makes both the pathspec and the output relative to the root, wherever
+	// Dir is inside the working tree.
+	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev}
+	if d := strings.Trim(filepath.ToSlash(dir), "/"); d != "" && d != "." {
+		args = append(args, "--", d+"/")
+	}
+	out, err := g.run(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list files of %s at %s: %w", dir, rev, err)
+	}
+	files := splitZ(out)
+	sort.Strings(files)
+	return files, nil
+}
+
+// splitZ splits NUL-terminated git output (-z), which keeps paths with spaces, newlines
+// and non-ASCII characters intact and unquoted.
+func splitZ(out []byte) []string {
+	var paths []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths
+}

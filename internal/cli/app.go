@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/secret"
+)
+
+// globalOptions are the flags every command accepts.
+type globalOptions struct {
+	Chdir    string
+	Config   string
+	LogLevel string
+	NoColor  bool
+}
+
+// app is what commands share: streams, environment, global flags.
+type app struct {
+	global globalOptions
+
+	rawOut, rawErr io.Writer // unmasked, only to ask "is this a terminal?"
+	stdout, stderr io.Writer // masked
+	environ        []string
+	masker         *secret.Masker
+	log            *slog.Logger
+}
+
+func newApp(rawOut, rawErr, stdout, stderr io.Writer, environ []string, m *secret.Masker) *app {
+	return &app{rawOut: rawOut, rawErr: rawErr, stdout: stdout, stderr: stderr, environ: environ, masker: m,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+func (a *app) getenv(name string) string {
+	for i := len(a.environ) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(a.environ[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// setupLogging configures the stderr logger from --log-level.
+func (a *app) setupLogging() error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(a.global.LogLevel)); err != nil {
+		return fmt.Errorf("--log-level %q: want debug, info, warn or error", a.global.LogLevel)
+	}
+	a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// color reports whether to colour output written to w.
+func (a *app) color(w io.Writer) bool {
+	if a.global.NoColor || a.getenv("NO_COLOR") != "" || a.getenv("TERM") == "dumb" {
+		return false
+	}
+	return isTerminal(w)
+}
+
+// root returns the repository root: -C as given, else the git top-level of the working dir.
+func (a *app) root(ctx context.Context) (string, error) {
+	if a.global.Chdir != "" {
+		dir, err := filepath.Abs(a.global.Chdir)
+		if err != nil {
+			return "", err
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return "", fmt.Errorf("-C %s: not a directory", a.global.Chdir)
+		}
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return ci.TopLevel(ctx, wd)
+}
+
+// loadConfig reads --config or .tfgate.yaml at root (absent = autodetect).
+func (a *app) loadConfig(ctx context.Context, root string) (*config.Config, error) {
+	path, explicit := config.FileName, false
+	if a.global.Config != "" {
+		path, explicit = a.global.Config, true
+	}
+	return config.Load(ctx, root, path, explicit)
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/render"
+)
+
+type planOptions struct {
+	Projects         []string
+	All              bool
+	Base             string
+	Out              string
+	Format           string
+	Parallel         int
+	DetailedExitcode bool
+	Install          bool
+}
+
+func newPlanCmd(a *app) *cobra.Command {
+	var opts planOptions
+	cmd := &cobra.Command{
+		Use:   "plan [PROJECT...]",
+		Short: "Plan the changed projects (or the named ones, or --all) and report",
+		Long: `Plan every project the change touches (compared with --base, default the remote
+default branch, plus uncommitted files), the named projects, or --all. Each project runs
+terraform init, workspace select, plan and show; the report goes to stdout, progress to stderr.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Projects = args
+			return runPlan(cmd, a, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.All, "all", false, "plan every project")
+	f.StringVar(&opts.Base, "base", "", "compare with this ref to find changed projects (default: the remote default branch)")
+	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into DIR")
+	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
+	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
+	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	return cmd
+}
+
+func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
+	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+		return err
+	}
+	if opts.All && len(opts.Projects) > 0 {
+		return fmt.Errorf("--all and project names are exclusive: pass one or the other")
+	}
+	ctx := cmd.Context()
+	root, err := a.root(ctx)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.loadConfig(ctx, root)
+	if err != nil {
+		return err
+	}
+	sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, Names: opts.Projects,
+		All: opts.All, Changed: !opts.All && len(opts.Projects) == 0, Base: opts.Base})
+	if err != nil {
+		return err
+	}
+	if sel.Base != "" {
+		fmt.Fprintf(a.stderr, "Changed since %s (merge base %s): %s\n", sel.Base, short(sel.MergeBase), plural(len(sel.Projects), "project"))
+	}
+	if len(sel.Projects) == 0 {
+		return writePlanReport(a, opts.Format, render.Report{Base: sel.Base, MergeBase: short(sel.MergeBase)})
+	}
+
+	bin, err := a.resolveTerraform(ctx, cfg, opts.Install)
+	if err != nil {
+		return err
+	}
+	commit, _ := ci.Git{Dir: root}.Head(ctx) // "" outside git: bundles then carry no commit
+	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	report, err := pipeline.Plan(ctx, pipeline.PlanOptions{
+		Root: root, Projects: sel.Projects, Binary: bin, Env: a.terraformEnv(),
+		OutDir: opts.Out, Parallel: opts.Parallel, Commit: commit, Masks: a.masker.Values(),
+		Progress: progress, TfgateVersion: version(),
+	})
+	progress.Close()
+	report.Base, report.MergeBase = sel.Base, short(sel.MergeBase)
+	if err != nil {
+		return err
+	}
+	if err := writePlanReport(a, opts.Format, report); err != nil {
+		return err
+	}
+	return planOutcome(report, opts.DetailedExitcode)
+}
+
+func writePlanReport(a *app, format string, r render.Report) error {
+	if format == "json" {
+		return render.JSON(a.stdout, r)
+	}
+	return render.Text(a.stdout, r, render.TextOptions{Color: a.color(a.rawOut)})
+}
+
+// planOutcome turns a finished report into the exit code: failures first, then changes.
+func planOutcome(r render.Report, detailed bool) error {
+	if failed := pipeline.Failed(r); len(failed) > 0 {
+		names := make([]string, len(failed))
+		for i, p := range failed {
+			names[i] = p.Name
+		}
+		return fmt.Errorf("%d of %d projects failed: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
+	}
+	if detailed && r.Totals().HasChanges() {
+		return withCode(ExitChanges, nil)
+	}
+	return nil
+}

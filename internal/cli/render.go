@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/render"
+)
+
+func newRenderCmd(a *app) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "render PLAN_JSON",
+		Short: "Render any `terraform show -json` plan (use - for stdin)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := oneOf("--format", format, "text", "json"); err != nil {
+				return err
+			}
+			var data []byte
+			var err error
+			if args[0] == "-" {
+				data, err = readAll(cmd.InOrStdin())
+			} else {
+				data, err = os.ReadFile(args[0])
+			}
+			if err != nil {
+				return fmt.Errorf("read plan: %w", err)
+			}
+			p, err := plan.Decode(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			c := plan.Summarise(p, plan.Options{Masks: a.masker.Values()})
+			if format == "json" {
+				return render.PlanJSON(a.stdout, c)
+			}
+			return render.PlanText(a.stdout, c, render.TextOptions{Color: a.color(a.rawOut)})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func newRootCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tfgate",
+		Short: "Plan, review and apply Terraform from pull requests — safely",
+		Long: `tfgate plans every Terraform project a change touches, checks each plan against
+policies, reports it (terminal, pull request, job summary), and applies exactly the
+reviewed plan once the approval gate holds.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.setupLogging()
+		},
+	}
+	f := cmd.PersistentFlags()
+	f.StringVarP(&a.global.Chdir, "chdir", "C", "", "repository root (default: git top-level of the working directory)")
+	f.StringVar(&a.global.Config, "config", "", "config file (default: .tfgate.yaml at the root; absent = autodetect)")
+	f.StringVar(&a.global.LogLevel, "log-level", "warn", "log level: debug, info, warn, error")
+	f.BoolVar(&a.global.NoColor, "no-color", false, "disable colours (NO_COLOR is honoured too)")
+
+	cmd.AddCommand(
+		newVersionCmd(a),
+		newProjectsCmd(a),
+		newPlanCmd(a),
+		newRenderCmd(a),
+	)
+	return cmd
+}

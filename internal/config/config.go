@@ -1,0 +1,109 @@
+// Package config turns a repository's .tfgate.yaml into a validated Config.
+//
+// It is the only place that knows the file's shape: every problem it finds is reported with
+// the file and line of the offending YAML node and a hint on how to fix it, and every
+// problem in the file is reported at once, so a user fixes the file in one pass.
+package config
+
+// FileName is the configuration file looked for at the repository root.
+const FileName = ".tfgate.yaml"
+
+// Config is a validated .tfgate.yaml with defaults applied.
+type Config struct {
+	Version   int
+	Terraform Terraform
+	Policies  Policies
+	Approval  Approval
+	// Projects lists the configured projects in file order; nil or empty means the caller
+	// autodetects projects.
+	Projects []Project
+	Drift    Drift
+	// File is the path the configuration was loaded from; "" when no file was found and the
+	// configuration is Default().
+	File string
+}
+
+// Terraform selects the binary that plans and applies.
+type Terraform struct {
+	Version string // version constraint or exact version, e.g. "~> 1.5"; "" = any
+	Binary  string // "terraform" (default) or "tofu"
+	Install bool   // allow hc-install to download the binary when none installed matches
+}
+
+// Policies configures the OPA policies and who may override a deny.
+type Policies struct {
+	// Paths are slash paths relative to the repository root, cleaned. nil means the caller
+	// uses "policies" if that directory exists.
+	Paths []string
+	// Owners are GitHub logins or "org/team" slugs (a leading "@" is dropped) whose approval
+	// overrides a policy deny.
+	Owners []string
+}
+
+// Approval is the number of approving reviews the gate requires.
+type Approval struct {
+	MinApprovals int // default 1
+	// DestroyMinApprovals applies when a plan deletes or replaces anything. It defaults to
+	// MinApprovals and is never lower than it.
+	DestroyMinApprovals int
+}
+
+// Mode says what tfgate may do with a project.
+type Mode string
+
+const (
+	// ModeManaged projects are planned, applied and checked for drift.
+	ModeManaged Mode = "managed"
+	// ModeObserve projects are planned and checked for drift; apply is refused.
+	ModeObserve Mode = "observe"
+)
+
+// Project is one Terraform root module and workspace.
+type Project struct {
+	Name      string // unique; defaults to Dir
+	Dir       string // slash path relative to the repository root, cleaned, no leading "./"
+	Workspace string // default "default"
+	VarFiles  []string
+	// WhenModified are doublestar globs relative to Dir that trigger a plan. nil means the
+	// caller's default; an empty non-nil slice means "never plan on change".
+	WhenModified []string
+	DependsOn    []string // names of other projects, in file order
+	Mode         Mode     // default managed
+	// Approval overrides the top-level approval rules for this project; nil means the
+	// top-level rules apply. Fields the file leaves unset are filled in from the top level,
+	// so callers use it as is.
+	Approval *Approval
+	Line     int // line of the project entry in File, for later error messages
+}
+
+// Drift configures drift reports.
+type Drift struct {
+	Labels []string // labels put on drift issues; nil = caller's default
+}
+
+// Default is the configuration used when the repository has no .tfgate.yaml.
+func Default() *Config {
+	return &Config{
+		Version:   1,
+		Terraform: Terraform{Binary: "terraform"},
+		Approval:  Approval{MinApprovals: 1, DestroyMinApprovals: 1},
+	}
+}
+
+// Project returns the project called name.
+func (c *Config) Project(name string) (*Project, bool) {
+	for i := range c.Projects {
+		if c.Projects[i].Name == name {
+			return &c.Projects[i], true
+		}
+	}
+	return nil, false
+}
+
+// ApprovalFor returns the approval rules that apply to p.
+func (c *Config) ApprovalFor(p *Project) Approval {
+	if p != nil && p.Approval != nil {
+		return *p.Approval
+	}
+	return c.Approval
+}

@@ -1,0 +1,192 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+	"gopkg.in/yaml.v3"
+)
+
+// rawApproval is an approval mapping before defaults: nil means the key was not set.
+type rawApproval struct {
+	min, destroy *int
+	destroyNode  *yaml.Node
+	destroyName  string // the key as messages name it, e.g. approval.destroy_min_approvals
+}
+
+// config decodes the document's top-level mapping.
+func (d *decoder) config(n *yaml.Node) *Config {
+	cfg := Default()
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "the file must be a mapping of keys such as \"version: 1\", got %s", describe(n))
+		return cfg
+	}
+	versionSet := false
+	var top rawApproval
+	var projects []rawProject
+	d.mapping(n, "", []field{
+		{"version", func(k, v *yaml.Node) {
+			versionSet = true
+			if isNull(v) {
+				d.errorf(k, `version is empty; write "version: 1"`)
+				return
+			}
+			if i, ok := d.integer(v, "version"); ok && i != 1 {
+				d.errorf(v, "version must be 1, got %d; this tfgate reads configuration version 1", i)
+			}
+		}},
+		{"terraform", func(_, v *yaml.Node) { d.terraform(v, &cfg.Terraform) }},
+		{"policies", func(_, v *yaml.Node) { d.policies(v, &cfg.Policies) }},
+		{"approval", func(_, v *yaml.Node) { top = d.approval(v, "", "approval") }},
+		{"projects", func(_, v *yaml.Node) { projects = d.projects(v) }},
+		{"drift", func(_, v *yaml.Node) { d.drift(v, &cfg.Drift) }},
+	})
+	if !versionSet {
+		d.errorf(n, `version is missing; add "version: 1" at the top of the file`)
+	}
+	cfg.Approval = d.resolveApproval(top, Approval{}, true)
+	cfg.Projects = d.finishProjects(projects, cfg.Approval)
+	return cfg
+}
+
+func (d *decoder) terraform(n *yaml.Node, t *Terraform) {
+	d.section(n, "terraform", []field{
+		{"version", func(_, v *yaml.Node) {
+			s, ok := d.str(v, "terraform.version")
+			if !ok {
+				return
+			}
+			if _, err := version.NewConstraint(s); err != nil {
+				d.errorf(v, `terraform.version %q is not a version or constraint; write e.g. "~> 1.5" or "1.5.7"`, s)
+				return
+			}
+			t.Version = strings.TrimSpace(s)
+		}},
+		{"binary", func(_, v *yaml.Node) {
+			s, ok := d.str(v, "terraform.binary")
+			if !ok {
+				return
+			}
+			if s != "terraform" && s != "tofu" {
+				d.errorf(v, `terraform.binary must be "terraform" or "tofu", got %q`, s)
+				return
+			}
+			t.Binary = s
+		}},
+		{"install", func(_, v *yaml.Node) {
+			if b, ok := d.boolean(v, "terraform.install"); ok {
+				t.Install = b
+			}
+		}},
+	})
+}
+
+// ownerPattern is a GitHub login or an org/team slug, optionally written with a leading
+// "@" as in CODEOWNERS.
+var ownerPattern = regexp.MustCompile(`^@?[A-Za-z0-9](?:[A-Za-z0-9-]*)(?:/[A-Za-z0-9_.-]+)?$`)
+
+func (d *decoder) policies(n *yaml.Node, p *Policies) {
+	d.section(n, "policies", []field{
+		{"paths", func(_, v *yaml.Node) {
+			vals, nodes, ok := d.list(v, "policies.paths")
+			if !ok {
+				return
+			}
+			p.Paths = []string{}
+			for i, s := range vals {
+				// Policies must come from the repository so that they are read from the
+				// pull request's base commit, never from somewhere the change cannot see.
+				rel, ok := d.repoPath(nodes[i], "policies.paths", s)
+				if ok && d.exists(nodes[i], "policies.paths", s, rel, "in the repository", kindAny) {
+					p.Paths = append(p.Paths, rel)
+				}
+			}
+		}},
+		{"owners", func(_, v *yaml.Node) {
+			vals, nodes, ok := d.list(v, "policies.owners")
+			if !ok {
+				return
+			}
+			p.Owners = []string{}
+			for i, s := range vals {
+				if !ownerPattern.MatchString(s) {
+					d.errorf(nodes[i], `policies.owners %q is not a GitHub user or "org/team"`, s)
+					continue
+				}
+				p.Owners = append(p.Owners, strings.TrimPrefix(s, "@"))
+			}
+		}},
+	})
+}
+
+func (d *decoder) drift(n *yaml.Node, dr *Drift) {
+	d.section(n, "drift", []field{
+		{"labels", func(_, v *yaml.Node) {
+			if vals, _, ok := d.list(v, "drift.labels"); ok {
+				dr.Labels = vals
+			}
+		}},
+	})
+}
+
+// approval decodes an approval mapping; prefix is the project label ("" at top level).
+func (d *decoder) approval(n *yaml.Node, prefix, where string) rawApproval {
+	a := rawApproval{destroyName: prefix + where + ".destroy_min_approvals"}
+	in := where
+	if prefix != "" {
+		in = strings.TrimSuffix(prefix, ": ") + " " + where
+	}
+	d.section(n, in, []field{
+		{"min_approvals", func(_, v *yaml.Node) {
+			if i, ok := d.count(v, prefix+where+".min_approvals"); ok {
+				a.min = &i
+			}
+		}},
+		{"destroy_min_approvals", func(_, v *yaml.Node) {
+			if i, ok := d.count(v, a.destroyName); ok {
+				a.destroy, a.destroyNode = &i, v
+			}
+		}},
+	})
+	return a
+}
+
+// resolveApproval fills unset fields. At the top level min_approvals defaults to 1 and
+// destroy_min_approvals to min_approvals. A project inherits unset fields from the top
+// level, and its destroy_min_approvals never silently drops below the top level's, so
+// raising min_approvals for a project cannot lower the bar for destroys.
+func (d *decoder) resolveApproval(a rawApproval, parent Approval, top bool) Approval {
+	out := parent
+	if top {
+		out = Approval{MinApprovals: 1}
+	}
+	if a.min != nil {
+		out.MinApprovals = *a.min
+	}
+	switch {
+	case a.destroy != nil:
+		out.DestroyMinApprovals = *a.destroy
+		if out.DestroyMinApprovals < out.MinApprovals {
+			d.errorf(a.destroyNode, "%s (%d) must be at least min_approvals (%d); a destroy needs at least as many approvals as any change",
+				a.destroyName, out.DestroyMinApprovals, out.MinApprovals)
+		}
+	case top:
+		out.DestroyMinApprovals = out.MinApprovals
+	default:
+		out.DestroyMinApprovals = max(parent.DestroyMinApprovals, out.MinApprovals)
+	}
+	return out
+}
+
+// label names a project in messages: by name, else dir, else position.
+func label(name, dir string, index int) string {
+	switch {
+	case name != "":
+		return fmt.Sprintf("project %q", name)
+	case dir != "":
+		return fmt.Sprintf("project %q", dir)
+	}
+	return fmt.Sprintf("project #%d", index+1)
+}

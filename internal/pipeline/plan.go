@@ -1,0 +1,190 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/terraform"
+)
+
+// Progress receives each project's phases while it runs (render.Progress implements it).
+type Progress interface {
+	Start(project, phase string)
+	Phase(project, phase string)
+	Done(project string, ok bool, d time.Duration, note string)
+}
+
+// PlanOptions configure a plan run.
+type PlanOptions struct {
+	Root          string
+	Projects      []project.Project
+	Binary        terraform.Binary
+	Env           map[string]string // terraform's environment
+	OutDir        string            // write a bundle per project here; "" = plans are discarded
+	Parallel      int               // max projects at once; <= 0 = number of CPUs
+	Commit        string            // HEAD sha recorded in bundles
+	Masks         []string          // literal secrets to mask in rendered values
+	Progress      Progress
+	TfgateVersion string
+	Now           func() time.Time
+}
+
+// Plan plans every project with bounded parallelism. One project failing does not stop the
+// others: its report says why. The error is only for problems that stop the whole run.
+func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Progress == nil {
+		opts.Progress = nopProgress{}
+	}
+	limit := opts.Parallel
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	work := opts.OutDir
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "tfgate-plan-")
+		if err != nil {
+			return render.Report{}, err
+		}
+		defer os.RemoveAll(tmp)
+		work = tmp
+	} else if err := os.MkdirAll(work, 0o700); err != nil {
+		return render.Report{}, fmt.Errorf("--out %s: %w", work, err)
+	}
+
+	reports := make([]render.ProjectReport, len(opts.Projects))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(limit)
+	for i, p := range opts.Projects {
+		g.Go(func() error {
+			reports[i] = planProject(gctx, opts, p, filepath.Join(work, bundle.DirName(p.Name, p.Workspace)))
+			return nil
+		})
+	}
+	_ = g.Wait() // workers never return errors; failures live in the reports
+	if err := ctx.Err(); err != nil {
+		return render.Report{Projects: reports}, fmt.Errorf("plan interrupted: %w", err)
+	}
+	return render.Report{Projects: reports}, nil
+}
+
+// planProject runs init → workspace → plan → show for one project and summarises the plan.
+func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir string) render.ProjectReport {
+	start := opts.Now()
+	rep := render.ProjectReport{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace}
+	fail := func(err error) render.ProjectReport {
+		rep.Status = render.StatusFailed
+		rep.Error = err.Error()
+		rep.Duration = opts.Now().Sub(start)
+		opts.Progress.Done(p.Name, false, rep.Duration, firstLine(rep.Error))
+		return rep
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	opts.Progress.Start(p.Name, "init")
+	tf, err := terraform.NewRunner(filepath.Join(opts.Root, filepath.FromSlash(p.Dir)), opts.Binary, terraform.RunnerOptions{Env: opts.Env})
+	if err != nil {
+		return fail(err)
+	}
+	if err := tf.Init(ctx); err != nil {
+		return fail(err)
+	}
+	opts.Progress.Phase(p.Name, "workspace")
+	if err := tf.SelectWorkspace(ctx, p.Workspace); err != nil {
+		return fail(err)
+	}
+	opts.Progress.Phase(p.Name, "plan")
+	planFile := filepath.Join(dir, bundle.PlanFile)
+	if _, err := tf.Plan(ctx, terraform.PlanOptions{Out: planFile, VarFiles: p.VarFiles}); err != nil {
+		return fail(err)
+	}
+	opts.Progress.Phase(p.Name, "show")
+	raw, err := tf.ShowPlan(ctx, planFile)
+	if err != nil {
+		return fail(err)
+	}
+	tfplan, err := plan.Decode(raw)
+	if err != nil {
+		return fail(fmt.Errorf("read plan of %s: %w", p.Name, err))
+	}
+	rep.Changes = plan.Summarise(tfplan, plan.Options{Masks: opts.Masks})
+	rep.Status = render.StatusPlanned
+
+	if opts.OutDir != "" {
+		m, err := writeBundle(ctx, opts, p, dir, rep.Changes)
+		if err != nil {
+			return fail(err)
+		}
+		rep.PlanFile = filepath.Join(dir, m.PlanFile)
+	}
+	rep.Duration = opts.Now().Sub(start)
+	opts.Progress.Done(p.Name, true, rep.Duration, "planned")
+	return rep
+}
+
+func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir string, c *plan.Changes) (bundle.Manifest, error) {
+	files, err := project.InputFiles(ctx, opts.Root, p)
+	if err != nil {
+		return bundle.Manifest{}, err
+	}
+	sums, inputHash, err := bundle.HashInputs(ctx, opts.Root, files)
+	if err != nil {
+		return bundle.Manifest{}, err
+	}
+	s := c.Summary
+	tfVersion := c.TerraformVersion
+	if tfVersion == "" && opts.Binary.Version != nil {
+		tfVersion = opts.Binary.Version.String()
+	}
+	return bundle.Write(ctx, dir, bundle.Manifest{
+		Project: p.Name, Dir: p.Dir, Workspace: p.Workspace, Commit: opts.Commit,
+		Inputs: sums, InputHash: inputHash, TerraformVersion: tfVersion,
+		HasChanges: s.HasChanges(),
+		Summary: bundle.Counts{Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace,
+			Import: s.Import, Move: s.Move, Outputs: s.Outputs},
+		CreatedAt: opts.Now().UTC(), TfgateVersion: opts.TfgateVersion,
+	})
+}
+
+// Failed lists the projects of a report that did not plan.
+func Failed(r render.Report) []render.ProjectReport {
+	var out []render.ProjectReport
+	for _, p := range r.Projects {
+		if p.Status == render.StatusFailed {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ErrProjectsFailed is returned (wrapped) by callers when some projects did not plan.
+var ErrProjectsFailed = errors.New("projects failed")
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+type nopProgress struct{}
+
+func (nopProgress) Start(string, string)                     {}
+func (nopProgress) Phase(string, string)                     {}
+func (nopProgress) Done(string, bool, time.Duration, string) {}

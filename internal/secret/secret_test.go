@@ -1,0 +1,56 @@
+package secret
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestFromEnv(t *testing.T) {
+	env := []string{"GITHUB_TOKEN=ghp_abcdefgh", "HOME=/root", "DB_PASSWORD=hunter22", "AWS_SECRET_ACCESS_KEY=xyz12345", "PATH=/bin", "TF_VAR_region=eu-west-1"}
+	got := strings.Join(FromEnv(env), ",")
+	want := "ghp_abcdefgh,hunter22,xyz12345"
+	if got != want {
+		t.Fatalf("FromEnv = %q, want %q", got, want)
+	}
+}
+
+func TestMaskerString(t *testing.T) {
+	m := NewMasker([]string{"hunter22", "abc", "hunter22-long-form"})
+	tests := []struct{ in, want string }{
+		{"password is hunter22.", "password is ***."},
+		{"hunter22-long-form", "***"},
+		{"abc is too short to mask", "abc is too short to mask"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := m.String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWriterSplitAcrossWrites(t *testing.T) {
+	var out bytes.Buffer
+	w := NewMasker([]string{"supersecret"}).Writer(&out)
+	for _, chunk := range []string{"value: super", "secret\nnext ", "line supersec", "ret"} {
+		if _, err := w.Write([]byte(chunk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "value: ***\nnext line ***"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestWriterNoSecretsPassesThrough(t *testing.T) {
+	var out bytes.Buffer
+	w := NewMasker(nil).Writer(&out)
+	w.Write([]byte("partial"))
+	if out.String() != "partial" {
+		t.Fatalf("without secrets the writer must not buffer, got %q", out.String())
+	}
+}

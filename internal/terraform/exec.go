@@ -1,0 +1,152 @@
+package terraform
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultGracePeriod is how long terraform may take to stop after it has been
+// sent SIGINT before it is killed. Terraform uses that time to finish the
+// provider call in flight, write state and release the state lock; killing it
+// straight away can leave a lock that a human must force-unlock.
+const DefaultGracePeriod = 10 * time.Second
+
+// stderrTailBytes bounds the terraform output kept for error messages: the
+// diagnostics that explain a failure are at the end, and a PR comment or a
+// terminal has no use for megabytes of log.
+const stderrTailBytes = 8 << 10
+
+// CommandError is a terraform command that failed. Stderr holds the end of
+// what terraform printed on stderr, with colour codes removed.
+type CommandError struct {
+	Command string // e.g. "terraform init"
+	Dir     string // the project directory, as given to NewRunner (or its Name)
+	Stderr  string
+	Err     error // the exec or tfexec error
+	Ctx     error // context.Canceled or DeadlineExceeded when terraform was interrupted
+}
+
+func (e *CommandError) Error() string {
+	reason := firstLine(stripANSI(e.Err.Error()))
+	if e.Ctx != nil {
+		reason = fmt.Sprintf("interrupted (%v): %s", e.Ctx, reason)
+	}
+	msg := fmt.Sprintf("%s in %s: %s", e.Command, e.Dir, reason)
+	if e.Stderr != "" {
+		msg += "\n" + e.Stderr
+	}
+	return msg
+}
+
+// Unwrap lets errors.Is see both the command error and the context error.
+func (e *CommandError) Unwrap() []error {
+	if e.Ctx != nil {
+		return []error{e.Err, e.Ctx}
+	}
+	return []error{e.Err}
+}
+
+// command builds a subprocess that is interrupted, not killed, when ctx ends.
+// It mirrors what tfexec does for its own commands so that every terraform
+// process tfgate starts stops the same way.
+func command(ctx context.Context, path, dir string, env []string, grace time.Duration, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = grace
+	setProcessGroup(cmd)
+	return cmd
+}
+
+// ansiRE matches CSI escape sequences (colours, cursor movement). Terraform is
+// always run with -no-color, but providers and wrappers may still emit them.
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+
+func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu        sync.Mutex
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	// Trim only when well over the limit so that a stream of small writes
+	// does not copy the buffer on every call.
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.truncated = true
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) Reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf, t.truncated = t.buf[:0], false
+}
+
+// String returns the kept output without colour codes, cut at a line start
+// when it had to be truncated.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, cut := t.buf, t.truncated
+	if len(b) > t.max {
+		b, cut = b[len(b)-t.max:], true
+	}
+	if cut {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	s := strings.TrimSpace(stripANSI(string(b)))
+	if cut && s != "" {
+		s = "…\n" + s
+	}
+	return s
+}
+
+// syncWriter serialises writes: tfexec copies stdout and stderr to the log in
+// two goroutines, and the caller's writer need not be safe for that.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// isContextErr reports whether err is the context's own error (as opposed to a
+// command that failed because it was interrupted).
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
