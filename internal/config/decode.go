@@ -27,6 +27,7 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 }
 
 // field is one key a mapping accepts; fn receives the key and its (alias-resolved) value.
+// A name ending in "*" accepts every key with that prefix.
 type field struct {
 	name string
 	fn   func(key, val *yaml.Node)
@@ -116,9 +117,11 @@ func (d *decoder) mapping(n *yaml.Node, where string, fields []field) {
 	if where != "" {
 		in = " in " + where
 	}
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.name
+	var names []string // for suggestions
+	for _, f := range fields {
+		if !strings.HasSuffix(f.name, "*") {
+			names = append(names, f.name)
+		}
 	}
 	seen := make(map[string]int)
 	for _, p := range d.pairs(n) {
@@ -132,7 +135,10 @@ func (d *decoder) mapping(n *yaml.Node, where string, fields []field) {
 			continue
 		}
 		seen[name] = p.key.Line
-		i := slices.Index(names, name)
+		i := slices.IndexFunc(fields, func(f field) bool {
+			p, wild := strings.CutSuffix(f.name, "*")
+			return f.name == name || wild && strings.HasPrefix(name, p)
+		})
 		if i < 0 {
 			hint := didYouMean(name, names)
 			if hint == "" {

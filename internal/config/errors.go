@@ -67,17 +67,20 @@ func suggest(word string, candidates []string) string {
 	norm := func(s string) string {
 		return strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(s))
 	}
-	best, bestDist := "", 0
+	best, bestDist, prefixOf := "", 0, ""
 	for _, c := range candidates {
 		if norm(c) == norm(word) {
 			return c // dependsOn, depends-on, Depends_On
 		}
 		d := editDistance(strings.ToLower(word), c)
-		if d <= max(1, len(c)/3) && (best == "" || d < bestDist) {
+		if d <= max(1, len(c)/4) && (best == "" || d < bestDist) {
 			best, bestDist = c, d
 		}
+		if len(word) >= 3 && prefixOf == "" && strings.HasPrefix(c, strings.ToLower(word)) {
+			prefixOf = c // bin for binary
+		}
 	}
-	return best
+	return cmp.Or(best, prefixOf)
 }
 
 // didYouMean formats a suggestion as " (did you mean "x"?)", or "" without one.

@@ -42,8 +42,10 @@ func (d *decoder) config(n *yaml.Node) *Config {
 		{"approval", func(_, v *yaml.Node) { top = d.approval(v, "", "approval") }},
 		{"projects", func(_, v *yaml.Node) { projects = d.projects(v) }},
 		{"drift", func(_, v *yaml.Node) { d.drift(v, &cfg.Drift) }},
+		// As in docker compose, x- keys hold YAML anchors for the rest of the file to use.
+		{"x-*", func(_, _ *yaml.Node) {}},
 	})
-	if !versionSet {
+	if !versionSet && !misspelt(n, "version") {
 		d.errorf(n, `version is missing; add "version: 1" at the top of the file`)
 	}
 	cfg.Approval = d.resolveApproval(top, Approval{}, true)
@@ -189,4 +191,15 @@ func label(name, dir string, index int) string {
 		return fmt.Sprintf("project %q", dir)
 	}
 	return fmt.Sprintf("project #%d", index+1)
+}
+
+// misspelt reports whether a key of mapping n is a typo of key, which is already reported
+// as an unknown key with a suggestion; reporting key as missing too would be noise.
+func misspelt(n *yaml.Node, key string) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Value != key && suggest(k.Value, []string{key}) == key {
+			return true
+		}
+	}
+	return false
 }

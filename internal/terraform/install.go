@@ -49,8 +49,11 @@ func (r *resolver) installed(ctx context.Context) (Binary, bool) {
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].v.GreaterThan(list[j].v) })
 	for _, in := range list {
-		// The directory name is only a hint; try runs the binary to be sure.
+		// The directory name is enough to skip a version; try runs the
+		// binary to be sure before one is used.
 		if r.constraint != nil && !r.constraint.Check(in.v) {
+			r.found = true
+			r.rejected = append(r.rejected, fmt.Sprintf("%s (install dir): terraform %s does not satisfy terraform.version %q", in.path, in.v, r.constraint))
 			continue
 		}
 		if b, ok := r.try(ctx, in.path, "install dir"); ok {
@@ -91,10 +94,10 @@ func (r *resolver) fetch(ctx context.Context) (string, error) {
 		Install(context.Context) (string, error)
 	}
 	if exact := exactVersion(r.opts.Constraint); exact != nil {
-		src = &releases.ExactVersion{Product: product.Terraform, Version: exact, InstallDir: tmp}
+		src = &releases.ExactVersion{Product: product.Terraform, Version: exact, InstallDir: tmp, ApiBaseURL: r.opts.ReleasesURL}
 	} else {
 		cs, _ := version.NewConstraint(">= " + MinVersion.String())
-		src = &releases.LatestVersion{Product: product.Terraform, Constraints: append(cs, r.constraint...), InstallDir: tmp}
+		src = &releases.LatestVersion{Product: product.Terraform, Constraints: append(cs, r.constraint...), InstallDir: tmp, ApiBaseURL: r.opts.ReleasesURL}
 	}
 	if _, err := src.Install(ctx); err != nil {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,6 +42,10 @@ type ResolveOptions struct {
 	Install    bool   // allowed to download with hc-install (--install / terraform.install)
 	InstallDir string // where downloads go
 	PathEnv    string // the PATH to search (passed in; domain code never reads env)
+	// ReleasesURL replaces https://releases.hashicorp.com for downloads, for
+	// organisations that mirror it; the mirror must keep the same layout and
+	// the HashiCorp signatures, which are still verified.
+	ReleasesURL string
 }
 
 // ErrNotFound is returned (wrapped) when no terraform or tofu binary exists at all.
@@ -225,14 +230,17 @@ func lookPathAll(name, pathEnv string) []string {
 
 func checkExecutable(path string) error {
 	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("no such file")
+	}
 	if err != nil {
 		return err
 	}
 	if fi.IsDir() {
-		return fmt.Errorf("%s is a directory", path)
+		return errors.New("is a directory")
 	}
 	if runtime.GOOS != "windows" && fi.Mode()&0o111 == 0 {
-		return fmt.Errorf("%s is not executable", path)
+		return errors.New("is not executable")
 	}
 	return nil
 }

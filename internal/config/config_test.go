@@ -1,0 +1,433 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// newRoot builds a small repository for the checks that look at the file system.
+func newRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, dir := range []string{"envs/prod/core", "envs/prod/network", "envs/dev", "modules/network", "policies"} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, file := range []string{"envs/prod/network/prod.tfvars", "envs/common.tfvars", "README.md", "root.tfvars"} {
+		if err := os.WriteFile(filepath.Join(root, file), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestParseErrors(t *testing.T) {
+	root := newRoot(t)
+	tests := []struct {
+		name, yaml, want string
+	}{
+		// The file as a whole.
+		{"syntax", "version: 1\nterraform:\n  binary: [terraform\n", ".tfgate.yaml:3: invalid YAML: did not find expected ',' or ']'"},
+		{"tabs", "version: 1\nprojects:\n\t- dir: envs/dev\n", ".tfgate.yaml:3: invalid YAML: found character that cannot start any token; indent with spaces, not tabs"},
+		{"unknown anchor", "version: 1\nprojects: *all\n", ".tfgate.yaml:2: invalid YAML: unknown anchor 'all' referenced"},
+		{"two documents", "version: 1\n---\nversion: 1\n", `.tfgate.yaml:2: a second YAML document starts here; the file holds one, so remove the "---" line`},
+		{"not a mapping", "- version: 1\n", `.tfgate.yaml:1: the file must be a mapping of keys such as "version: 1", got a list`},
+		{"version missing", "drift: {labels: [drift]}\n", `.tfgate.yaml:1: version is missing; add "version: 1" at the top of the file`},
+		{"version empty", "version:\n", `.tfgate.yaml:1: version is empty; write "version: 1"`},
+		{"version unsupported", "version: 2\n", ".tfgate.yaml:1: version must be 1, got 2; this tfgate reads configuration version 1"},
+		{"version not a number", "version: one\n", `.tfgate.yaml:1: version must be a whole number, got "one"`},
+
+		// Keys.
+		{"unknown key with suggestion", "version: 1\nprojetcs: []\n", `.tfgate.yaml:2: unknown key "projetcs" (did you mean "projects"?)`},
+		{"misspelt version is reported once", "verison: 1\n", `.tfgate.yaml:1: unknown key "verison" (did you mean "version"?)`},
+		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, projects, drift`},
+		{"unknown nested key", "version: 1\nterraform:\n  bin: tofu\n", `.tfgate.yaml:3: unknown key "bin" in terraform (did you mean "binary"?)`},
+		{"other spelling of a key", "version: 1\nprojects:\n  - dir: envs/dev\n    dependsOn: []\n", `.tfgate.yaml:4: unknown key "dependsOn" in project "envs/dev" (did you mean "depends_on"?)`},
+		{"key set twice", "version: 1\napproval:\n  min_approvals: 1\n  min_approvals: 2\n", `.tfgate.yaml:4: key "min_approvals" in approval is set twice (first on line 3); keep one`},
+		{"non-scalar key", "version: 1\n? [a]\n: b\n", ".tfgate.yaml:2: keys must be plain words, got a list"},
+		{"bad merge", "version: 1\nterraform:\n  <<: [1]\n", ".tfgate.yaml:3: << can only merge a mapping or a list of mappings, got 1"},
+
+		// Types.
+		{"section not a mapping", "version: 1\nterraform: tofu\n", `.tfgate.yaml:2: terraform must be a mapping, got "tofu"`},
+		{"not a whole number", "version: 1\napproval:\n  min_approvals: two\n", `.tfgate.yaml:3: approval.min_approvals must be a whole number, got "two"`},
+		{"fraction", "version: 1\napproval:\n  min_approvals: 1.5\n", ".tfgate.yaml:3: approval.min_approvals must be a whole number, got 1.5"},
+		{"negative", "version: 1\napproval:\n  destroy_min_approvals: -1\n", ".tfgate.yaml:3: approval.destroy_min_approvals must be 0 or more, got -1"},
+		{"not a bool", "version: 1\nterraform:\n  install: sometimes\n", `.tfgate.yaml:3: terraform.install must be true or false, got "sometimes"`},
+		{"not a string", "version: 1\nterraform:\n  binary: [tofu]\n", ".tfgate.yaml:3: terraform.binary must be a string, got a list"},
+		{"string for a list", "version: 1\ndrift:\n  labels: drift\n", `.tfgate.yaml:3: drift.labels must be a list, got "drift"; write [drift]`},
+		{"mapping for a list", "version: 1\ndrift:\n  labels: {a: b}\n", ".tfgate.yaml:3: drift.labels must be a list, got a mapping"},
+		{"list entry not a string", "version: 1\ndrift:\n  labels: [[drift]]\n", ".tfgate.yaml:3: drift.labels entries must be strings, got a list"},
+		{"empty list entry", "version: 1\ndrift:\n  labels: [drift, \"\"]\n", ".tfgate.yaml:3: drift.labels has an empty entry; remove it"},
+
+		// terraform, policies, approval.
+		{"binary", "version: 1\nterraform:\n  binary: terrafrom\n", `.tfgate.yaml:3: terraform.binary must be "terraform" or "tofu", got "terrafrom"`},
+		{"terraform version", "version: 1\nterraform:\n  version: \"~> one\"\n", `.tfgate.yaml:3: terraform.version "~> one" is not a version or constraint; write e.g. "~> 1.5" or "1.5.7"`},
+		{"policy path missing", "version: 1\npolicies:\n  paths: [policy]\n", `.tfgate.yaml:3: policies.paths "policy" does not exist in the repository`},
+		{"policy path absolute", "version: 1\npolicies:\n  paths: [/etc/tfgate]\n", `.tfgate.yaml:3: policies.paths "/etc/tfgate" must be relative to the repository root`},
+		{"policy path outside", "version: 1\npolicies:\n  paths: [../policies]\n", `.tfgate.yaml:3: policies.paths "../policies" is outside the repository`},
+		{"owner", "version: 1\npolicies:\n  owners: [\"platform team\"]\n", `.tfgate.yaml:3: policies.owners "platform team" is not a GitHub user or "org/team"`},
+		{"destroy below min", "version: 1\napproval:\n  min_approvals: 2\n  destroy_min_approvals: 1\n", ".tfgate.yaml:4: approval.destroy_min_approvals (1) must be at least min_approvals (2); a destroy needs at least as many approvals as any change"},
+
+		// Projects.
+		{"projects not a list", "version: 1\nprojects:\n  dir: envs/dev\n", `.tfgate.yaml:3: projects must be a list, got a mapping; start each project with "- dir: ..."`},
+		{"project as a string", "version: 1\nprojects:\n  - envs/dev\n", `.tfgate.yaml:3: each projects entry must be a mapping; write "- dir: envs/dev"`},
+		{"project as a list", "version: 1\nprojects:\n  - [envs/dev]\n", ".tfgate.yaml:3: each projects entry must be a mapping with at least dir, got a list"},
+		{"dir required", "version: 1\nprojects:\n  - name: web\n", `.tfgate.yaml:3: project "web": dir is required; add "dir: path/to/project" (relative to the repository root)`},
+		{"dir required, unnamed", "version: 1\nprojects:\n  - dir: envs/dev\n  - workspace: prod\n", `.tfgate.yaml:4: project #2: dir is required; add "dir: path/to/project" (relative to the repository root)`},
+		{"dir missing", "version: 1\nprojects:\n  - dir: envs/prod/netwrok\n", `.tfgate.yaml:3: project "envs/prod/netwrok": dir "envs/prod/netwrok" does not exist in the repository (did you mean "envs/prod/network"?)`},
+		{"dir is a file", "version: 1\nprojects:\n  - name: readme\n    dir: README.md\n", `.tfgate.yaml:4: project "readme": dir "README.md" is not a directory`},
+		{"dir escapes", "version: 1\nprojects:\n  - name: up\n    dir: envs/../../x\n", `.tfgate.yaml:4: project "up": dir "envs/../../x" is outside the repository`},
+		{"dir absolute", "version: 1\nprojects:\n  - name: abs\n    dir: /envs/dev\n", `.tfgate.yaml:4: project "abs": dir "/envs/dev" must be relative to the repository root`},
+		{"dir backslashes", "version: 1\nprojects:\n  - name: win\n    dir: envs\\dev\n", `.tfgate.yaml:4: project "win": dir "envs\\dev" must use forward slashes: envs/dev`},
+		{"name empty", "version: 1\nprojects:\n  - name: \"\"\n    dir: envs/dev\n", `.tfgate.yaml:3: project "envs/dev": name must not be empty; remove it to name the project after its dir`},
+		{"name with spaces", "version: 1\nprojects:\n  - name: dev env\n    dir: envs/dev\n", `.tfgate.yaml:3: project name "dev env" must not contain spaces`},
+		{"name like a flag", "version: 1\nprojects:\n  - name: -dev\n    dir: envs/dev\n", `.tfgate.yaml:3: project name "-dev" must not start with "-"`},
+		{"duplicate name", "version: 1\nprojects:\n  - name: net\n    dir: envs/prod/network\n  - name: net\n    dir: envs/dev\n", `.tfgate.yaml:5: project name "net" is already used on line 3; names must be unique`},
+		{"duplicate name from dir", "version: 1\nprojects:\n  - dir: envs/dev\n  - dir: envs/dev\n    workspace: staging\n", `.tfgate.yaml:4: project name "envs/dev" (from its dir) is already used on line 3; give the projects distinct names with name:`},
+		{"duplicate dir and workspace", "version: 1\nprojects:\n  - name: a\n    dir: envs/dev\n  - name: b\n    dir: ./envs/dev/\n    workspace: default\n", `.tfgate.yaml:5: project "b": dir "envs/dev" with workspace "default" is already project "a" on line 3; list each dir and workspace once`},
+		{"workspace invalid", "version: 1\nprojects:\n  - dir: envs/dev\n    workspace: us/east\n", `.tfgate.yaml:4: project "envs/dev": workspace "us/east" is not a valid Terraform workspace name; use URL-safe characters and no "/"`},
+		{"workspace empty", "version: 1\nprojects:\n  - dir: envs/dev\n    workspace: \"\"\n", `.tfgate.yaml:4: project "envs/dev": workspace must not be empty; remove it to use "default"`},
+		{"mode", "version: 1\nprojects:\n  - dir: envs/dev\n    mode: readonly\n", `.tfgate.yaml:4: project "envs/dev": mode must be "managed" or "observe", got "readonly"`},
+		{"var file missing", "version: 1\nprojects:\n  - dir: envs/prod/network\n    var_files:\n      - prod.tfvars\n      - dev.tfvars\n", `.tfgate.yaml:6: project "envs/prod/network": var_files "dev.tfvars" does not exist in envs/prod/network`},
+		{"var file missing at root", "version: 1\nprojects:\n  - dir: .\n    var_files: [prod.tfvars]\n", `.tfgate.yaml:4: project ".": var_files "prod.tfvars" does not exist in the repository root`},
+		{"var file is a dir", "version: 1\nprojects:\n  - dir: envs\n    var_files: [dev]\n", `.tfgate.yaml:4: project "envs": var_files "dev" is a directory, not a file`},
+		{"var file outside", "version: 1\nprojects:\n  - dir: envs/dev\n    var_files: [../../../secrets.tfvars]\n", `.tfgate.yaml:4: project "envs/dev": var_files "../../../secrets.tfvars" is outside the repository`},
+		{"var file absolute", "version: 1\nprojects:\n  - dir: envs/dev\n    var_files: [/etc/prod.tfvars]\n", `.tfgate.yaml:4: project "envs/dev": var_files "/etc/prod.tfvars" must be relative to the project dir`},
+		{"glob invalid", "version: 1\nprojects:\n  - dir: envs/dev\n    when_modified: [\"*.tf\", \"{a,b\"]\n", `.tfgate.yaml:4: project "envs/dev": when_modified "{a,b" is not a valid glob; check its [ ] and { } pairs`},
+		{"glob absolute", "version: 1\nprojects:\n  - dir: envs/dev\n    when_modified: [/envs/**]\n", `.tfgate.yaml:4: project "envs/dev": when_modified "/envs/**" must be relative to the project dir`},
+		{"depends_on unknown", "version: 1\nprojects:\n  - name: core-prod\n    dir: envs/prod/core\n  - dir: envs/prod/network\n    depends_on:\n      - core-prd\n", `.tfgate.yaml:7: project "envs/prod/network": depends_on "core-prd" is not a project (did you mean "core-prod"?)`},
+		{"depends_on self", "version: 1\nprojects:\n  - name: dev\n    dir: envs/dev\n    depends_on: [dev]\n", `.tfgate.yaml:5: project "dev": depends_on lists the project itself; remove it`},
+		{"depends_on cycle", "version: 1\nprojects:\n  - {name: c, dir: envs/prod/core, depends_on: [a]}\n  - {name: a, dir: envs/dev, depends_on: [b]}\n  - {name: b, dir: envs/prod/network, depends_on: [c]}\n",
+			".tfgate.yaml:3: depends_on cycle: c -> a -> b -> c; remove one of these dependencies"},
+		{"depends_on cycle starts at the first project in the file", "version: 1\nprojects:\n  - {name: a, dir: envs/dev}\n  - {name: b, dir: envs/prod/network, depends_on: [c]}\n  - {name: c, dir: envs/prod/core, depends_on: [a, b]}\n",
+			".tfgate.yaml:4: depends_on cycle: b -> c -> b; remove one of these dependencies"},
+		{"project approval", "version: 1\napproval: {min_approvals: 3}\nprojects:\n  - dir: envs/dev\n    approval:\n      destroy_min_approvals: 2\n",
+			`.tfgate.yaml:6: project "envs/dev": approval.destroy_min_approvals (2) must be at least min_approvals (3); a destroy needs at least as many approvals as any change`},
+		{"project approval unknown key", "version: 1\nprojects:\n  - dir: envs/dev\n    approval: {count: 2}\n", `.tfgate.yaml:4: unknown key "count" in project "envs/dev" approval; valid keys are min_approvals, destroy_min_approvals`},
+		{"project approval type", "version: 1\nprojects:\n  - dir: envs/dev\n    approval: {min_approvals: many}\n", `.tfgate.yaml:4: project "envs/dev": approval.min_approvals must be a whole number, got "many"`},
+
+		// Several problems are all reported, in line order.
+		{"all problems", "version: 1\nprojects:\n  - dir: envs/nope\n    mode: x\nterraform: {binary: go}\n", strings.Join([]string{
+			`.tfgate.yaml:3: project "envs/nope": dir "envs/nope" does not exist in the repository`,
+			`.tfgate.yaml:4: project "envs/nope": mode must be "managed" or "observe", got "x"`,
+			`.tfgate.yaml:5: terraform.binary must be "terraform" or "tofu", got "go"`,
+		}, "\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(tt.yaml), ".tfgate.yaml", root)
+			if err == nil {
+				t.Fatalf("Parse succeeded with %+v, want error\n%s", cfg, tt.want)
+			}
+			if cfg != nil {
+				t.Errorf("Parse returned a config with its error: %+v", cfg)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error:\n got %s\nwant %s", got, tt.want)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.File != ".tfgate.yaml" || e.Line == 0 {
+				t.Errorf("error %#v does not carry the file and line", err)
+			}
+		})
+	}
+}
+
+func TestParseFull(t *testing.T) {
+	data, err := os.ReadFile("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(data, "testdata/full.yaml", newRoot(t))
+	if err != nil {
+		t.Fatalf("the reference example does not parse:\n%v", err)
+	}
+	want := &Config{
+		Version:   1,
+		Terraform: Terraform{Version: "~> 1.5", Binary: "terraform"},
+		Policies:  Policies{Paths: []string{"policies"}, Owners: []string{"alice", "org/platform-team"}},
+		Approval:  Approval{MinApprovals: 1, DestroyMinApprovals: 2},
+		Projects: []Project{{
+			Name: "core-prod", Dir: "envs/prod/core", Workspace: "default", Mode: ModeManaged,
+			Line: lineOf(data, "- name: core-prod"),
+		}, {
+			Name:         "network-prod",
+			Dir:          "envs/prod/network",
+			Workspace:    "default",
+			VarFiles:     []string{"prod.tfvars"},
+			WhenModified: []string{"*.tf", "*.tfvars", "../../modules/network/**"},
+			DependsOn:    []string{"core-prod"},
+			Mode:         ModeManaged,
+			Approval:     &Approval{MinApprovals: 2, DestroyMinApprovals: 2},
+			Line:         lineOf(data, "- name: network-prod"),
+		}},
+		Drift: Drift{Labels: []string{"drift"}},
+		File:  "testdata/full.yaml",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Parse(full.yaml):\n got %s\nwant %s", dump(got), dump(want))
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	withDefaults := func(edit func(c *Config)) *Config {
+		c := Default()
+		c.File = ".tfgate.yaml"
+		edit(c)
+		return c
+	}
+	dev := func(edit func(p *Project)) Project {
+		p := Project{Name: "envs/dev", Dir: "envs/dev", Workspace: "default", Mode: ModeManaged, Line: 3}
+		edit(&p)
+		return p
+	}
+	tests := []struct {
+		name, yaml string
+		noRoot     bool
+		want       *Config
+	}{
+		{"empty file", "", false, withDefaults(func(*Config) {})},
+		{"only comments", "# nothing configured yet\n", false, withDefaults(func(*Config) {})},
+		{"only version", "version: 1\n", false, withDefaults(func(*Config) {})},
+		{"quoted version", "version: \"1\"\n", false, withDefaults(func(*Config) {})},
+		{"empty sections", "version: 1\nterraform:\npolicies:\napproval:\nprojects:\ndrift:\n", false, withDefaults(func(*Config) {})},
+		{"empty project list", "version: 1\nprojects: []\n", false, withDefaults(func(*Config) {})},
+		{"project defaults", "version: 1\nprojects:\n  - dir: ./envs/dev/\n", false, withDefaults(func(c *Config) {
+			c.Projects = []Project{dev(func(*Project) {})}
+		})},
+		{"empty lists stay empty, not default", "version: 1\nprojects:\n  - dir: envs/dev\n    when_modified: []\n    var_files: []\n", false, withDefaults(func(c *Config) {
+			c.Projects = []Project{dev(func(p *Project) { p.WhenModified, p.VarFiles = []string{}, []string{} })}
+		})},
+		{"var files relative to dir", "version: 1\nprojects:\n  - dir: envs/dev\n    var_files: [../common.tfvars, ./../../root.tfvars]\n", false, withDefaults(func(c *Config) {
+			c.Projects = []Project{dev(func(p *Project) { p.VarFiles = []string{"../common.tfvars", "../../root.tfvars"} })}
+		})},
+		{"destroy defaults to min", "version: 1\napproval: {min_approvals: 0}\n", false, withDefaults(func(c *Config) {
+			c.Approval = Approval{MinApprovals: 0, DestroyMinApprovals: 0}
+		})},
+		{"destroy defaults to raised min", "version: 1\napproval: {min_approvals: 2}\n", false, withDefaults(func(c *Config) {
+			c.Approval = Approval{MinApprovals: 2, DestroyMinApprovals: 2}
+		})},
+		{"project approval inherits", "version: 1\napproval: {min_approvals: 1, destroy_min_approvals: 2}\nprojects:\n" +
+			"  - {dir: envs/dev, approval: {min_approvals: 3}}\n" +
+			"  - {dir: envs/prod/core, approval: {min_approvals: 0}}\n" +
+			"  - {dir: envs/prod/network, approval: {destroy_min_approvals: 4}}\n" +
+			"  - {dir: modules/network, approval: {}}\n", false, withDefaults(func(c *Config) {
+			c.Approval = Approval{MinApprovals: 1, DestroyMinApprovals: 2}
+			c.Projects = []Project{
+				{Name: "envs/dev", Dir: "envs/dev", Workspace: "default", Mode: ModeManaged, Line: 4, Approval: &Approval{3, 3}},
+				{Name: "envs/prod/core", Dir: "envs/prod/core", Workspace: "default", Mode: ModeManaged, Line: 5, Approval: &Approval{0, 2}},
+				{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Mode: ModeManaged, Line: 6, Approval: &Approval{1, 4}},
+				{Name: "modules/network", Dir: "modules/network", Workspace: "default", Mode: ModeManaged, Line: 7, Approval: &Approval{1, 2}},
+			}
+		})},
+		{"scalars are read as text", "version: 1\nterraform: {version: 1.5, binary: tofu, install: yes}\n", false, withDefaults(func(c *Config) {
+			c.Terraform = Terraform{Version: "1.5", Binary: "tofu", Install: true}
+		})},
+		{"owners may be written with @", "version: 1\npolicies: {owners: [\"@alice\", org/sre], paths: [./policies/]}\n", false, withDefaults(func(c *Config) {
+			c.Policies = Policies{Paths: []string{"policies"}, Owners: []string{"alice", "org/sre"}}
+		})},
+		{"x- keys hold anchors for merges", "version: 1\nx-observed: &observed\n  mode: observe\n  workspace: w\nprojects:\n  - <<: *observed\n    dir: envs/dev\n    workspace: staging\n", false, withDefaults(func(c *Config) {
+			c.Projects = []Project{{Name: "envs/dev", Dir: "envs/dev", Workspace: "staging", Mode: ModeObserve, Line: 6}}
+		})},
+		{"no root skips file system checks", "version: 1\npolicies: {paths: [nowhere]}\nprojects:\n  - dir: envs/gone\n    var_files: [gone.tfvars]\n", true, withDefaults(func(c *Config) {
+			c.Policies.Paths = []string{"nowhere"}
+			c.Projects = []Project{{Name: "envs/gone", Dir: "envs/gone", Workspace: "default", Mode: ModeManaged, Line: 4, VarFiles: []string{"gone.tfvars"}}}
+		})},
+	}
+	root := newRoot(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := root
+			if tt.noRoot {
+				r = ""
+			}
+			got, err := Parse([]byte(tt.yaml), ".tfgate.yaml", r)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Parse:\n got %s\nwant %s", dump(got), dump(tt.want))
+			}
+		})
+	}
+}
+
+func TestDefault(t *testing.T) {
+	want := &Config{Version: 1, Terraform: Terraform{Binary: "terraform"}, Approval: Approval{MinApprovals: 1, DestroyMinApprovals: 1}}
+	if got := Default(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Default() = %s, want %s", dump(got), dump(want))
+	}
+}
+
+func TestLoad(t *testing.T) {
+	root := newRoot(t)
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ci/tfgate.yaml", "version: 1\ndrift: {labels: [drift]}\n")
+	write("ci/bad.yaml", "version: 1\nprojects: [{dir: envs/none}]\n")
+	outside := filepath.Join(t.TempDir(), "shared.yaml")
+	if err := os.WriteFile(outside, []byte("version: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	misnamed := newRoot(t)
+	if err := os.WriteFile(filepath.Join(misnamed, ".tfgate.yml"), []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dirAsFile := newRoot(t)
+	if err := os.Mkdir(filepath.Join(dirAsFile, FileName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name, root, path string
+		explicit         bool
+		want             *Config
+		wantErr          string
+		wantNotExist     bool
+	}{
+		{name: "no file means defaults", root: root, want: Default()},
+		{name: "no file given explicitly", root: root, path: FileName, explicit: true,
+			wantErr: ".tfgate.yaml: no such file; check the --config path", wantNotExist: true},
+		{name: "explicit path relative to root", root: root, path: "ci/tfgate.yaml", explicit: true,
+			want: &Config{Version: 1, Terraform: Terraform{Binary: "terraform"}, Approval: Approval{1, 1},
+				Drift: Drift{Labels: []string{"drift"}}, File: filepath.Join(root, "ci/tfgate.yaml")}},
+		{name: "errors name the file relative to root", root: root, path: "ci/bad.yaml", explicit: true,
+			wantErr: `ci/bad.yaml:2: project "envs/none": dir "envs/none" does not exist in the repository`},
+		{name: "file outside root keeps its path", root: root, path: outside, explicit: true,
+			wantErr: outside + ":1: version must be 1, got 3; this tfgate reads configuration version 1"},
+		{name: ".tfgate.yml is not ignored", root: misnamed,
+			wantErr: ".tfgate.yml: tfgate reads .tfgate.yaml; rename this file"},
+		{name: "unreadable", root: dirAsFile,
+			wantErr: ".tfgate.yaml: cannot read the file: is a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Load(context.Background(), tt.root, tt.path, tt.explicit)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("Load error = %v, want %s", err, tt.wantErr)
+				}
+				if errors.Is(err, fs.ErrNotExist) != tt.wantNotExist {
+					t.Errorf("errors.Is(err, fs.ErrNotExist) = %v, want %v", !tt.wantNotExist, tt.wantNotExist)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Load:\n got %s\nwant %s", dump(got), dump(tt.want))
+			}
+		})
+	}
+
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Load(ctx, root, "ci/tfgate.yaml", true); !errors.Is(err, context.Canceled) {
+			t.Errorf("Load with a cancelled context: %v, want context.Canceled", err)
+		}
+	})
+}
+
+func TestErrorFormat(t *testing.T) {
+	one := &Error{File: "a.yaml", Line: 3, Column: 5, Msg: "bad"}
+	whole := &Error{File: "a.yaml", Msg: "unreadable"}
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{one, "a.yaml:3: bad"},
+		{whole, "a.yaml: unreadable"},
+		{Errors{one, whole}, "a.yaml:3: bad\na.yaml: unreadable"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+	var e *Error
+	if !errors.As(error(Errors{whole, one}), &e) || e != whole {
+		t.Errorf("errors.As through Errors found %v, want the first *Error", e)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	keys := []string{"version", "terraform", "policies", "approval", "projects", "drift"}
+	tests := []struct{ word, want string }{
+		{"projetcs", "projects"},    // transposition
+		{"project", "projects"},     // missing letter
+		{"Approval", "approval"},    // case
+		{"polices", "policies"},     // missing letter
+		{"terraform_", "terraform"}, // separator
+		{"autoplan", ""},
+		{"x", ""},
+	}
+	for _, tt := range tests {
+		if got := suggest(tt.word, keys); got != tt.want {
+			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+	if got := suggest("var-files", []string{"var_files", "when_modified"}); got != "var_files" {
+		t.Errorf("suggest(var-files) = %q, want var_files", got)
+	}
+}
+
+// TestParseAllErrors shows every problem of a broken file at once, as a user sees them.
+func TestParseAllErrors(t *testing.T) {
+	data, err := os.ReadFile("testdata/invalid.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Parse(data, ".tfgate.yaml", newRoot(t))
+	var es Errors
+	if !errors.As(err, &es) || len(es) < 10 {
+		t.Fatalf("Parse(invalid.yaml) = %v, want many errors", err)
+	}
+	golden := filepath.Join("testdata", t.Name()+".golden")
+	got := err.Error() + "\n"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("errors differ from %s (run go test -update after checking):\n got:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+func dump(c *Config) string {
+	if c == nil {
+		return "<nil>"
+	}
+	s := fmt.Sprintf("%+v", *c)
+	for _, p := range c.Projects {
+		if p.Approval != nil {
+			s += fmt.Sprintf("\n  %s approval: %+v", p.Name, *p.Approval)
+		}
+	}
+	return s
+}

@@ -1,0 +1,83 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"gopkg.in/yaml.v3"
+)
+
+type fileKind int
+
+const (
+	kindAny fileKind = iota
+	kindDir
+	kindFile
+)
+
+// repoPath cleans a slash path relative to the repository root. Paths that are absolute or
+// climb out of the root are refused: tfgate only ever acts on what the repository holds.
+func (d *decoder) repoPath(n *yaml.Node, what, s string) (string, bool) {
+	rel := path.Clean(s)
+	switch {
+	case strings.Contains(s, `\`):
+		d.errorf(n, "%s %q must use forward slashes: %s", what, s, strings.ReplaceAll(s, `\`, "/"))
+	case path.IsAbs(s) || filepath.IsAbs(s) || filepath.VolumeName(s) != "":
+		d.errorf(n, "%s %q must be relative to the repository root", what, s)
+	case rel == ".." || strings.HasPrefix(rel, "../"):
+		d.errorf(n, "%s %q is outside the repository", what, s)
+	default:
+		return rel, true
+	}
+	return "", false
+}
+
+// exists checks that rel (relative to the root) exists and has the wanted kind; given is
+// the path as the user wrote it and where says where it was looked for.
+func (d *decoder) exists(n *yaml.Node, what, given, rel, where string, kind fileKind) bool {
+	if d.root == "" {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(d.root, filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		d.errorf(n, "%s %q does not exist %s%s", what, given, where, d.nearby(given, rel, kind))
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		d.errorf(n, "%s %q cannot be read: %v", what, given, err)
+	case kind == kindDir && !fi.IsDir():
+		d.errorf(n, "%s %q is not a directory", what, given)
+	case kind == kindFile && fi.IsDir():
+		d.errorf(n, "%s %q is a directory, not a file", what, given)
+	default:
+		return true
+	}
+	return false
+}
+
+// nearby suggests an existing sibling of the missing rel, spelt as the user wrote given.
+func (d *decoder) nearby(given, rel string, kind fileKind) string {
+	entries, err := os.ReadDir(filepath.Join(d.root, filepath.FromSlash(path.Dir(rel))))
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range entries {
+		if kind == kindAny || (kind == kindDir) == e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	if s := suggest(path.Base(rel), names); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", path.Join(path.Dir(given), s))
+	}
+	return ""
+}

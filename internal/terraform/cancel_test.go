@@ -1,0 +1,328 @@
+package terraform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// waitFile polls for a file the fake terraform writes.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared: the fake terraform did not start", path)
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// TestCancelInterrupts proves that a cancelled run sends terraform SIGINT
+// and waits for it (so state locks are released) rather than killing it,
+// and that a terraform ignoring SIGINT is still killed after the grace period.
+// It covers both the tfexec path (plan) and tfgate's own exec (show).
+func TestCancelInterrupts(t *testing.T) {
+	t.Parallel()
+	// The busy loop's sleep has its output redirected so that no orphan keeps
+	// terraform's pipes open after the script is gone.
+	const (
+		graceful = `trap 'echo interrupted > "$MARKER"; exit 130' INT
+echo started > "$STARTED"
+while :; do /bin/sleep 0.05 >/dev/null 2>&1; done`
+		stubborn = `trap 'echo ignored-interrupt > "$MARKER"' INT
+echo started > "$STARTED"
+while :; do /bin/sleep 0.05 >/dev/null 2>&1; done`
+	)
+	tests := []struct {
+		name     string
+		sub      string
+		script   string
+		grace    time.Duration
+		wantMark string
+		minTime  time.Duration // cancel → return
+		maxTime  time.Duration
+	}{
+		{name: "plan stops on SIGINT", sub: "plan", script: graceful, grace: time.Minute, wantMark: "interrupted", maxTime: 5 * time.Second},
+		{name: "show stops on SIGINT", sub: "show", script: graceful, grace: time.Minute, wantMark: "interrupted", maxTime: 5 * time.Second},
+		{name: "plan killed after grace", sub: "plan", script: stubborn, grace: 500 * time.Millisecond, wantMark: "ignored-interrupt", minTime: 500 * time.Millisecond, maxTime: 5 * time.Second},
+		{name: "show killed after grace", sub: "show", script: stubborn, grace: 500 * time.Millisecond, wantMark: "ignored-interrupt", minTime: 500 * time.Millisecond, maxTime: 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{tt.sub: tt.script})
+			marker, started := filepath.Join(tmp, "marker"), filepath.Join(tmp, "started")
+			r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{
+				Env:         map[string]string{"MARKER": marker, "STARTED": started},
+				GracePeriod: tt.grace,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				if tt.sub == "plan" {
+					_, err = r.Plan(ctx, PlanOptions{Out: "p"})
+				} else {
+					_, err = r.ShowPlan(ctx, "p")
+				}
+				done <- err
+			}()
+			waitFile(t, started)
+			cancel()
+			cancelled := time.Now()
+			select {
+			case err = <-done:
+			case <-time.After(tt.maxTime):
+				t.Fatalf("%s did not return within %s of cancellation", tt.sub, tt.maxTime)
+			}
+			took := time.Since(cancelled)
+			if took < tt.minTime {
+				t.Errorf("returned after %s, before the %s grace period", took, tt.minTime)
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("error %v is not context.Canceled", err)
+			}
+			if want := "terraform " + tt.sub + " in " + tmp + ": interrupted (context canceled)"; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("error %q, want prefix %q", err, want)
+			}
+			if got := readFile(t, marker); got != tt.wantMark {
+				t.Errorf("marker = %q, want %q: terraform did not get SIGINT", got, tt.wantMark)
+			}
+		})
+	}
+}
+
+// TestInitSerialised checks that inits never overlap, whichever runner runs
+// them, and the flags init is given.
+func TestInitSerialised(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	events := filepath.Join(tmp, "events")
+	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"init": `
+echo "start $$ $*" >> "$EVENTS"
+/bin/sleep 0.2
+echo "end $$" >> "$EVENTS"`})
+	const n = 4
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		dir := filepath.Join(tmp, fmt.Sprint("p", i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRunner(dir, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{Env: map[string]string{"EVENTS": events}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() { errs[i] = r.Init(context.Background()) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := strings.Split(readFile(t, events), "\n")
+	if len(lines) != 2*n {
+		t.Fatalf("events:\n%s", strings.Join(lines, "\n"))
+	}
+	for i := 0; i < len(lines); i += 2 {
+		start, end := strings.Fields(lines[i]), strings.Fields(lines[i+1])
+		if start[0] != "start" || end[0] != "end" || start[1] != end[1] {
+			t.Fatalf("inits overlapped:\n%s", strings.Join(lines, "\n"))
+		}
+		args := strings.Join(start[2:], " ")
+		for _, flag := range []string{"-no-color", "-input=false", "-upgrade=false"} {
+			if !strings.Contains(args, flag) {
+				t.Errorf("init args %q lack %s", args, flag)
+			}
+		}
+	}
+}
+
+func TestInitWaitCancelled(t *testing.T) {
+	// Not parallel: it holds the process-wide init lock.
+	initSem <- struct{}{}
+	defer func() { <-initSem }()
+	tmp := t.TempDir()
+	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", nil)
+	r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{Name: "envs/a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err = r.Init(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "terraform init in envs/a: interrupted") {
+		t.Errorf("got %v, want a deadline error while waiting for the init lock", err)
+	}
+}
+
+// TestRunnerEnv checks what environment terraform gets: exactly the given
+// one, plus the variables tfexec manages, and nothing from the process.
+func TestRunnerEnv(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	dump := filepath.Join(tmp, "env")
+	script := `/usr/bin/env > "$DUMP"`
+	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"plan": script, "show": script})
+	given := map[string]string{
+		"DUMP":             dump,
+		"TF_VAR_secret":    "s3cr3t",
+		"TF_CLI_ARGS_plan": "-compact-warnings",
+		"TF_IN_AUTOMATION": "1",
+		"TF_INPUT":         "0",
+		"TF_WORKSPACE":     "ignored",
+		"TF_LOG":           "DEBUG",
+	}
+	var log strings.Builder
+	r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{Env: given, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	managed := map[string]bool{"TF_APPEND_USER_AGENT": true, "TF_LOG_CORE": true, "TF_LOG_PATH": true,
+		"TF_LOG_PROVIDER": true, "CHECKPOINT_DISABLE": true, "PWD": true, "SHLVL": true, "_": true}
+	for _, sub := range []string{"plan", "show"} {
+		ctx := context.Background()
+		if sub == "plan" {
+			_, err = r.Plan(ctx, PlanOptions{})
+		} else {
+			_, err = r.ShowPlan(ctx, "p")
+		}
+		// The fake show prints nothing on stdout, which ShowPlan reports.
+		if err != nil && sub == "plan" {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, line := range strings.Split(readFile(t, dump), "\n") {
+			k, v, _ := strings.Cut(line, "=")
+			got[k] = v
+		}
+		for k, v := range given {
+			want := v
+			switch k {
+			case "TF_WORKSPACE":
+				if _, ok := got[k]; ok {
+					t.Errorf("%s: TF_WORKSPACE reached terraform; workspaces go through SelectWorkspace", sub)
+				}
+				continue
+			case "TF_LOG":
+				want = "" // debug logs would corrupt the JSON on stdout
+			}
+			if got[k] != want {
+				t.Errorf("%s: %s = %q, want %q", sub, k, got[k], want)
+			}
+		}
+		if got["CHECKPOINT_DISABLE"] != "1" {
+			t.Errorf("%s: CHECKPOINT_DISABLE = %q, want 1 by default", sub, got["CHECKPOINT_DISABLE"])
+		}
+		for k := range got {
+			if _, ok := given[k]; !ok && !managed[k] {
+				t.Errorf("%s: terraform got %s, which the caller did not give", sub, k)
+			}
+		}
+	}
+	if strings.Contains(log.String(), "s3cr3t") {
+		t.Error("an environment value reached the log")
+	}
+}
+
+// TestCommandErrorStderrTail checks that errors carry the end of stderr,
+// without colour codes, when terraform prints a lot.
+func TestCommandErrorStderrTail(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"plan": `
+i=0
+while [ $i -lt 400 ]; do printf '\033[33mWarning: noise line %s of the log\033[0m\n' $i >&2; i=$((i+1)); done
+printf '\033[31mError: boom\033[0m\n  on main.tf line 7\n' >&2
+exit 1`})
+	r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{Name: "envs/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Plan(context.Background(), PlanOptions{})
+	var ce *CommandError
+	if !errors.As(err, &ce) {
+		t.Fatalf("got %T %v, want *CommandError", err, err)
+	}
+	if !strings.HasPrefix(err.Error(), "terraform plan in envs/x: exit status 1\n…\n") {
+		t.Errorf("error head: %q", err.Error()[:min(80, len(err.Error()))])
+	}
+	if !strings.HasSuffix(ce.Stderr, "Error: boom\n  on main.tf line 7") || strings.Contains(ce.Stderr, "\x1b") {
+		t.Errorf("stderr tail: %q", ce.Stderr[max(0, len(ce.Stderr)-120):])
+	}
+	if len(ce.Stderr) > stderrTailBytes+10 || strings.Contains(ce.Stderr, "line 0 of") {
+		t.Errorf("stderr tail is %d bytes and still holds the start", len(ce.Stderr))
+	}
+}
+
+// TestCancelReleasesStateLock runs the real terraform on a plan that takes
+// far longer than the test, cancels it once the local state lock is held, and
+// checks that terraform stopped by itself and released the lock.
+func TestCancelReleasesStateLock(t *testing.T) {
+	t.Parallel()
+	slow := "resource \"terraform_data\" \"x\" {\n  count = 5000\n  input = count.index\n}\n"
+	dir := writeFiles(t, map[string]string{"main.tf": slow})
+	r, err := NewRunner(dir, realTerraform(t), RunnerOptions{Env: testEnv(t), Name: "envs/slow", GracePeriod: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := r.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Plan(ctx, PlanOptions{Out: "p"})
+		done <- err
+	}()
+	lock := filepath.Join(dir, ".terraform.tfstate.lock.info")
+	start := time.Now()
+	waitFile(t, lock)
+	t.Logf("lock after %s", time.Since(start))
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	start = time.Now()
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("terraform did not stop within 30s of SIGINT")
+	}
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "terraform plan in envs/slow: interrupted") {
+		t.Errorf("got %v, want an interrupted plan", err)
+	}
+	t.Logf("stopped after %s", time.Since(start))
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("state lock still held after cancellation: %v", err)
+	}
+	// A new run must not trip over a stale lock.
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(dataConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Plan(context.Background(), PlanOptions{}); err != nil {
+		t.Errorf("plan after cancellation: %v", err)
+	}
+}

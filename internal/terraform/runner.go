@@ -1,0 +1,194 @@
+package terraform
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+)
+
+// Runner declares only the terraform commands tfgate uses. A Runner runs one
+// command at a time; use one Runner per project directory.
+type Runner interface {
+	// Init runs `init -input=false -no-color -upgrade=false`.
+	Init(ctx context.Context) error
+	// SelectWorkspace selects the workspace, creating it when missing. Call it
+	// after Init: terraform lists workspaces through the backend.
+	SelectWorkspace(ctx context.Context, name string) error
+	// Plan runs `plan -detailed-exitcode` and reports whether it has changes.
+	Plan(ctx context.Context, opts PlanOptions) (hasChanges bool, err error)
+	// ShowPlan returns the exact stdout bytes of `show -json <planFile>`.
+	ShowPlan(ctx context.Context, planFile string) (raw []byte, err error)
+}
+
+// PlanOptions are the plan flags tfgate sets. Paths are relative to the
+// project directory (or absolute).
+type PlanOptions struct {
+	Out         string
+	VarFiles    []string
+	Destroy     bool
+	RefreshOnly bool
+}
+
+// RunnerOptions configure a Runner.
+type RunnerOptions struct {
+	// Env is the full environment for terraform; the process environment is
+	// never used. The caller builds it (include TF_IN_AUTOMATION=1, TF_INPUT=0).
+	// TF_LOG* are cleared and TF_WORKSPACE is dropped, as tfexec does, so
+	// debug logs cannot corrupt output and workspaces go through
+	// SelectWorkspace. CHECKPOINT_DISABLE defaults to 1. Values are never logged.
+	Env map[string]string
+	// Log receives terraform's stdout and stderr of every command except the
+	// JSON of ShowPlan, which holds sensitive values in clear text. nil discards.
+	Log io.Writer
+	// Name is the directory as shown in errors (e.g. "envs/prod/app"); default dir.
+	Name string
+	// GracePeriod is how long terraform may take to exit after SIGINT before
+	// it is killed; 0 means DefaultGracePeriod.
+	GracePeriod time.Duration
+}
+
+// initSem serialises Init across every Runner in the process. Init installs
+// providers into the shared plugin cache (TF_PLUGIN_CACHE_DIR), which
+// terraform documents as not safe for concurrent use: two inits writing the
+// same provider can leave a truncated binary that every later run trips on.
+// Plans, which only read the cache, still run in parallel. A channel rather
+// than a sync.Mutex so that a cancelled run stops waiting.
+var initSem = make(chan struct{}, 1)
+
+type runner struct {
+	tf     *tfexec.Terraform
+	bin    Binary
+	dir    string
+	name   string
+	env    map[string]string // as given, for the commands tfgate execs itself
+	log    io.Writer
+	stderr *tailBuffer
+	grace  time.Duration
+	mu     sync.Mutex // one command at a time: stderr is per command
+}
+
+// NewRunner returns a Runner for the terraform configuration in dir.
+func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
+	name := opts.Name
+	if name == "" {
+		name = dir
+	}
+	if bin.Flavor == "" {
+		bin.Flavor = flavorOf(bin.Path)
+	}
+	tf, err := tfexec.NewTerraform(dir, bin.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
+	}
+	grace := opts.GracePeriod
+	if grace <= 0 {
+		grace = DefaultGracePeriod
+	}
+	if err := tf.SetWaitDelay(grace); err != nil {
+		return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
+	}
+
+	// tfexec refuses TF_VAR_*, TF_CLI_ARGS* and friends in SetEnv, pushing
+	// callers to its own options; but TF_VAR_ secrets from CI must reach
+	// terraform through the environment, never argv. SetEnv keeps the map it
+	// is given, so validate an empty map and fill it afterwards. The runner
+	// tests assert that TF_VAR_ values arrive, so a tfexec upgrade that
+	// copies the map will fail loudly rather than silently drop variables.
+	env := make(map[string]string, len(opts.Env)+1)
+	if err := tf.SetEnv(env); err != nil {
+		return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
+	}
+	maps.Copy(env, opts.Env)
+	if _, ok := env["CHECKPOINT_DISABLE"]; !ok {
+		// Without this tfexec copies the process's value; and a CI run has no
+		// use for terraform's "new version available" check.
+		env["CHECKPOINT_DISABLE"] = "1"
+	}
+
+	log := io.Discard
+	if opts.Log != nil {
+		log = &syncWriter{w: opts.Log}
+	}
+	r := &runner{
+		tf: tf, bin: bin, dir: dir, name: name, env: env,
+		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace,
+	}
+	tf.SetStdout(log)
+	tf.SetStderr(io.MultiWriter(log, r.stderr))
+	return r, nil
+}
+
+func (r *runner) Init(ctx context.Context) error {
+	select {
+	case initSem <- struct{}{}:
+	case <-ctx.Done():
+		return &CommandError{Command: r.bin.Flavor + " init", Dir: r.name,
+			Err: fmt.Errorf("waiting for another init to finish"), Ctx: ctx.Err()}
+	}
+	defer func() { <-initSem }()
+	return r.run(ctx, "init", func() error { return r.tf.Init(ctx, tfexec.Upgrade(false)) })
+}
+
+func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
+	if opts.Destroy && opts.RefreshOnly {
+		return false, fmt.Errorf("%s plan in %s: destroy and refresh-only cannot be combined", r.bin.Flavor, r.name)
+	}
+	args := []tfexec.PlanOption{tfexec.Destroy(opts.Destroy), tfexec.RefreshOnly(opts.RefreshOnly)}
+	if opts.Out != "" {
+		args = append(args, tfexec.Out(opts.Out))
+	}
+	for _, f := range opts.VarFiles {
+		args = append(args, tfexec.VarFile(f))
+	}
+	var changes bool
+	err := r.run(ctx, "plan", func() error {
+		var err error
+		changes, err = r.tf.Plan(ctx, args...)
+		return err
+	})
+	return changes, err
+}
+
+// run executes one tfexec call and turns its error into a CommandError.
+func (r *runner) run(ctx context.Context, sub string, fn func() error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stderr.Reset()
+	if err := fn(); err != nil {
+		return r.commandError(ctx, sub, err)
+	}
+	return nil
+}
+
+func (r *runner) commandError(ctx context.Context, sub string, err error) error {
+	return &CommandError{
+		Command: r.bin.Flavor + " " + sub,
+		Dir:     r.name,
+		Stderr:  r.stderr.String(),
+		Err:     err,
+		Ctx:     ctx.Err(),
+	}
+}
+
+// execEnv is the environment for commands tfgate runs without tfexec, with
+// the same overrides tfexec applies to its own.
+func (r *runner) execEnv() []string {
+	env := maps.Clone(r.env)
+	env["TF_IN_AUTOMATION"] = "1"
+	for _, k := range []string{"TF_LOG", "TF_LOG_CORE", "TF_LOG_PATH", "TF_LOG_PROVIDER"} {
+		env[k] = ""
+	}
+	delete(env, "TF_WORKSPACE")
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,52 @@
+package terraform
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+func (r *runner) SelectWorkspace(ctx context.Context, name string) error {
+	if name == "" {
+		name = "default"
+	}
+	// Terraform records a selected workspace other than default in
+	// <data dir>/environment. Without that file the current workspace is
+	// default and there is nothing to do, which spares a process per project
+	// in the common case. With it, a previous run in this directory may have
+	// left another workspace selected, so default must really be selected.
+	if name == "default" && !r.hasEnvironmentFile() {
+		return nil
+	}
+	var (
+		list    []string
+		current string
+	)
+	err := r.run(ctx, "workspace list", func() error {
+		var err error
+		list, current, err = r.tf.WorkspaceList(ctx)
+		return err
+	})
+	if err != nil || current == name {
+		return err
+	}
+	if slices.Contains(list, name) {
+		return r.run(ctx, "workspace select "+name, func() error { return r.tf.WorkspaceSelect(ctx, name) })
+	}
+	// `workspace new` also selects the new workspace.
+	return r.run(ctx, "workspace new "+name, func() error { return r.tf.WorkspaceNew(ctx, name) })
+}
+
+func (r *runner) hasEnvironmentFile() bool {
+	dataDir := r.env["TF_DATA_DIR"]
+	if dataDir == "" {
+		dataDir = ".terraform"
+	}
+	if !filepath.IsAbs(dataDir) {
+		dataDir = filepath.Join(r.dir, dataDir)
+	}
+	b, err := os.ReadFile(filepath.Join(dataDir, "environment"))
+	return err == nil && strings.TrimSpace(string(b)) != "default"
+}
