@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -131,24 +132,25 @@ func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// ReadFile returns the content of path (relative to the repository root) at rev. A path
+// ReadFile returns the content of file (relative to the repository root) at rev. A path
 // missing at rev yields an error wrapping fs.ErrNotExist, so callers can fall back to
 // defaults (e.g. no .tfgate.yaml on the base branch).
-func (g Git) ReadFile(ctx context.Context, rev, path string) ([]byte, error) {
-	spec := rev + ":" + strings.TrimPrefix(filepath.ToSlash(path), "/")
+func (g Git) ReadFile(ctx context.Context, rev, file string) ([]byte, error) {
+	// "rev:./x" would be relative to git's working directory; keep it root-relative.
+	spec := rev + ":" + path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "/"))
 	out, err := g.run(ctx, "cat-file", "blob", spec)
 	if err == nil {
 		return out, nil
 	}
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("read %s at %s: %w", path, rev, ctx.Err())
+		return nil, fmt.Errorf("read %s at %s: %w", file, rev, ctx.Err())
 	}
 	if _, ok, rerr := g.resolve(ctx, rev); rerr != nil {
 		return nil, rerr
 	} else if !ok {
-		return nil, fmt.Errorf("read %s: unknown git revision %q", path, rev)
+		return nil, fmt.Errorf("read %s: unknown git revision %q", file, rev)
 	}
-	return nil, fmt.Errorf("read %s at %s: %w", path, rev, fs.ErrNotExist)
+	return nil, fmt.Errorf("read %s at %s: %w", file, rev, fs.ErrNotExist)
 }
 
 // ListFiles returns every file (root-relative, sorted) under dir in the tree of rev; dir

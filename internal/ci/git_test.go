@@ -37,6 +37,9 @@ func featureBranch(t *testing.T) (work, branchPoint string) {
 	git(t, work, "checkout", "-q", "-b", "feature")
 	writeFiles(t, work, map[string]string{"envs/a/main.tf": "# a changed\n"})
 	git(t, work, "commit", "-q", "-am", "change a")
+	if err := os.MkdirAll(filepath.Join(work, "new"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	git(t, work, "mv", "old/name.tf", "new/name.tf")
 	git(t, work, "rm", "-q", "gone.tf")
 	writeFiles(t, work, map[string]string{"dir with space/ünï.tf": "# unicode\n"})
@@ -286,6 +289,7 @@ func TestReadFile(t *testing.T) {
 	}{
 		{name: "at branch point", rev: branchPoint, path: "envs/a/main.tf", want: "# a\n"},
 		{name: "at HEAD", rev: "HEAD", path: "envs/a/main.tf", want: "# a changed\n"},
+		{name: "dot-slash path is root-relative", rev: "HEAD", path: "./envs/b/main.tf", want: "# b\n"},
 		{name: "unicode path", rev: "HEAD", path: "dir with space/ünï.tf", want: "# unicode\n"},
 		{name: "deleted on branch", rev: "HEAD", path: "gone.tf", wantNotExist: true},
 		{name: "directory is not a file", rev: "HEAD", path: "envs", wantErr: "envs"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -66,11 +67,21 @@ func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
 		return render.Report{}, fmt.Errorf("--out %s: %w", work, err)
 	}
 
+	// Projects sharing a directory (several workspaces) share its .terraform dir, so they
+	// must not run at the same time.
+	dirLocks := map[string]*sync.Mutex{}
+	for _, p := range opts.Projects {
+		if dirLocks[p.Dir] == nil {
+			dirLocks[p.Dir] = &sync.Mutex{}
+		}
+	}
 	reports := make([]render.ProjectReport, len(opts.Projects))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(limit)
 	for i, p := range opts.Projects {
 		g.Go(func() error {
+			dirLocks[p.Dir].Lock()
+			defer dirLocks[p.Dir].Unlock()
 			reports[i] = planProject(gctx, opts, p, filepath.Join(work, bundle.DirName(p.Name, p.Workspace)))
 			return nil
 		})
@@ -97,7 +108,20 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		return fail(err)
 	}
 	opts.Progress.Start(p.Name, "init")
-	tf, err := terraform.NewRunner(filepath.Join(opts.Root, filepath.FromSlash(p.Dir)), opts.Binary, terraform.RunnerOptions{Env: opts.Env})
+	// Hash the inputs before init: init may create or update .terraform.lock.hcl, and apply
+	// (from a fresh checkout) must see the same hash.
+	var inputs map[string]string
+	var inputHash string
+	if opts.OutDir != "" {
+		files, err := project.InputFiles(ctx, opts.Root, p)
+		if err != nil {
+			return fail(err)
+		}
+		if inputs, inputHash, err = bundle.HashInputs(ctx, opts.Root, files); err != nil {
+			return fail(err)
+		}
+	}
+	tf, err := terraform.NewRunner(filepath.Join(opts.Root, filepath.FromSlash(p.Dir)), opts.Binary, terraform.RunnerOptions{Env: opts.Env, Name: p.Dir})
 	if err != nil {
 		return fail(err)
 	}
@@ -126,7 +150,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	rep.Status = render.StatusPlanned
 
 	if opts.OutDir != "" {
-		m, err := writeBundle(ctx, opts, p, dir, rep.Changes)
+		m, err := writeBundle(ctx, opts, p, dir, rep.Changes, inputs, inputHash)
 		if err != nil {
 			return fail(err)
 		}
@@ -137,15 +161,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	return rep
 }
 
-func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir string, c *plan.Changes) (bundle.Manifest, error) {
-	files, err := project.InputFiles(ctx, opts.Root, p)
-	if err != nil {
-		return bundle.Manifest{}, err
-	}
-	sums, inputHash, err := bundle.HashInputs(ctx, opts.Root, files)
-	if err != nil {
-		return bundle.Manifest{}, err
-	}
+func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir string, c *plan.Changes, sums map[string]string, inputHash string) (bundle.Manifest, error) {
 	s := c.Summary
 	tfVersion := c.TerraformVersion
 	if tfVersion == "" && opts.Binary.Version != nil {

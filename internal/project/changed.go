@@ -1,0 +1,162 @@
+package project
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Changed returns the projects, in input order, that the changed files touch. files are
+// root-relative slash paths and should include deleted files and both sides of renames. A
+// file touches a project when it matches one of the project's WhenModified globs (taken
+// relative to its Dir), is one of its VarFiles, or lies anywhere inside one of its local
+// Modules (a module's templates and scripts are inputs too).
+func Changed(projects []Project, files []string) []Project {
+	idx := newFileIndex(files)
+	var touched []Project
+	for _, p := range projects {
+		if idx.touches(p) {
+			touched = append(touched, p)
+		}
+	}
+	return touched
+}
+
+// fileIndex holds the changed files sorted, so every glob only looks at the files under
+// its literal directory prefix: matching stays fast with thousands of files and projects.
+type fileIndex []string
+
+func newFileIndex(files []string) fileIndex {
+	idx := make([]string, 0, len(files))
+	for _, f := range files {
+		if f = path.Clean(strings.TrimPrefix(f, "./")); f != "." && f != "" {
+			idx = append(idx, f)
+		}
+	}
+	sort.Strings(idx)
+	return idx
+}
+
+// withPrefix returns the files starting with prefix.
+func (idx fileIndex) withPrefix(prefix string) []string {
+	lo := sort.SearchStrings(idx, prefix)
+	hi := lo
+	for hi < len(idx) && strings.HasPrefix(idx[hi], prefix) {
+		hi++
+	}
+	return idx[lo:hi]
+}
+
+func (idx fileIndex) touches(p Project) bool {
+	if len(p.WhenModified) == 0 || len(idx) == 0 {
+		return false
+	}
+	for _, glob := range p.WhenModified {
+		pattern := joinGlob(p.Dir, glob)
+		for _, f := range idx.withPrefix(literalPrefix(pattern)) {
+			if ok, _ := doublestar.Match(pattern, f); ok {
+				return true
+			}
+		}
+	}
+	for _, vf := range p.VarFiles {
+		if idx.has(path.Join(p.Dir, vf)) {
+			return true
+		}
+	}
+	for _, m := range p.Modules {
+		if m == "." || idx.hasPrefix(m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (idx fileIndex) has(f string) bool {
+	i := sort.SearchStrings(idx, f)
+	return i < len(idx) && idx[i] == f
+}
+
+func (idx fileIndex) hasPrefix(prefix string) bool {
+	i := sort.SearchStrings(idx, prefix)
+	return i < len(idx) && strings.HasPrefix(idx[i], prefix)
+}
+
+var globEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`, "{", `\{`, "}", `\}`)
+
+// joinGlob makes a project-relative glob root-relative. The directory is escaped so that a
+// directory named "[prod]" is not read as a character class, and "../" in the glob cancels
+// directory components, so "../../modules/network/**" works.
+func joinGlob(dir, glob string) string {
+	if dir == "." {
+		return path.Clean(glob)
+	}
+	return path.Clean(globEscaper.Replace(dir) + "/" + glob)
+}
+
+// literalPrefix returns the part of pattern up to the last "/" before its first special
+// character; every path the pattern matches starts with it.
+func literalPrefix(pattern string) string {
+	i := strings.IndexAny(pattern, `*?[{\`)
+	if i < 0 {
+		return pattern
+	}
+	return pattern[:strings.LastIndexByte(pattern[:i], '/')+1]
+}
+
+// Select resolves names (project names or directories) to projects, in project order and
+// each once; a directory selects every project (workspace) in it.
+func Select(projects []Project, names []string) ([]Project, error) {
+	want := map[int]bool{}
+	var unknown []string
+	for _, name := range names {
+		dir := path.Clean(strings.TrimPrefix(strings.TrimSuffix(name, "/"), "./"))
+		found := false
+		for i, p := range projects {
+			if p.Name == name || p.Name == dir || p.Dir == dir {
+				want[i] = true
+				found = true
+			}
+		}
+		if !found {
+			unknown = append(unknown, fmt.Sprintf("%q", name))
+		}
+	}
+	if len(unknown) > 0 {
+		noun := "project"
+		if len(unknown) > 1 {
+			noun = "projects"
+		}
+		return nil, fmt.Errorf("unknown %s %s: %s", noun, strings.Join(unknown, ", "), available(projects))
+	}
+	selected := make([]Project, 0, len(want))
+	for i, p := range projects {
+		if want[i] {
+			selected = append(selected, p)
+		}
+	}
+	return selected, nil
+}
+
+// available lists project names for an error message, shortened for big monorepos.
+func available(projects []Project) string {
+	if len(projects) == 0 {
+		return "the repository has no projects (no directory holds *.tf files)"
+	}
+	const max = 20
+	names := make([]string, 0, max)
+	for i, p := range projects {
+		if i == max {
+			break
+		}
+		names = append(names, p.Name)
+	}
+	s := "available: " + strings.Join(names, ", ")
+	if len(projects) > max {
+		s += fmt.Sprintf(", … and %d more (tfgate projects lists them all)", len(projects)-max)
+	}
+	return s
+}

@@ -1,0 +1,276 @@
+package project
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/sync/errgroup"
+)
+
+// graph is the local-module graph of a repository, built lazily one directory at a time.
+type graph struct {
+	root   string
+	tf     map[string][]string // dir → its *.tf / *.tf.json file names, when known from the walk
+	deps   map[string][]string // dir → local module dirs it calls directly, sorted
+	loaded map[string]bool
+	calls  map[string][]moduleCall // file → its local module calls, when prefetched
+	isDir  map[string]bool         // module target dir → exists, so each is stat'ed once
+	errs   []error                 // module sources that leave the repository or name a missing directory
+}
+
+func newGraph(root string) *graph {
+	return &graph{
+		root:   root,
+		tf:     map[string][]string{},
+		deps:   map[string][]string{},
+		loaded: map[string]bool{},
+		calls:  map[string][]moduleCall{},
+		isDir:  map[string]bool{},
+	}
+}
+
+func (g *graph) err() error { return errors.Join(g.errs...) }
+
+func isTerraformFile(name string) bool {
+	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+}
+
+// walk returns every directory under root (root-relative, sorted) holding Terraform files,
+// skipping the directories skipDir names.
+func (g *graph) walk(ctx context.Context) ([]string, error) {
+	err := filepath.WalkDir(g.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("scan %s: %w", p, err)
+		}
+		if d.IsDir() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if p != g.root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !isTerraformFile(d.Name()) || !(d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
+			return nil
+		}
+		rel, err := filepath.Rel(g.root, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(rel)
+		g.tf[dir] = append(g.tf[dir], d.Name())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	dirs := make([]string, 0, len(g.tf))
+	for d := range g.tf {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return dirs, nil
+}
+
+// load parses dir's module calls and, transitively, those of every local module it uses.
+// Problems with module sources are collected in g.errs; only I/O errors other than a
+// missing file and cancellation are returned.
+func (g *graph) load(ctx context.Context, dir string) error {
+	if g.loaded[dir] {
+		return nil
+	}
+	g.loaded[dir] = true
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	files, ok := g.tf[dir]
+	if !ok {
+		var err error
+		if files, err = g.listTerraformFiles(dir); err != nil {
+			return err
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range files {
+		file := path.Join(dir, name)
+		calls, ok := g.calls[file]
+		if !ok {
+			var err error
+			if calls, err = g.moduleCalls(file); err != nil {
+				return err
+			}
+		}
+		for _, c := range calls {
+			target, err := g.resolve(dir, c)
+			if err != nil {
+				g.errs = append(g.errs, err)
+				continue
+			}
+			seen[target] = true
+		}
+	}
+	g.deps[dir] = sortedKeys(seen)
+	for _, m := range g.deps[dir] {
+		if err := g.load(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *graph) listTerraformFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(g.root, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil, fmt.Errorf("read module directory %s: %w", dir, err)
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && isTerraformFile(e.Name()) {
+			files = append(files, e.Name())
+		}
+	}
+	return files, nil
+}
+
+// prefetch reads and parses the Terraform files of dirs concurrently: on a big monorepo
+// Discover's time is mostly spent opening files, which overlaps well.
+func (g *graph) prefetch(ctx context.Context, dirs []string) error {
+	var files []string
+	for _, d := range dirs {
+		for _, name := range g.tf[d] {
+			files = append(files, path.Join(d, name))
+		}
+	}
+	results := make([][]moduleCall, len(files))
+	eg, ctx := errgroup.WithContext(ctx)
+	eg.SetLimit(prefetchWorkers)
+	for i, f := range files {
+		eg.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			calls, err := g.moduleCalls(f)
+			results[i] = calls
+			return err
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	for i, f := range files {
+		g.calls[f] = results[i]
+	}
+	return nil
+}
+
+// prefetchWorkers bounds concurrent file reads; they wait on I/O more than on CPU.
+const prefetchWorkers = 8
+
+// moduleCall is a module block with a literal local source.
+type moduleCall struct {
+	file   string // root-relative
+	line   int
+	name   string
+	source string
+}
+
+var (
+	fileSchema   = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module", LabelNames: []string{"name"}}}}
+	moduleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}}
+)
+
+// moduleCalls returns the local module calls in one file. A file that does not parse has
+// none: terraform reports the syntax error when the project is planned.
+func (g *graph) moduleCalls(file string) ([]moduleCall, error) {
+	src, err := os.ReadFile(filepath.Join(g.root, filepath.FromSlash(file)))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	// Most files call no module; skip parsing them.
+	if !bytes.Contains(src, []byte("module")) {
+		return nil, nil
+	}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(file, ".json") {
+		f, diags = hcljson.Parse(src, file)
+	} else {
+		f, diags = hclsyntax.ParseConfig(src, file, hcl.InitialPos)
+	}
+	if diags.HasErrors() || f == nil {
+		return nil, nil
+	}
+	// Schema diagnostics (unexpected labels, other block types) are terraform's to report.
+	content, _, _ := f.Body.PartialContent(fileSchema)
+	var calls []moduleCall
+	for _, b := range content.Blocks {
+		attrs, _, _ := b.Body.PartialContent(moduleSchema)
+		attr, ok := attrs.Attributes["source"]
+		if !ok {
+			continue
+		}
+		v, diags := attr.Expr.Value(nil)
+		if diags.HasErrors() || v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.String) {
+			continue // not a literal string: terraform rejects it at init
+		}
+		source := v.AsString()
+		if !strings.HasPrefix(source, "./") && !strings.HasPrefix(source, "../") {
+			continue // registry, git, http, … sources are not part of the repository
+		}
+		calls = append(calls, moduleCall{file: file, line: attr.Expr.Range().Start.Line, name: b.Labels[0], source: source})
+	}
+	return calls, nil
+}
+
+// resolve returns the root-relative directory a local module call points at.
+func (g *graph) resolve(dir string, c moduleCall) (string, error) {
+	target := path.Join(dir, c.source)
+	if !local(target) {
+		return "", fmt.Errorf("%s:%d: module %q: source %q points outside the repository: keep local modules inside it or use a remote source",
+			c.file, c.line, c.name, c.source)
+	}
+	isDir, ok := g.isDir[target]
+	if !ok {
+		fi, err := os.Stat(filepath.Join(g.root, filepath.FromSlash(target)))
+		isDir = err == nil && fi.IsDir()
+		g.isDir[target] = isDir
+	}
+	if !isDir {
+		return "", fmt.Errorf("%s:%d: module %q: source %q: directory %s does not exist: fix the source or add the module",
+			c.file, c.line, c.name, c.source, target)
+	}
+	return target, nil
+}
+
+// closure returns every local module dir reachable from dir (not dir itself), sorted.
+func (g *graph) closure(dir string) []string {
+	seen := map[string]bool{dir: true}
+	stack := []string{dir}
+	var mods []string
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, m := range g.deps[d] {
+			if !seen[m] {
+				seen[m] = true
+				mods = append(mods, m)
+				stack = append(stack, m)
+			}
+		}
+	}
+	sort.Strings(mods)
+	return mods
+}

@@ -1,0 +1,187 @@
+// Package project decides which Terraform projects a repository holds and which of them a
+// change touches. It knows the local-module graph (module blocks whose source is "./" or
+// "../") so that a change to a shared module plans every project that uses it.
+//
+// Autodetection (no projects in the configuration) treats every directory holding *.tf or
+// *.tf.json files as a project, except directories used as a local module by another
+// directory. It does not descend into hidden directories (.git, .terraform, .github, …),
+// "testdata" (test fixtures) or "node_modules". A local module is followed wherever it
+// lives, even under a directory the walk skips.
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/tfgate/tfgate/internal/config"
+)
+
+// DefaultWhenModified are the globs (relative to the project directory) that trigger a
+// plan when a project does not configure when_modified. They name Terraform's own inputs
+// rather than "*.tf*", which would also match .tfstate, .tfplan, .tftest.hcl and dotfiles
+// such as .tflint.hcl or .tfgate.yaml. A README.md or a file in a subdirectory does not
+// count; files of the local modules a project uses always do.
+var DefaultWhenModified = []string{
+	"*.tf",
+	"*.tf.json",
+	"*.tfvars",
+	"*.tfvars.json",
+	"*.tfbackend",
+	".terraform.lock.hcl",
+}
+
+// Project is one Terraform root module, in one workspace, that tfgate plans and applies.
+type Project struct {
+	Name      string
+	Dir       string   // slash path relative to the repository root ("." for the root)
+	Workspace string   // "default" unless configured
+	VarFiles  []string // relative to Dir
+	// WhenModified are doublestar globs relative to Dir ("../" allowed) whose changes
+	// trigger a plan, DefaultWhenModified unless configured. Empty means the project is
+	// only planned when named explicitly: Changed never selects it, not even for a module
+	// change.
+	WhenModified []string
+	DependsOn    []string
+	Mode         config.Mode
+	// Modules are the local module directories (root-relative, sorted) the project uses,
+	// directly or through other modules.
+	Modules []string
+}
+
+// skipDir reports whether autodetection should not descend into a directory called name.
+func skipDir(name string) bool {
+	return name != "." && (name[0] == '.' || name == "testdata" || name == "node_modules")
+}
+
+// Discover lists the projects of the repository at root: the configured ones in
+// configuration order or, when cfg configures none, the autodetected ones sorted by
+// directory. A local module source that leaves the repository or names a missing
+// directory is an error naming the file and line; a file that does not parse is not (its
+// project is still listed, so planning it reports terraform's own error).
+func Discover(ctx context.Context, root string, cfg *config.Config) ([]Project, error) {
+	g := newGraph(root)
+	if cfg != nil && len(cfg.Projects) > 0 {
+		return discoverConfigured(ctx, g, cfg)
+	}
+	dirs, err := g.walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.prefetch(ctx, dirs); err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if err := g.load(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.err(); err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, d := range dirs {
+		for _, m := range g.deps[d] {
+			if m != d {
+				used[m] = true
+			}
+		}
+	}
+	var projects []Project
+	for _, d := range dirs {
+		if used[d] {
+			continue
+		}
+		projects = append(projects, Project{
+			Name:         d,
+			Dir:          d,
+			Workspace:    "default",
+			WhenModified: slices.Clone(DefaultWhenModified),
+			Mode:         config.ModeManaged,
+			Modules:      g.closure(d),
+		})
+	}
+	return projects, nil
+}
+
+func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Project, error) {
+	var errs []error
+	projects := make([]Project, 0, len(cfg.Projects))
+	for _, cp := range cfg.Projects {
+		dir := path.Clean(cp.Dir)
+		p := Project{
+			Name:         cp.Name,
+			Dir:          dir,
+			Workspace:    cp.Workspace,
+			VarFiles:     slices.Clone(cp.VarFiles),
+			WhenModified: slices.Clone(cp.WhenModified),
+			DependsOn:    slices.Clone(cp.DependsOn),
+			Mode:         cp.Mode,
+		}
+		if p.Name == "" {
+			p.Name = dir
+		}
+		if p.Workspace == "" {
+			p.Workspace = "default"
+		}
+		if cp.WhenModified == nil {
+			p.WhenModified = slices.Clone(DefaultWhenModified)
+		}
+		if p.Mode == "" {
+			p.Mode = config.ModeManaged
+		}
+		if fi, err := os.Stat(filepath.Join(g.root, filepath.FromSlash(dir))); err != nil || !fi.IsDir() || !local(dir) {
+			errs = append(errs, fmt.Errorf("%s: project %s: directory %q does not exist in the repository: fix its dir or remove the project",
+				configPos(cfg, cp), p.Name, cp.Dir))
+			projects = append(projects, p)
+			continue
+		}
+		if err := g.load(ctx, dir); err != nil {
+			return nil, err
+		}
+		projects = append(projects, p)
+	}
+	errs = append(errs, g.errs...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i := range projects {
+		projects[i].Modules = g.closure(projects[i].Dir)
+	}
+	return projects, nil
+}
+
+func configPos(cfg *config.Config, p config.Project) string {
+	file := cfg.File
+	if file == "" {
+		file = config.FileName
+	}
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d", file, p.Line)
+	}
+	return file
+}
+
+// local reports whether a cleaned slash path stays inside the repository.
+func local(p string) bool {
+	return p != ".." && !filepath.IsAbs(p) && !startsWithDotDot(p)
+}
+
+func startsWithDotDot(p string) bool {
+	return len(p) >= 3 && p[:3] == "../"
+}
+
+// sortedKeys returns the keys of a set, sorted.
+func sortedKeys(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
