@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tfgate/tfgate/internal/cli"
+)
+
+// TestMain lets testscript run this test binary as the real `tfgate` command.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"tfgate": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// TestScripts runs the end-to-end specifications in testdata/script: the real binary, the
+// real terraform (pinned, from .bin/), real git repositories.
+func TestScripts(t *testing.T) {
+	repoRoot, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := os.Getenv("TFGATE_TEST_TERRAFORM")
+	if tf == "" {
+		tf = filepath.Join(repoRoot, ".bin", "terraform")
+	}
+	if _, err := os.Stat(tf); err != nil {
+		t.Fatalf("terraform for tests not found at %s: run `make terraform` (or `make test`) first", tf)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+			env.Setenv("TFGATE_TERRAFORM", tf)
+			env.Setenv("TF_CLI_CONFIG_FILE", "/dev/null")
+			env.Setenv("TF_TERRAFORM", tf) // for scripts that unset TFGATE_TERRAFORM and put it back
+			env.Setenv("NO_COLOR", "")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+			env.Setenv("GIT_AUTHOR_NAME", "Test")
+			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "Test")
+			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+			env.Setenv("EXAMPLES", filepath.Join(repoRoot, "examples"))
+			// BINDIR holds only the commands testscript installed (tfgate): scripts set
+			// PATH=$BINDIR to run tfgate on a machine without terraform.
+			if first, _, _ := strings.Cut(env.Getenv("PATH"), string(os.PathListSeparator)); first != "" {
+				env.Setenv("BINDIR", first)
+			}
+			return os.MkdirAll(home, 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"copydir":   cmdCopyDir,
+			"initrepo":  cmdInitRepo,
+			"jsonfield": cmdJSONField,
+			"exitcode":  cmdExitCode,
+		},
+	})
+}
+
+// copydir SRC DST copies a directory tree (skipping .terraform dirs).
+func cmdCopyDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: copydir SRC DST")
+	}
+	src, dst := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() && d.Name() == ".terraform" {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	ts.Check(err)
+}
+
+// initrepo DIR makes DIR a git repository with one commit on main, pushed to a bare
+// "origin" whose HEAD is main — like a fresh CI checkout.
+func cmdInitRepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: initrepo DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	origin := dir + ".origin.git"
+	run := func(dir string, args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = os.Environ()
+		for _, k := range []string{"HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
+			cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ts.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run(dir, "init", "-q", "-b", "main")
+	run(dir, "add", "-A")
+	run(dir, "commit", "-q", "-m", "initial")
+	run(filepath.Dir(dir), "init", "-q", "--bare", "-b", "main", origin)
+	run(dir, "remote", "add", "origin", origin)
+	run(dir, "push", "-q", "origin", "main")
+	run(dir, "remote", "set-head", "origin", "main")
+}
+
+// exitcode N PROG ARGS... runs PROG and checks its exit code is exactly N; stdout and stderr
+// are then available to the stdout/stderr commands as after exec.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// jsonfield FILE PATH WANT checks one value of a JSON document; PATH is dot-separated with
+// numeric indexes for arrays (projects.0.summary.add). "length" as the last element gives
+// the length of an array or object. A WANT of "re:PATTERN" matches a regular expression.
+func cmdJSONField(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: jsonfield FILE PATH WANT")
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc); err != nil {
+		ts.Fatalf("%s is not JSON: %v", args[0], err)
+	}
+	cur := doc
+	for _, part := range strings.Split(args[1], ".") {
+		switch v := cur.(type) {
+		case map[string]any:
+			if part == "length" {
+				cur = float64(len(v))
+				continue
+			}
+			next, ok := v[part]
+			if !ok {
+				ts.Fatalf("%s: no key %q", args[1], part)
+			}
+			cur = next
+		case []any:
+			if part == "length" {
+				cur = float64(len(v))
+				continue
+			}
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(v) {
+				ts.Fatalf("%s: bad index %q (len %d)", args[1], part, len(v))
+			}
+			cur = v[i]
+		default:
+			ts.Fatalf("%s: cannot descend into %T at %q", args[1], cur, part)
+		}
+	}
+	got := fmt.Sprint(cur)
+	if s, ok := cur.(string); ok {
+		got = s
+	}
+	match := got == args[2]
+	if pattern, ok := strings.CutPrefix(args[2], "re:"); ok {
+		match = regexp.MustCompile(pattern).MatchString(got)
+	}
+	if match == neg {
+		ts.Fatalf("%s %s = %q, want %s%q", args[0], args[1], got, map[bool]string{true: "not ", false: ""}[neg], args[2])
+	}
+}

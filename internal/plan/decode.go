@@ -1,0 +1,201 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// ErrErrored marks a plan that terraform produced while reporting errors: it is incomplete
+// and must not be applied. Decode returns the decoded plan together with an error wrapping
+// ErrErrored, so a caller that only wants to show what was planned can still do so.
+var ErrErrored = errors.New("terraform reported errors while planning: the plan is incomplete and cannot be applied")
+
+// leanPlan holds only what tfgate reads. Skipping planned_values, prior_state and
+// configuration (the bulk of a real plan) instead of building maps for them is what makes
+// Decode fast; the sections are still scanned for validity.
+type leanPlan struct {
+	FormatVersion      string                           `json:"format_version"`
+	TerraformVersion   string                           `json:"terraform_version"`
+	Errored            bool                             `json:"errored"`
+	Complete           *bool                            `json:"complete"`
+	ResourceChanges    []*tfjson.ResourceChange         `json:"resource_changes"`
+	ResourceDrift      []*tfjson.ResourceChange         `json:"resource_drift"`
+	DeferredChanges    []*tfjson.DeferredResourceChange `json:"deferred_changes"`
+	OutputChanges      map[string]*tfjson.Change        `json:"output_changes"`
+	RelevantAttributes []tfjson.ResourceAttribute       `json:"relevant_attributes"`
+	// Output sensitivity flags only: plans older than Terraform 0.15 carry no
+	// before/after_sensitive on output changes, so these flags are all there is.
+	PlannedValues *leanValues `json:"planned_values"`
+	PriorState    *struct {
+		Values *leanPriorValues `json:"values"`
+	} `json:"prior_state"`
+	// Presence only, to tell a plan from other JSON.
+	Configuration presence `json:"configuration"`
+	StateValues   presence `json:"values"`   // state JSON
+	LogMessage    presence `json:"@message"` // `terraform plan -json` log lines
+}
+
+type leanValues struct {
+	Outputs map[string]struct {
+		Sensitive bool `json:"sensitive"`
+	} `json:"outputs"`
+}
+
+// leanPriorValues keeps prior output values too: Terraform 0.12 and 0.13 report every
+// output as "create" in output_changes, and comparing with the prior value is the only way
+// to tell an unchanged output from a new one.
+type leanPriorValues struct {
+	Outputs map[string]*tfjson.StateOutput `json:"outputs"`
+}
+
+// presence records whether a key was present (and not null) without decoding its value.
+type presence bool
+
+func (p *presence) UnmarshalJSON(b []byte) error {
+	*p = string(b) != "null"
+	return nil
+}
+
+// Decode parses `terraform show -json PLANFILE` output.
+//
+// The returned plan holds format_version, terraform_version, complete, resource_changes,
+// resource_drift, deferred_changes, output_changes and relevant_attributes. Numbers inside
+// values are json.Number (exactly as terraform wrote them). PlannedValues holds only its
+// outputs' Sensitive flags, PriorState only its outputs; resources of either and the
+// plan's variables and configuration are never read. Other JSON (state, `plan -json` logs, a binary plan file, garbage) gives an error
+// saying what it is and what to run instead. When the plan is marked errored, the plan is
+// returned with an error wrapping ErrErrored.
+func Decode(data []byte) (*tfjson.Plan, error) {
+	if err := sniff(data); err != nil {
+		return nil, err
+	}
+	var lp leanPlan
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&lp); err != nil {
+		return nil, decodeError(data, err)
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		if lp.LogMessage {
+			return nil, errors.New("not a plan: this is `terraform plan -json` log output; save the plan with `terraform plan -out=FILE` and run `terraform show -json FILE`")
+		}
+		after := data[dec.InputOffset():]
+		line, col := lineCol(data, dec.InputOffset()+int64(len(after)-len(bytes.TrimLeft(after, " \t\r\n"))))
+		return nil, fmt.Errorf("decode plan JSON: line %d, column %d: unexpected data after the plan object", line, col)
+	}
+	if err := checkKind(&lp); err != nil {
+		return nil, err
+	}
+	p := &tfjson.Plan{
+		FormatVersion:      lp.FormatVersion,
+		TerraformVersion:   lp.TerraformVersion,
+		Complete:           lp.Complete,
+		ResourceChanges:    lp.ResourceChanges,
+		ResourceDrift:      lp.ResourceDrift,
+		DeferredChanges:    lp.DeferredChanges,
+		OutputChanges:      lp.OutputChanges,
+		RelevantAttributes: lp.RelevantAttributes,
+		PlannedValues:      stateValues(lp.PlannedValues),
+	}
+	p.UseJSONNumber(true)
+	if lp.PriorState != nil && lp.PriorState.Values != nil {
+		p.PriorState = &tfjson.State{Values: &tfjson.StateValues{Outputs: lp.PriorState.Values.Outputs}}
+	}
+	if lp.Errored {
+		return p, fmt.Errorf("decode plan: %w", ErrErrored)
+	}
+	return p, nil
+}
+
+// sniff rejects input that is obviously not JSON, with a hint for the usual mistakes.
+func sniff(data []byte) error {
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	switch {
+	case len(trimmed) == 0:
+		return errors.New("not a plan: the input is empty; expected the output of `terraform show -json PLANFILE`")
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
+		return errors.New("not a plan: this is a binary plan file; convert it with `terraform show -json PLANFILE`")
+	case trimmed[0] != '{':
+		if trimmed[0] == '[' || trimmed[0] == '"' || (trimmed[0] >= '0' && trimmed[0] <= '9') {
+			return errors.New("not a plan: expected a JSON object from `terraform show -json PLANFILE`")
+		}
+		return errors.New("not a plan: the input is not JSON; expected the output of `terraform show -json PLANFILE`")
+	}
+	return nil
+}
+
+func checkKind(lp *leanPlan) error {
+	isPlan := lp.ResourceChanges != nil || lp.OutputChanges != nil || lp.PlannedValues != nil ||
+		bool(lp.Configuration) || lp.ResourceDrift != nil
+	switch {
+	case bool(lp.LogMessage):
+		return errors.New("not a plan: this is a `terraform plan -json` log message; save the plan with -out=FILE and run `terraform show -json FILE`")
+	case !isPlan && bool(lp.StateValues):
+		return errors.New("not a plan: this is Terraform state JSON; run `terraform show -json PLANFILE` on a saved plan")
+	case lp.FormatVersion == "":
+		return errors.New("not a plan: format_version is missing; expected the output of `terraform show -json PLANFILE`")
+	case !isPlan:
+		return errors.New("not a plan: no resource_changes, planned_values or configuration; expected the output of `terraform show -json PLANFILE`")
+	}
+	return checkFormatVersion(lp.FormatVersion)
+}
+
+// checkFormatVersion accepts the plan format majors tfgate understands (0.1+ and 1.x, as
+// terraform-json does). A new major may change meaning, so it is refused, not guessed at.
+func checkFormatVersion(v string) error {
+	majorStr, minorStr, _ := strings.Cut(v, ".")
+	major, err1 := strconv.Atoi(majorStr)
+	minor, err2 := strconv.Atoi(strings.SplitN(minorStr, ".", 2)[0])
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("not a plan: invalid format_version %q", v)
+	}
+	if major > 1 || (major == 0 && minor < 1) || major < 0 {
+		return fmt.Errorf("unsupported plan format_version %q: tfgate reads 0.1 to 1.x; use a tfgate release that supports this terraform version", v)
+	}
+	return nil
+}
+
+func stateValues(v *leanValues) *tfjson.StateValues {
+	if v == nil {
+		return nil
+	}
+	sv := &tfjson.StateValues{Outputs: make(map[string]*tfjson.StateOutput, len(v.Outputs))}
+	for name, o := range v.Outputs {
+		sv.Outputs[name] = &tfjson.StateOutput{Sensitive: o.Sensitive}
+	}
+	return sv
+}
+
+// decodeError turns encoding/json errors into "line L, column C" messages a user can find.
+func decodeError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		line, col := lineCol(data, syn.Offset-1) // Offset counts the offending byte
+		return fmt.Errorf("decode plan JSON: line %d, column %d: %s", line, col, syn.Error())
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		line, col := lineCol(data, typ.Offset)
+		return fmt.Errorf("decode plan JSON: line %d, column %d: %s is a JSON %s, expected %s; is this `terraform show -json` output?",
+			line, col, typ.Field, typ.Value, typ.Type)
+	}
+	if err.Error() == "unexpected EOF" {
+		return errors.New("decode plan JSON: unexpected end of input; the file is truncated")
+	}
+	return fmt.Errorf("decode plan JSON: %w", err)
+}
+
+// lineCol converts a byte offset to a 1-based line and column.
+func lineCol(data []byte, off int64) (line, col int) {
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

@@ -1,0 +1,323 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// Summarise builds the review model of a plan: counts, and the redacted attribute-level
+// changes of every resource, output and drifted object. It never reads the plan's variables
+// or configuration. Masks (and every value terraform marked sensitive anywhere in the plan)
+// are masked in all text it produces.
+func Summarise(p *tfjson.Plan, opts Options) *Changes {
+	c := &Changes{}
+	if p == nil {
+		return c
+	}
+	maxLen := opts.MaxValueLen
+	if maxLen <= 0 {
+		maxLen = DefaultMaxValueLen
+	}
+	view := newView(p)
+	w := &writer{mask: newMasker(opts.Masks, harvest(view)), maxLen: maxLen}
+	c.TerraformVersion = p.TerraformVersion
+
+	unmarked := 0
+	for _, rc := range p.ResourceChanges {
+		r, ok, hidden := resource(w, rc, false)
+		if !ok {
+			continue
+		}
+		if hidden {
+			unmarked++
+		}
+		c.Summary.count(r)
+		c.Resources = append(c.Resources, r)
+	}
+	for _, rc := range p.ResourceDrift {
+		r, ok, hidden := resource(w, rc, true)
+		if !ok || r.Action == ActionNoop {
+			continue
+		}
+		if hidden {
+			unmarked++
+		}
+		c.Drift = append(c.Drift, r)
+	}
+	c.Summary.Drift = len(c.Drift)
+	c.Outputs = outputs(w, view)
+	c.Summary.Outputs = len(c.Outputs)
+
+	switch {
+	case unmarked == 1:
+		c.Warnings = append(c.Warnings, "1 resource change carries no sensitivity markers (plans from Terraform before 0.14), so its values are hidden; plan with a newer Terraform to see them")
+	case unmarked > 1:
+		c.Warnings = append(c.Warnings, fmt.Sprintf(
+			"%d resource changes carry no sensitivity markers (plans from Terraform before 0.14), so their values are hidden; plan with a newer Terraform to see them", unmarked))
+	}
+	switch n := len(p.DeferredChanges); {
+	case n == 1:
+		c.Warnings = append(c.Warnings, "1 resource change is deferred to a later plan and is not shown")
+	case n > 1:
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%d resource changes are deferred to a later plan and are not shown", n))
+	}
+	if p.Complete != nil && !*p.Complete {
+		c.Warnings = append(c.Warnings, "the plan is incomplete (-target or deferred changes): applying it leaves other changes for a later plan")
+	}
+	return c
+}
+
+func (s *Summary) count(r Resource) {
+	switch r.Action {
+	case ActionCreate:
+		s.Add++
+	case ActionUpdate:
+		s.Change++
+	case ActionDelete:
+		s.Destroy++
+	case ActionReplace:
+		s.Replace++
+	case ActionRead:
+		s.Read++
+	case ActionForget:
+		s.Forget++
+	case ActionNoop:
+	default: // an action this tfgate does not know: count it as a change, never as nothing
+		s.Change++
+	}
+	if r.Importing {
+		s.Import++
+	}
+	if r.PreviousAddress != "" {
+		s.Move++
+	}
+}
+
+// resource converts one resource change. ok is false for changes not worth listing;
+// hidden reports that values were hidden for lack of sensitivity markers.
+func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok, hidden bool) {
+	if rc == nil || rc.Change == nil {
+		return r, false, false
+	}
+	ch := rc.Change
+	action, reason := classify(ch.Actions)
+	moved := rc.PreviousAddress != "" && rc.PreviousAddress != rc.Address
+	if action == ActionNoop && !moved && ch.Importing == nil {
+		return r, false, false
+	}
+	r = Resource{
+		Address: w.mask.apply(rc.Address),
+		Deposed: rc.DeposedKey,
+		Mode:    string(rc.Mode),
+		Type:    w.mask.apply(rc.Type),
+		Name:    w.mask.apply(rc.Name),
+		Action:  action,
+		Reason:  reasonText(rc.ActionReason),
+
+		CreateBeforeDestroy: ch.Actions.CreateBeforeDestroy(),
+	}
+	if reason != "" && r.Reason == "" {
+		r.Reason = reason
+	}
+	if moved {
+		r.PreviousAddress = w.mask.apply(rc.PreviousAddress)
+	}
+	if ch.Importing != nil {
+		r.Importing = true
+		r.ImportID = w.mask.apply(ch.Importing.ID)
+	}
+	rw := w
+	if ch.BeforeSensitive == nil && ch.AfterSensitive == nil {
+		// No markers at all (Terraform < 0.14): nothing tells secrets apart, so hide values.
+		hidden = true
+		cp := *w
+		cp.hideAll = true
+		rw = &cp
+	}
+	d := &differ{w: rw, replace: replacePaths(ch.ReplacePaths)}
+	for _, p := range d.replace {
+		r.ReplacePaths = append(r.ReplacePaths, w.path(p))
+	}
+	switch {
+	case action == ActionCreate && !drift:
+		d.leaves(ch.After, ch.AfterSensitive, ch.AfterUnknown, true)
+	case action == ActionUpdate, action == ActionReplace, !knownAction(action):
+		d.diff(ch.Before, ch.After, ch.BeforeSensitive, ch.AfterSensitive, ch.AfterUnknown)
+	}
+	r.Attributes = d.attrs
+	return r, true, hidden && len(r.Attributes) > 0
+}
+
+// classify maps terraform's action list to one Action, with a reason when the list itself
+// says more than the action does.
+func classify(actions tfjson.Actions) (Action, string) {
+	switch {
+	case len(actions) == 0:
+		return ActionNoop, ""
+	case actions.Replace(): // delete-then-create or create-then-delete alike
+		return ActionReplace, ""
+	case len(actions) == 2 && actions[0] == tfjson.ActionCreate && actions[1] == tfjson.ActionForget:
+		return ActionCreate, "the old object is removed from state, not destroyed"
+	case len(actions) == 1:
+		switch a := Action(actions[0]); a {
+		case ActionCreate, ActionUpdate, ActionDelete, ActionRead, ActionForget, ActionNoop:
+			return a, ""
+		}
+	}
+	parts := make([]string, len(actions))
+	for i, a := range actions {
+		parts[i] = string(a)
+	}
+	return Action(strings.Join(parts, "+")), ""
+}
+
+func knownAction(a Action) bool {
+	switch a {
+	case ActionCreate, ActionUpdate, ActionDelete, ActionReplace, ActionRead, ActionForget, ActionNoop:
+		return true
+	}
+	return false
+}
+
+var reasons = map[tfjson.ActionReason]string{
+	tfjson.ActionReasonReplaceBecauseCannotUpdate:    "cannot be updated in place",
+	tfjson.ActionReasonReplaceBecauseTainted:         "tainted",
+	tfjson.ActionReasonReplaceByRequest:              "replacement requested with -replace",
+	tfjson.ActionReasonReplaceByTriggers:             "replace_triggered_by",
+	tfjson.ActionReasonDeleteBecauseNoResourceConfig: "no longer in configuration",
+	tfjson.ActionReasonDeleteBecauseWrongRepetition:  "count/for_each changed",
+	tfjson.ActionReasonDeleteBecauseCountIndex:       "index beyond count",
+	tfjson.ActionReasonDeleteBecauseEachKey:          "key no longer in for_each",
+	tfjson.ActionReasonDeleteBecauseNoModule:         "module no longer in configuration",
+	tfjson.ActionReasonDeleteBecauseNoMoveTarget:     "moved to an address with no configuration",
+	tfjson.ActionReasonReadBecauseConfigUnknown:      "configuration known only after apply",
+	tfjson.ActionReasonReadBecauseDependencyPending:  "depends on pending changes",
+	tfjson.ActionReasonReadBecauseCheckNested:        "in a check block",
+}
+
+func reasonText(r tfjson.ActionReason) string {
+	if r == "" {
+		return ""
+	}
+	if s, ok := reasons[r]; ok {
+		return s
+	}
+	return strings.ReplaceAll(string(r), "_", " ")
+}
+
+// planView is what Summarise reads from a plan, with output sensitivity looked up in the
+// places terraform has put it over the years.
+type planView struct {
+	resources, drift []*tfjson.ResourceChange
+	outputs          map[string]*tfjson.Change
+	planned, prior   map[string]*tfjson.StateOutput
+}
+
+func newView(p *tfjson.Plan) *planView {
+	v := &planView{resources: p.ResourceChanges, drift: p.ResourceDrift, outputs: p.OutputChanges}
+	if p.PlannedValues != nil {
+		v.planned = p.PlannedValues.Outputs
+	}
+	if p.PriorState != nil && p.PriorState.Values != nil {
+		v.prior = p.PriorState.Values.Outputs
+	}
+	return v
+}
+
+func (v *planView) outputSensitive(name string) bool {
+	if o := v.planned[name]; o != nil && o.Sensitive {
+		return true
+	}
+	o := v.prior[name]
+	return o != nil && o.Sensitive
+}
+
+func (v *planView) knowsOutput(name string) bool {
+	return v.planned[name] != nil || v.prior[name] != nil
+}
+
+// unchangedOutput spots Terraform 0.12/0.13 output changes, which say "create" for every
+// output even when its value is the one already in state.
+func (v *planView) unchangedOutput(name string, ch *tfjson.Change) bool {
+	prior := v.prior[name]
+	return prior != nil && ch.Before == nil && len(ch.Actions) == 1 && ch.Actions[0] == tfjson.ActionCreate &&
+		!hasTrue(ch.AfterUnknown) && equal(normalise(prior.Value), normalise(ch.After))
+}
+
+func outputs(w *writer, v *planView) []Output {
+	names := make([]string, 0, len(v.outputs))
+	for name := range v.outputs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []Output
+	for _, name := range names {
+		ch := v.outputs[name]
+		if ch == nil {
+			continue
+		}
+		action, _ := classify(ch.Actions)
+		if action == ActionNoop || v.unchangedOutput(name, ch) {
+			continue
+		}
+		o := Output{Name: w.mask.apply(name), Action: action}
+		unmarked := ch.BeforeSensitive == nil && ch.AfterSensitive == nil && !v.knowsOutput(name)
+		if v.outputSensitive(name) || isTrue(ch.BeforeSensitive) || isTrue(ch.AfterSensitive) || unmarked {
+			o.Before, o.After = valueSensitive, valueSensitive
+			if ch.Before == nil {
+				o.Before = valueNull
+			}
+			if ch.After == nil && !isTrue(ch.AfterUnknown) {
+				o.After = valueNull
+			}
+		} else {
+			// Either side's nested markers hide the value on both sides.
+			sens := union(ch.BeforeSensitive, ch.AfterSensitive)
+			o.Before = w.value(ch.Before, sens, nil)
+			o.After = w.value(ch.After, sens, ch.AfterUnknown)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// union merges two markers of the same shape: marked in either is marked.
+func union(a, b any) any {
+	if isTrue(a) || isTrue(b) {
+		return true
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return a
+		}
+		m := make(map[string]any, len(x)+len(y))
+		for k, v := range x {
+			m[k] = union(v, y[k])
+		}
+		for k, v := range y {
+			if _, done := m[k]; !done {
+				m[k] = v
+			}
+		}
+		return m
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return a
+		}
+		l := make([]any, max(len(x), len(y)))
+		for i := range l {
+			l[i] = union(elem(x, i), elem(y, i))
+		}
+		return l
+	}
+	if b != nil {
+		return b
+	}
+	return a
+}

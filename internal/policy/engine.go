@@ -1,0 +1,213 @@
+// Package policy evaluates Terraform plans against OPA (Rego) policies: it
+// loads and compiles policies once, evaluates many plans with them
+// concurrently, runs the policies' own unit tests, and formats results.
+//
+// Conventions follow conftest so existing policy libraries work: in any
+// package, rules named deny, violation or warn, optionally with a suffix
+// (deny_public_ingress), produce findings; a rule's value is a string, an
+// object with "msg" (other keys become metadata, "address" names the
+// resource), a set of those, or true. The plan JSON is `input`; the project
+// being evaluated is `data.tfgate.project`. Policies run sandboxed (see
+// blockedBuiltins) and every failure is closed: what cannot be evaluated denies.
+package policy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/topdown/print"
+)
+
+// Options tune Load.
+type Options struct {
+	// PrintWriter receives the output of print() calls in policies, one line
+	// per call prefixed with the project and the call's file:line. Nil
+	// compiles print() away.
+	PrintWriter io.Writer
+}
+
+// Project identifies the plan being evaluated; policies read it as
+// data.tfgate.project.
+type Project struct {
+	Name         string   `json:"name"`
+	Dir          string   `json:"dir"`
+	Workspace    string   `json:"workspace"`
+	ChangedFiles []string `json:"changed_files"`
+}
+
+// Engine holds compiled, prepared policies. Eval is safe for concurrent use.
+type Engine struct {
+	rules      []rule
+	exceptions []rule
+	// all evaluates every exception and rule in one query, in that order.
+	all   rego.PreparedEvalQuery
+	files []string
+	// inputKeys are the top-level plan keys the policies read; nil means the
+	// whole plan (some policy reads input as a whole or by a computed key).
+	inputKeys map[string]bool
+	printer   *printer
+}
+
+type rule struct {
+	pkg   string // "data.tfgate.rules.protected_resources"
+	name  string // "deny_delete"
+	ref   ast.Ref
+	level Level
+	// query evaluates this rule alone, to tell which rule failed when the
+	// combined query fails.
+	query rego.PreparedEvalQuery
+}
+
+// ruleName matches the rule names conftest evaluates.
+var ruleName = regexp.MustCompile(`^(deny|violation|warn)(_[a-zA-Z0-9]+)*$`)
+
+// evalWith ends every query. The plan and the project travel together in
+// input so one immutable store serves every evaluation; the with modifiers
+// put them where policies expect them.
+const evalWith = " with input as input.plan with data.tfgate.project as input.project"
+
+// Load reads, compiles and prepares the policies in src. It fails on any
+// parse or compile error (with file:line), on a call to a blocked built-in,
+// and when src holds no policy at all.
+func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
+	caps := sandboxCapabilities()
+	l, err := loadSource(src, caps, false)
+	if err != nil {
+		return nil, err
+	}
+	store := inmem.NewFromObjectWithOpts(l.docs, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	compiler, err := compile(ctx, store, caps, l.modules, opts.PrintWriter != nil)
+	if err != nil {
+		return nil, fmt.Errorf("compile policies%s:\n%w", src.where(), err)
+	}
+
+	e := &Engine{files: l.files}
+	if opts.PrintWriter != nil {
+		e.printer = &printer{w: opts.PrintWriter}
+	}
+	prepare := func(query string) (rego.PreparedEvalQuery, error) {
+		body, err := ast.ParseBody(query + evalWith)
+		if err != nil {
+			return rego.PreparedEvalQuery{}, fmt.Errorf("build query %s: %w", query, err)
+		}
+		return rego.New(
+			rego.Compiler(compiler),
+			rego.Store(store),
+			rego.ParsedQuery(body),
+			rego.Capabilities(caps),
+			rego.StrictBuiltinErrors(true),
+			rego.EnablePrintStatements(e.printer != nil),
+		).PrepareForEval(ctx)
+	}
+
+	seen := map[string]bool{}
+	for _, name := range l.files {
+		m := compiler.Modules[name]
+		for _, r := range m.Rules {
+			if len(r.Head.Args) > 0 { // functions are helpers, not findings
+				continue
+			}
+			short := r.Head.Ref()[0].Value.(ast.Var).String()
+			ref := m.Package.Path.Append(ast.StringTerm(short))
+			if seen[ref.String()] || !(ruleName.MatchString(short) || short == "exception") {
+				continue
+			}
+			seen[ref.String()] = true
+			pq, err := prepare(ref.String())
+			if err != nil {
+				return nil, fmt.Errorf("prepare %s: %w", ref, err)
+			}
+			rl := rule{pkg: m.Package.Path.String(), name: short, ref: ref, level: levelOf(short), query: pq}
+			if short == "exception" {
+				e.exceptions = append(e.exceptions, rl)
+			} else {
+				e.rules = append(e.rules, rl)
+			}
+		}
+	}
+
+	if len(e.rules) == 0 {
+		return nil, fmt.Errorf("load policies: %s%s define no deny, violation or warn rules", strings.Join(src.Paths, ", "), src.where())
+	}
+	// One query evaluates every rule, so helper rules the policies share
+	// (e.g. the set of changed resources) are computed once per plan.
+	parts := make([]string, 0, len(e.exceptions)+len(e.rules))
+	for _, r := range append(slices.Clone(e.exceptions), e.rules...) {
+		parts = append(parts, fmt.Sprintf("[__v | __v := %s]", r.ref))
+	}
+	if e.all, err = prepare("[" + strings.Join(parts, ", ") + "]"); err != nil {
+		return nil, fmt.Errorf("prepare policies: %w", err)
+	}
+	e.inputKeys = inputKeysRead(compiler)
+	return e, nil
+}
+
+func compile(ctx context.Context, store storage.Store, caps *ast.Capabilities, modules map[string]*ast.Module, enablePrint bool) (*ast.Compiler, error) {
+	txn, err := store.NewTransaction(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Abort(ctx, txn)
+	c := ast.NewCompiler().
+		WithCapabilities(caps).
+		WithEnablePrintStatements(enablePrint).
+		WithPathConflictsCheck(storage.NonEmpty(ctx, store, txn))
+	if c.Compile(modules); c.Failed() {
+		return nil, compileErrors(c.Errors)
+	}
+	return c, nil
+}
+
+func levelOf(name string) Level {
+	if strings.HasPrefix(name, "warn") {
+		return LevelWarn
+	}
+	return LevelDeny
+}
+
+// Files returns the policy files the engine compiled, sorted.
+func (e *Engine) Files() []string { return e.files }
+
+// Rules returns the evaluated rules as "package.rule", in evaluation order.
+func (e *Engine) Rules() []string {
+	out := make([]string, len(e.rules))
+	for i, r := range e.rules {
+		out[i] = r.pkg + "." + r.name
+	}
+	return out
+}
+
+// printer serialises print() output from concurrent evaluations.
+type printer struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+type printHook struct {
+	p       *printer
+	project string
+}
+
+func (h printHook) Print(pc print.Context, msg string) error {
+	loc := ""
+	if pc.Location != nil {
+		loc = fmt.Sprintf("%s:%d: ", pc.Location.File, pc.Location.Row)
+	}
+	prefix := ""
+	if h.project != "" {
+		prefix = h.project + ": "
+	}
+	h.p.mu.Lock()
+	defer h.p.mu.Unlock()
+	_, err := fmt.Fprintf(h.p.w, "%s%s%s\n", prefix, loc, msg)
+	return err
+}

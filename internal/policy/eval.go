@@ -1,0 +1,241 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// Eval evaluates every rule against one plan (`terraform show -json`
+// output). The plan is decoded once and shared by all rules. An unreadable
+// plan or a rule that fails to evaluate gives VerdictError, which blocks like
+// a deny.
+func (e *Engine) Eval(ctx context.Context, planJSON []byte, p Project) Result {
+	v, err := e.Decode(planJSON)
+	if err != nil {
+		r := Result{Err: fmt.Errorf("read plan JSON: %w", err)}
+		r.finish()
+		return r
+	}
+	return e.EvalValue(ctx, v, p)
+}
+
+// Decode converts plan JSON into the value EvalValue takes. Top-level keys
+// no policy can read (typically prior_state and planned_values when policies
+// only look at resource_changes) are skipped, which saves most of the time
+// and memory of a large plan.
+func (e *Engine) Decode(planJSON []byte) (ast.Value, error) {
+	var keep func(string) bool
+	if e.inputKeys != nil {
+		keep = func(k string) bool { return e.inputKeys[k] }
+	}
+	return decodeJSON(planJSON, keep)
+}
+
+// EvalValue is Eval for a plan already decoded with Decode (or DecodeJSON),
+// so one decoded plan can be evaluated for several projects or repeatedly.
+func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Result {
+	input := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("plan"), ast.NewTerm(plan)},
+		[2]*ast.Term{ast.StringTerm("project"), projectTerm(p)},
+	)
+	opts := []rego.EvalOption{rego.EvalParsedInput(input)}
+	if e.printer != nil {
+		opts = append(opts, rego.EvalPrintHook(printHook{p: e.printer, project: p.Name}))
+	}
+
+	var res Result
+	rs, err := e.all.Eval(ctx, opts...)
+	if err == nil {
+		err = ctx.Err() // a cancelled evaluation may have stopped early
+	}
+	if err != nil && ctx.Err() != nil {
+		res.Err = fmt.Errorf("evaluate policies: %w", ctx.Err())
+		res.finish()
+		return res
+	}
+	if err != nil {
+		// Evaluate rule by rule to report which rules failed and keep the
+		// findings of the others.
+		res = e.evalEach(ctx, opts)
+		res.finish()
+		return res
+	}
+	values := rs[0].Expressions[0].Value.([]any)
+	excepted := map[string]map[string]bool{}
+	for i, x := range e.exceptions {
+		names := map[string]bool{}
+		collectStrings(values[i], names)
+		excepted[x.pkg] = names
+	}
+	var errs []error
+	for i, r := range e.rules {
+		if excepted[r.pkg][exceptionName(r.name)] {
+			res.Excepted = append(res.Excepted, r.pkg+"."+r.name)
+			continue
+		}
+		v := values[len(e.exceptions)+i].([]any)
+		if len(v) == 0 {
+			continue // undefined: the rule did not fire
+		}
+		fs, err := findings(v[0], r)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		res.Findings = append(res.Findings, fs...)
+	}
+	res.Err = errors.Join(errs...)
+	res.finish()
+	return res
+}
+
+// evalEach evaluates rules one query at a time: slower, but a failing rule
+// only costs its own findings.
+func (e *Engine) evalEach(ctx context.Context, opts []rego.EvalOption) Result {
+	var (
+		res  Result
+		errs []error
+	)
+	excepted := map[string]map[string]bool{}
+	for _, x := range e.exceptions {
+		rs, err := x.query.Eval(ctx, opts...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s.%s: %w", x.pkg, x.name, err))
+			continue
+		}
+		names := map[string]bool{}
+		if len(rs) > 0 {
+			collectStrings(rs[0].Expressions[0].Value, names)
+		}
+		excepted[x.pkg] = names
+	}
+	for _, r := range e.rules {
+		if excepted[r.pkg][exceptionName(r.name)] {
+			res.Excepted = append(res.Excepted, r.pkg+"."+r.name)
+			continue
+		}
+		rs, err := r.query.Eval(ctx, opts...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s.%s: %w", r.pkg, r.name, err))
+			continue
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		fs, err := findings(rs[0].Expressions[0].Value, r)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		res.Findings = append(res.Findings, fs...)
+	}
+	res.Err = errors.Join(errs...)
+	return res
+}
+
+func collectStrings(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		into[x] = true
+	case []any:
+		for _, el := range x {
+			collectStrings(el, into)
+		}
+	}
+}
+
+// exceptionName is the name conftest exceptions use for a rule.
+func exceptionName(rule string) string {
+	for _, p := range []string{"deny_", "violation_", "warn_"} {
+		if s, ok := strings.CutPrefix(rule, p); ok {
+			return s
+		}
+	}
+	return rule
+}
+
+func projectTerm(p Project) *ast.Term {
+	files := make([]*ast.Term, len(p.ChangedFiles))
+	for i, f := range p.ChangedFiles {
+		files[i] = ast.StringTerm(f)
+	}
+	return ast.ObjectTerm(
+		[2]*ast.Term{ast.StringTerm("name"), ast.StringTerm(p.Name)},
+		[2]*ast.Term{ast.StringTerm("dir"), ast.StringTerm(p.Dir)},
+		[2]*ast.Term{ast.StringTerm("workspace"), ast.StringTerm(p.Workspace)},
+		[2]*ast.Term{ast.StringTerm("changed_files"), ast.ArrayTerm(files...)},
+	)
+}
+
+// findings turns a rule's value into findings. Sets (and arrays) hold one
+// finding per element; a single string or object is one finding; true is one
+// finding named after the rule; false is none.
+func findings(v any, r rule) ([]Finding, error) {
+	var out []Finding
+	var add func(el any, top bool) error
+	add = func(el any, top bool) error {
+		f := Finding{Level: r.level, Rule: r.name, Package: r.pkg}
+		switch x := el.(type) {
+		case string:
+			f.Msg = x
+		case map[string]any:
+			msg, ok := x["msg"].(string)
+			if !ok {
+				return fmt.Errorf("%s.%s: an object value needs a string \"msg\" key, got %s", r.pkg, r.name, describeKeys(x))
+			}
+			f.Msg = msg
+			a, hasAddress := x["address"].(string)
+			f.Address = a
+			for k, mv := range x {
+				if k == "msg" || (k == "address" && hasAddress) {
+					continue
+				}
+				if f.Metadata == nil {
+					f.Metadata = map[string]any{}
+				}
+				f.Metadata[k] = mv
+			}
+		case bool:
+			if !top {
+				return fmt.Errorf("%s.%s: set elements must be strings or objects with \"msg\", got a boolean", r.pkg, r.name)
+			}
+			if !x {
+				return nil
+			}
+			f.Msg = strings.TrimPrefix(r.pkg, "data.") + "." + r.name
+		case []any:
+			if !top {
+				return fmt.Errorf("%s.%s: set elements must be strings or objects with \"msg\", got an array", r.pkg, r.name)
+			}
+			for _, sub := range x {
+				if err := add(sub, false); err != nil {
+					return err
+				}
+			}
+			return nil
+		default:
+			return fmt.Errorf("%s.%s: value must be a string, an object with \"msg\", or a set of them, got %T", r.pkg, r.name, el)
+		}
+		out = append(out, f)
+		return nil
+	}
+	if err := add(v, true); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func describeKeys(m map[string]any) string {
+	if len(m) == 0 {
+		return "an empty object"
+	}
+	if _, ok := m["msg"]; ok {
+		return fmt.Sprintf("msg of type %T", m["msg"])
+	}
+	return "no msg key"
+}

@@ -1,0 +1,142 @@
+package policy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Policy names the policy a finding came from for people: the last segment
+// of its package ("protected_resources"), plus the rule when it has a suffix
+// ("main.deny_public_ingress").
+func (f Finding) Policy() string {
+	pkg := strings.TrimPrefix(f.Package, "data.")
+	if i := strings.LastIndexByte(pkg, '.'); i >= 0 {
+		pkg = pkg[i+1:]
+	}
+	if f.Rule == "deny" || f.Rule == "warn" || f.Rule == "violation" {
+		return pkg
+	}
+	return pkg + "." + f.Rule
+}
+
+// Summary is the short verdict shown beside a project: "pass",
+// "2 warnings", "DENIED" or "ERROR".
+func (r Result) Summary() string {
+	switch r.Verdict {
+	case VerdictDeny:
+		return "DENIED"
+	case VerdictError:
+		return "ERROR"
+	case VerdictWarn:
+		return plural(r.Count(LevelWarn), "warning")
+	default:
+		return "pass"
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// WriteText writes a result for a terminal or log: a verdict line, then one
+// line per finding (denies first) and the evaluation error, if any.
+// Multi-line messages are indented under their finding.
+func WriteText(w io.Writer, r Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "policies: %s", r.Summary())
+	var counts []string
+	if n := r.Count(LevelDeny); n > 0 {
+		counts = append(counts, fmt.Sprintf("%d denied", n))
+	}
+	if n := r.Count(LevelWarn); n > 0 && r.Verdict != VerdictWarn {
+		counts = append(counts, plural(n, "warning"))
+	}
+	if len(r.Excepted) > 0 {
+		counts = append(counts, fmt.Sprintf("%d excepted", len(r.Excepted)))
+	}
+	if len(counts) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(counts, ", "))
+	}
+	b.WriteByte('\n')
+	const indent = "          "
+	for _, f := range r.Findings {
+		mark := "⚠ warn "
+		if f.Level == LevelDeny {
+			mark = "✗ deny "
+		}
+		fmt.Fprintf(&b, "  %s %s: %s\n", mark, f.Policy(), strings.ReplaceAll(f.Msg, "\n", "\n"+indent))
+	}
+	if r.Err != nil {
+		b.WriteString("  ! error: policy evaluation failed, which counts as a deny:\n")
+		for _, line := range strings.Split(r.Err.Error(), "\n") {
+			fmt.Fprintf(&b, "%s%s\n", indent, line)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// jsonResult is the stable JSON form of a Result.
+type jsonResult struct {
+	Verdict  Verdict       `json:"verdict"`
+	Denied   bool          `json:"denied"`
+	Counts   map[Level]int `json:"counts"`
+	Findings []Finding     `json:"findings"`
+	Excepted []string      `json:"excepted,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+// MarshalJSON gives Result its documented JSON form:
+//
+//	{"verdict": "pass|warn|deny|error", "denied": bool,
+//	 "counts": {"deny": n, "warn": n},
+//	 "findings": [{"level", "rule", "package", "msg", "address"?, "metadata"?}],
+//	 "excepted": ["data.pkg.rule"]?, "error": "..."?}
+func (r Result) MarshalJSON() ([]byte, error) {
+	out := jsonResult{
+		Verdict:  r.Verdict,
+		Denied:   r.Denied(),
+		Counts:   map[Level]int{LevelDeny: r.Count(LevelDeny), LevelWarn: r.Count(LevelWarn)},
+		Findings: r.Findings,
+		Excepted: r.Excepted,
+	}
+	if out.Findings == nil {
+		out.Findings = []Finding{}
+	}
+	if r.Err != nil {
+		out.Error = r.Err.Error()
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes, so a result stored with
+// a plan (e.g. for the approval gate) can be read back; the error comes back
+// as its message.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	var in jsonResult
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*r = Result{Verdict: in.Verdict, Findings: in.Findings, Excepted: in.Excepted}
+	if in.Error != "" {
+		r.Err = errors.New(in.Error)
+	}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	return nil
+}
+
+// WriteJSON writes the result as indented JSON (see MarshalJSON).
+func WriteJSON(w io.Writer, r Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}

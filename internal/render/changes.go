@@ -1,0 +1,269 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/plan"
+)
+
+// Layout of a change line:
+//
+//	"  ± module.svc.terraform_data.svc   replaced: input forces replacement"
+//	"  <= data.aws_ami.ubuntu            will be read during apply"
+//	  ^ symbol, right-aligned in 2 columns; address column; details, continued below
+const (
+	symbolIndent = 4 // " " + 2-wide symbol + " "
+	minAddrCol   = 24
+	minDetail    = 24 // below this a detail would be unreadable: let the line run long
+)
+
+func (t *textWriter) changes(c *plan.Changes) {
+	col := t.addrColumn(c)
+	for _, w := range c.Warnings {
+		for i, l := range wrap(clean(w), t.width-4) {
+			if i == 0 {
+				t.line("  " + t.pal.paint(ansiYellow, "⚠ "+l))
+			} else {
+				t.line("    " + t.pal.paint(ansiYellow, l))
+			}
+		}
+	}
+	for _, r := range c.Resources {
+		t.resource(r, col, false)
+	}
+	if len(c.Outputs) > 0 {
+		t.line("  " + t.pal.paint(ansiDim, "Outputs:"))
+		for _, o := range c.Outputs {
+			t.output(o, col)
+		}
+	}
+	if len(c.Drift) > 0 {
+		t.line("  " + t.pal.paint(ansiDim, "Changed outside Terraform:"))
+		for _, r := range c.Drift {
+			t.resource(r, col, true)
+		}
+	}
+}
+
+// addrColumn is the width of the address column: the longest address within a cap (longer
+// ones get their details on the next line instead of pushing every detail right).
+func (t *textWriter) addrColumn(c *plan.Changes) int {
+	limit := max(minAddrCol, t.width*2/5)
+	w := 0
+	see := func(s string) {
+		if n := runes(s); n <= limit {
+			w = max(w, n)
+		}
+	}
+	for _, r := range c.Resources {
+		see(r.Address)
+	}
+	for _, r := range c.Drift {
+		see(r.Address)
+	}
+	for _, o := range c.Outputs {
+		see(o.Name)
+	}
+	return w
+}
+
+func (t *textWriter) detailWidth(col int) int {
+	return max(minDetail, t.width-symbolIndent-col-2)
+}
+
+func (t *textWriter) resource(r plan.Resource, col int, drift bool) {
+	sym, code := symbol(r, drift)
+	avail := t.detailWidth(col)
+	var details []string
+	for _, n := range notes(r, drift) {
+		details = append(details, wrap(clean(n), avail)...)
+	}
+	create := r.Action == plan.ActionCreate && !drift
+	for _, a := range r.Attributes {
+		details = append(details, t.attribute(a, create, avail)...)
+	}
+	addr := clean(r.Address)
+	if r.Deposed != "" {
+		addr += " (deposed " + clean(r.Deposed) + ")"
+	}
+	t.entry(sym, code, addr, details, col)
+}
+
+func (t *textWriter) output(o plan.Output, col int) {
+	sym, code := actionSymbol(o.Action)
+	avail := t.detailWidth(col)
+	a := plan.Attribute{Before: o.Before, After: o.After}
+	t.entry(sym, code, clean(o.Name), t.attribute(a, o.Action == plan.ActionCreate, avail), col)
+}
+
+// entry writes the symbol and address, the first detail beside them and the others below,
+// aligned. An address too long for the column gets its details on the following lines.
+// Details arrive already fitted to the width (and may hold colour codes).
+func (t *textWriter) entry(sym, code, addr string, details []string, col int) {
+	prefix := strings.Repeat(" ", 3-runes(sym)) + t.pal.paint(code, sym) + " "
+	indent := strings.Repeat(" ", symbolIndent+col+2)
+	first := 0
+	if len(details) > 0 && runes(addr) <= col {
+		t.line(prefix + pad(addr, col) + "  " + details[0])
+		first = 1
+	} else {
+		t.line(prefix + addr)
+	}
+	for _, d := range details[first:] {
+		t.line(indent + d)
+	}
+}
+
+// notes are the sentences that explain a resource's action before its attributes, as raw
+// text: each output format escapes them its own way.
+func notes(r plan.Resource, drift bool) []string {
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	withReason := func(s string) string {
+		if r.Reason != "" {
+			return s + " (" + r.Reason + ")"
+		}
+		return s
+	}
+	switch {
+	case drift && r.Action == plan.ActionDelete:
+		add("deleted outside Terraform")
+	case drift:
+	case r.Action == plan.ActionDelete && r.Deposed != "":
+		add(withReason("deposed object will be destroyed"))
+	case r.Action == plan.ActionDelete:
+		add(withReason("will be destroyed"))
+	case r.Action == plan.ActionReplace:
+		what := "replaced"
+		if r.CreateBeforeDestroy {
+			what = "replaced, new first"
+		}
+		switch {
+		case len(r.ReplacePaths) > 0:
+			verb := " forces replacement"
+			if len(r.ReplacePaths) > 1 {
+				verb = " force replacement"
+			}
+			add(what + ": " + strings.Join(r.ReplacePaths, ", ") + verb)
+		case r.Reason != "":
+			add(what + ": " + r.Reason)
+		default:
+			add(what)
+		}
+	case r.Action == plan.ActionRead:
+		add(withReason("will be read during apply"))
+	case r.Action == plan.ActionForget:
+		add(withReason("will be removed from state, not destroyed"))
+	case r.Action == plan.ActionCreate && len(r.Attributes) == 0:
+		add(withReason("will be created"))
+	case r.Action == plan.ActionCreate && r.Reason != "":
+		add(r.Reason)
+	case r.Action == plan.ActionUpdate && len(r.Attributes) == 0 && r.PreviousAddress == "" && !r.Importing:
+		add("will be updated in place")
+	case r.Action != plan.ActionUpdate && r.Action != plan.ActionCreate && r.Action != plan.ActionNoop:
+		add("action " + string(r.Action))
+	}
+	if r.PreviousAddress != "" {
+		add("moved from " + r.PreviousAddress)
+	}
+	if r.Importing {
+		s := "will be imported"
+		if r.ImportID != "" {
+			s += " (id " + strconv.Quote(r.ImportID) + ")"
+		}
+		add(s)
+	}
+	return out
+}
+
+// attribute renders `path: before → after` (or `path: value` for a new object) on one line
+// when it fits; otherwise the path goes on its own line and the values below it, side by
+// side or, when even that is too wide, one per line, shortened around their first
+// difference so a change in the middle of a long value stays visible. Which attributes force
+// a replacement is said once, in the resource's first note, not on every attribute.
+func (t *textWriter) attribute(a plan.Attribute, create bool, avail int) []string {
+	path := clean(a.Path)
+	before, after := clean(a.Before.Text), clean(a.After.Text)
+	label := path + ": "
+	if path == "" {
+		label = ""
+	}
+	if create {
+		if runes(label)+runes(after) <= avail || label == "" {
+			return []string{label + fit(after, avail-runes(label))}
+		}
+		return []string{path + ":", "  " + fit(after, avail-2)}
+	}
+	pair := before + " → " + after
+	switch {
+	case runes(label)+runes(pair) <= avail:
+		return []string{label + pair}
+	case runes(pair) <= avail-2:
+		return []string{path + ":", "  " + pair}
+	}
+	indent := "  "
+	if label == "" {
+		indent = ""
+	}
+	before, after = focusPair(before, after, avail-len(indent)-2)
+	lines := []string{indent + t.pal.paint(ansiRed, "-") + " " + before, indent + t.pal.paint(ansiGreen, "+") + " " + after}
+	if label != "" {
+		lines = append([]string{path + ":"}, lines...)
+	}
+	return lines
+}
+
+// focusPair shortens two values to n runes each, dropping their common beginning first when
+// that is what makes them long.
+func focusPair(a, b string, n int) (string, string) {
+	if runes(a) <= n && runes(b) <= n {
+		return a, b
+	}
+	const context = 12
+	ra, rb := []rune(a), []rune(b)
+	p := 0
+	for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
+		p++
+	}
+	if p > context+1 && p < len(ra) && p < len(rb) {
+		a, b = "…"+string(ra[p-context:]), "…"+string(rb[p-context:])
+	}
+	return fit(a, n), fit(b, n)
+}
+
+func symbol(r plan.Resource, drift bool) (string, string) {
+	if drift {
+		if r.Action == plan.ActionDelete {
+			return "-", ansiRed
+		}
+		return "~", ansiYellow
+	}
+	if r.Action == plan.ActionNoop {
+		if r.Importing {
+			return "⇐", ansiCyan
+		}
+		return "→", ansiBlue
+	}
+	return actionSymbol(r.Action)
+}
+
+func actionSymbol(a plan.Action) (string, string) {
+	switch a {
+	case plan.ActionCreate:
+		return "+", ansiGreen
+	case plan.ActionUpdate:
+		return "~", ansiYellow
+	case plan.ActionDelete:
+		return "-", ansiRed
+	case plan.ActionReplace:
+		return "±", ansiMagenta
+	case plan.ActionRead:
+		return "<=", ansiCyan
+	case plan.ActionForget:
+		return "⊘", ansiBlue
+	case plan.ActionNoop:
+		return " ", ""
+	}
+	return "?", ansiYellow
+}

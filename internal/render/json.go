@@ -1,0 +1,192 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/tfgate/tfgate/internal/plan"
+)
+
+// SchemaVersion of the JSON documents below. Fields may be added without a bump; a field
+// is never removed, renamed or changed in meaning without one.
+const SchemaVersion = 1
+
+// JSONReport is the document `tfgate plan --format json` (and drift) writes to stdout.
+//
+// Every list is present (possibly empty), never null. Every value text in it has been
+// redacted: sensitive values read "(sensitive)", masked secrets "(masked)".
+type JSONReport struct {
+	SchemaVersion int           `json:"schema_version"` // 1
+	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
+	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
+	Projects      []JSONProject `json:"projects"`       // in project order
+	Totals        JSONSummary   `json:"totals"`         // sums over planned projects
+	Failed        int           `json:"failed"`         // number of failed projects
+	HasChanges    bool          `json:"has_changes"`    // applying any plan would change something
+}
+
+// JSONProject is one project's result.
+type JSONProject struct {
+	Name       string `json:"name"`
+	Dir        string `json:"dir"`
+	Workspace  string `json:"workspace"`
+	Status     Status `json:"status"`              // "planned" or "failed"
+	Error      string `json:"error,omitempty"`     // why it failed
+	DurationMS int64  `json:"duration_ms"`         // wall time of init + plan + show
+	PlanFile   string `json:"plan_file,omitempty"` // bundle directory when --out was given
+	JSONChanges
+}
+
+// JSONPlan is the document `tfgate render PLAN_JSON --format json` writes.
+type JSONPlan struct {
+	SchemaVersion int `json:"schema_version"` // 1
+	JSONChanges
+}
+
+// JSONChanges is the redacted content of one plan. For a failed project it is empty.
+type JSONChanges struct {
+	TerraformVersion string         `json:"terraform_version"`
+	Summary          JSONSummary    `json:"summary"`
+	Resources        []JSONResource `json:"resources"` // resources the plan changes, in plan order
+	Outputs          []JSONOutput   `json:"outputs"`   // changed root outputs, by name
+	Drift            []JSONResource `json:"drift"`     // objects changed outside Terraform
+	Warnings         []string       `json:"warnings"`  // about the plan itself (incomplete, hidden values)
+}
+
+// JSONSummary counts changes. A replacement counts only in replace; import and move count
+// in addition to the resource's action. has_changes follows terraform -detailed-exitcode
+// (drift alone is not a change).
+type JSONSummary struct {
+	Add        int  `json:"add"`
+	Change     int  `json:"change"`
+	Destroy    int  `json:"destroy"`
+	Replace    int  `json:"replace"`
+	Import     int  `json:"import"`
+	Move       int  `json:"move"`
+	Read       int  `json:"read"`
+	Forget     int  `json:"forget"`
+	Outputs    int  `json:"outputs"`
+	Drift      int  `json:"drift"`
+	HasChanges bool `json:"has_changes"`
+}
+
+// JSONResource is one changed resource instance.
+type JSONResource struct {
+	Address         string      `json:"address"`
+	PreviousAddress string      `json:"previous_address,omitempty"` // set when moved
+	Deposed         string      `json:"deposed,omitempty"`          // deposed object key
+	Mode            string      `json:"mode"`                       // "managed" or "data"
+	Type            string      `json:"type"`
+	Name            string      `json:"name"`
+	Action          plan.Action `json:"action"` // create|update|delete|replace|read|forget|no-op
+	// CreateBeforeDestroy: a replacement creates the new object first.
+	CreateBeforeDestroy bool            `json:"create_before_destroy,omitempty"`
+	Importing           bool            `json:"importing"`
+	ImportID            string          `json:"import_id,omitempty"`
+	Reason              string          `json:"reason,omitempty"`        // why terraform chose the action
+	ReplacePaths        []string        `json:"replace_paths,omitempty"` // attributes forcing replacement
+	Attributes          []JSONAttribute `json:"attributes"`
+}
+
+// JSONAttribute is one changed attribute. For a created resource before is null.
+type JSONAttribute struct {
+	Path              string    `json:"path"` // e.g. "tags.env", "ingress[0].cidr_blocks"; "" = whole object
+	Before            JSONValue `json:"before"`
+	After             JSONValue `json:"after"`
+	ForcesReplacement bool      `json:"forces_replacement"`
+}
+
+// JSONValue is a display-ready value: text is HCL-like ("quoted strings", [lists],
+// {k = v}) or one of "(known after apply)", "(sensitive)", "null"; kind says which.
+type JSONValue struct {
+	Text string         `json:"text"`
+	Kind plan.ValueKind `json:"kind"` // known|unknown|sensitive|null
+}
+
+// JSONOutput is one changed root module output.
+type JSONOutput struct {
+	Name   string      `json:"name"`
+	Action plan.Action `json:"action"`
+	Before JSONValue   `json:"before"`
+	After  JSONValue   `json:"after"`
+}
+
+// JSON writes the report as a JSONReport.
+func JSON(w io.Writer, r Report) error {
+	doc := JSONReport{
+		SchemaVersion: SchemaVersion,
+		Base:          r.Base,
+		MergeBase:     r.MergeBase,
+		Projects:      make([]JSONProject, 0, len(r.Projects)),
+		Totals:        jsonSummary(r.Totals()),
+		Failed:        r.Failed(),
+		HasChanges:    r.HasChanges(),
+	}
+	for _, p := range r.Projects {
+		doc.Projects = append(doc.Projects, JSONProject{
+			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
+			DurationMS: p.Duration.Milliseconds(), PlanFile: p.PlanFile,
+			JSONChanges: jsonChanges(p.Changes),
+		})
+	}
+	return writeJSON(w, doc)
+}
+
+// PlanJSON writes one plan's changes as a JSONPlan.
+func PlanJSON(w io.Writer, c *plan.Changes) error {
+	return writeJSON(w, JSONPlan{SchemaVersion: SchemaVersion, JSONChanges: jsonChanges(c)})
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON report: %w", err)
+	}
+	return nil
+}
+
+func jsonChanges(c *plan.Changes) JSONChanges {
+	out := JSONChanges{Resources: []JSONResource{}, Outputs: []JSONOutput{}, Drift: []JSONResource{}, Warnings: []string{}}
+	if c == nil {
+		return out
+	}
+	out.TerraformVersion = c.TerraformVersion
+	out.Summary = jsonSummary(c.Summary)
+	for _, r := range c.Resources {
+		out.Resources = append(out.Resources, jsonResource(r))
+	}
+	for _, r := range c.Drift {
+		out.Drift = append(out.Drift, jsonResource(r))
+	}
+	for _, o := range c.Outputs {
+		out.Outputs = append(out.Outputs, JSONOutput{Name: o.Name, Action: o.Action, Before: jsonValue(o.Before), After: jsonValue(o.After)})
+	}
+	out.Warnings = append(out.Warnings, c.Warnings...)
+	return out
+}
+
+func jsonSummary(s plan.Summary) JSONSummary {
+	return JSONSummary{
+		Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace, Import: s.Import,
+		Move: s.Move, Read: s.Read, Forget: s.Forget, Outputs: s.Outputs, Drift: s.Drift,
+		HasChanges: s.HasChanges(),
+	}
+}
+
+func jsonResource(r plan.Resource) JSONResource {
+	out := JSONResource{
+		Address: r.Address, PreviousAddress: r.PreviousAddress, Deposed: r.Deposed, Mode: r.Mode,
+		Type: r.Type, Name: r.Name, Action: r.Action, CreateBeforeDestroy: r.CreateBeforeDestroy, Importing: r.Importing, ImportID: r.ImportID,
+		Reason: r.Reason, ReplacePaths: r.ReplacePaths, Attributes: make([]JSONAttribute, len(r.Attributes)),
+	}
+	for i, a := range r.Attributes {
+		out.Attributes[i] = JSONAttribute{Path: a.Path, Before: jsonValue(a.Before), After: jsonValue(a.After), ForcesReplacement: a.ForcesReplacement}
+	}
+	return out
+}
+
+func jsonValue(v plan.Value) JSONValue {
+	return JSONValue{Text: v.Text, Kind: v.Kind}
+}

@@ -1,0 +1,219 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Progress shows what each project is doing while projects run in parallel (on stderr).
+//
+// In live mode (a terminal) it keeps a block of one line per running project and redraws it
+// as phases change and time passes; finished projects at the top of the block become
+// permanent lines. Otherwise it prints one plain line per event, which reads well in CI logs.
+// All methods are safe for concurrent use.
+type Progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	live    bool
+	pal     palette
+	now     func() time.Time
+	tick    time.Duration
+	rows    []*progressRow
+	byName  map[string]*progressRow
+	nameW   int
+	drawn   int // lines of the live block currently on screen
+	settled int // rows printed for good (live mode)
+	frame   int
+	stop    chan struct{}
+	stopped chan struct{}
+	closed  bool
+}
+
+type progressRow struct {
+	name, phase, note string
+	start             time.Time
+	dur               time.Duration
+	done, ok          bool
+}
+
+const noteWidth = 10
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// NewProgress writes progress to w. live redraws lines in place (w is a terminal); color
+// adds ANSI colours.
+func NewProgress(w io.Writer, live, color bool) *Progress {
+	return &Progress{
+		w: w, live: live, pal: palette(color), now: time.Now, tick: 200 * time.Millisecond,
+		byName: map[string]*progressRow{},
+	}
+}
+
+// Start records that a project began, in its first phase ("init", "workspace", "plan",
+// "show", "policy").
+func (p *Progress) Start(project, phase string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	r := p.row(project)
+	r.phase, r.start, r.done = phase, p.now(), false
+	p.event(r)
+	p.startTicker()
+}
+
+// Phase records that a project moved on to another phase.
+func (p *Progress) Phase(project, phase string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	r := p.row(project)
+	if r.start.IsZero() {
+		r.start = p.now()
+	}
+	r.phase = phase
+	p.event(r)
+}
+
+// Done records that a project finished after d; note says how ("planned", "no changes",
+// "applied"; "failed" when empty and !ok).
+func (p *Progress) Done(project string, ok bool, d time.Duration, note string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	r := p.row(project)
+	r.done, r.ok, r.dur, r.note = true, ok, d, note
+	p.event(r)
+}
+
+// Close stops the redraws and leaves every line on screen. It is safe to call twice.
+func (p *Progress) Close() {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	stop, stopped := p.stop, p.stopped
+	p.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-stopped
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live {
+		p.redraw(true)
+	}
+}
+
+func (p *Progress) row(name string) *progressRow {
+	if r, ok := p.byName[name]; ok {
+		return r
+	}
+	r := &progressRow{name: clean(name)}
+	p.byName[name] = r
+	p.rows = append(p.rows, r)
+	p.nameW = max(p.nameW, runes(r.name))
+	return r
+}
+
+func (p *Progress) event(r *progressRow) {
+	if p.live {
+		p.redraw(false)
+		return
+	}
+	fmt.Fprintln(p.w, p.format(r))
+}
+
+// format renders one row: `  envs/dev/app  plan…` or `✓ envs/dev/app  planned  2.1s`.
+func (p *Progress) format(r *progressRow) string {
+	name := pad(r.name, p.nameW)
+	if r.done {
+		note := clean(r.note)
+		switch {
+		case note == "" && r.ok:
+			note = "done"
+		case note == "":
+			note = "failed"
+		}
+		// Notes are short words ("planned", "no changes"); padding aligns the durations.
+		gap := strings.Repeat(" ", max(0, noteWidth-runes(note))+2)
+		if !r.ok {
+			return p.pal.paint(ansiRed, "✗") + " " + name + "  " + p.pal.paint(ansiRed, note) + gap + duration(r.dur)
+		}
+		return p.pal.paint(ansiGreen, "✓") + " " + name + "  " + note + gap + duration(r.dur)
+	}
+	if !p.live {
+		return "  " + name + "  " + clean(r.phase) + "…"
+	}
+	elapsed := p.now().Sub(r.start)
+	return p.pal.paint(ansiCyan, spinner[p.frame%len(spinner)]) + " " + name + "  " +
+		p.pal.paint(ansiDim, clean(r.phase)+"…") + "  " + fmt.Sprintf("%ds", int(elapsed.Seconds()))
+}
+
+// redraw rewrites the live block: cursor up over the old block, then each line cleared and
+// printed again. Finished rows at the top leave the block for good.
+func (p *Progress) redraw(final bool) {
+	var b strings.Builder
+	if p.drawn > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", p.drawn)
+	}
+	lines, settled := 0, p.settled
+	for i := p.settled; i < len(p.rows); i++ {
+		r := p.rows[i]
+		b.WriteString("\r\x1b[2K")
+		b.WriteString(p.format(r))
+		b.WriteByte('\n')
+		lines++
+		if settled == i && (r.done || final) {
+			settled++
+		}
+	}
+	if lines == 0 && p.drawn == 0 {
+		return
+	}
+	io.WriteString(p.w, b.String())
+	p.drawn = lines - (settled - p.settled)
+	p.settled = settled
+}
+
+func (p *Progress) startTicker() {
+	if !p.live || p.stop != nil {
+		return
+	}
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	go func(stop, stopped chan struct{}) {
+		defer close(stopped)
+		t := time.NewTicker(p.tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				p.frame++
+				p.redraw(false)
+				p.mu.Unlock()
+			}
+		}
+	}(p.stop, p.stopped)
+}
+
+// duration formats like "2.1s", "45.0s", "1m05s".
+func duration(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

@@ -1,0 +1,205 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock advances only when told.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newTestProgress(buf *bytes.Buffer, live, color bool) (*Progress, *fakeClock) {
+	clock := &fakeClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	p := NewProgress(buf, live, color)
+	p.now = clock.now
+	p.tick = time.Hour // tests redraw on events only, deterministically
+	return p, clock
+}
+
+// script drives a progress display through a typical parallel run.
+func script(p *Progress, clock *fakeClock) {
+	p.Start("envs/dev/app", "init")
+	p.Start("envs/prod/network", "init")
+	clock.advance(800 * time.Millisecond)
+	p.Phase("envs/dev/app", "plan")
+	p.Done("envs/prod/network", false, 800*time.Millisecond, "")
+	p.Start("envs/prod/\x1b[31mapp", "init")
+	clock.advance(1300 * time.Millisecond)
+	p.Phase("envs/dev/app", "show")
+	p.Done("envs/dev/app", true, 2100*time.Millisecond, "planned")
+	p.Phase("envs/prod/\x1b[31mapp", "plan")
+	clock.advance(63 * time.Second)
+	p.Done("envs/prod/\x1b[31mapp", true, 65*time.Second, "no changes")
+	p.Close()
+}
+
+func TestProgressPlain(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "color"}[color], func(t *testing.T) {
+			var buf bytes.Buffer
+			p, clock := newTestProgress(&buf, false, color)
+			script(p, clock)
+			golden(t, buf.Bytes())
+		})
+	}
+}
+
+func TestProgressLive(t *testing.T) {
+	var buf bytes.Buffer
+	p, clock := newTestProgress(&buf, true, false)
+	script(p, clock)
+	golden(t, []byte(strconv.Quote(buf.String())+"\n"))
+	want := []string{
+		"✓ envs/dev/app           planned     2.1s",
+		"✗ envs/prod/network      failed      0.8s",
+		`✓ envs/prod/\x1b[31mapp  no changes  1m05s`,
+	}
+	if got := screen(buf.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("final screen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The order of finishing differs from the order of starting: unfinished rows stay in the
+// live block, finished rows above them leave it for good.
+func TestProgressLiveBlock(t *testing.T) {
+	var buf bytes.Buffer
+	p, clock := newTestProgress(&buf, true, false)
+	p.Start("a", "init")
+	p.Start("b", "init")
+	clock.advance(3 * time.Second)
+	p.Done("b", true, 3*time.Second, "planned")
+	wantMid := []string{"⠋ a  init…  3s", "✓ b  planned     3.0s"}
+	if got := screen(buf.String()); strings.Join(got, "\n") != strings.Join(wantMid, "\n") {
+		t.Errorf("screen while a runs:\n%s", strings.Join(got, "\n"))
+	}
+	p.Done("a", true, 4*time.Second, "planned")
+	p.Close()
+	want := []string{"✓ a  planned     4.0s", "✓ b  planned     3.0s"}
+	if got := screen(buf.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("final screen:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func TestProgressConcurrent(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewProgress(&lockedWriter{w: &buf}, true, true)
+	p.tick = time.Millisecond
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			name := fmt.Sprintf("p%d", i)
+			p.Start(name, "init")
+			for _, phase := range []string{"workspace", "plan", "show", "policy"} {
+				time.Sleep(time.Millisecond)
+				p.Phase(name, phase)
+			}
+			p.Done(name, i%3 != 0, time.Duration(i)*time.Second, "")
+		})
+	}
+	wg.Wait()
+	p.Close()
+	p.Close()
+	p.Start("late", "init") // after Close: ignored
+	lines := screen(regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(buf.String(), ""))
+	if len(lines) != 8 {
+		t.Fatalf("final screen has %d lines:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "✓ ") && !strings.HasPrefix(l, "✗ ") {
+			t.Errorf("unfinished line on final screen: %q", l)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0.0s", 2149 * time.Millisecond: "2.1s", 59900 * time.Millisecond: "59.9s",
+		65 * time.Second: "1m05s", 3725 * time.Second: "62m05s",
+	} {
+		if got := duration(d); got != want {
+			t.Errorf("duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// screen replays what a terminal shows for output using \r, \n, ESC[nA (cursor up) and
+// ESC[2K (clear line).
+func screen(out string) []string {
+	var lines []string
+	row := 0
+	set := func(s string) {
+		for len(lines) <= row {
+			lines = append(lines, "")
+		}
+		lines[row] = s
+	}
+	cur := ""
+	for i := 0; i < len(out); {
+		switch {
+		case strings.HasPrefix(out[i:], "\x1b[2K"):
+			cur = ""
+			i += 4
+		case strings.HasPrefix(out[i:], "\x1b["):
+			j := i + 2
+			for j < len(out) && out[j] >= '0' && out[j] <= '9' {
+				j++
+			}
+			n, _ := strconv.Atoi(out[i+2 : j])
+			if j < len(out) && out[j] == 'A' {
+				row -= n
+				cur = ""
+				if row < len(lines) {
+					cur = lines[row]
+				}
+			}
+			i = j + 1
+		case out[i] == '\r':
+			cur = ""
+			i++
+		case out[i] == '\n':
+			set(cur)
+			row++
+			cur = ""
+			if row < len(lines) {
+				cur = lines[row]
+			}
+			i++
+		default:
+			cur += out[i : i+1]
+			i++
+		}
+	}
+	return lines
+}

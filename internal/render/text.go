@@ -1,0 +1,258 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/plan"
+)
+
+// Text writes the terminal report: a summary table, the changes of each project, failures,
+// and one closing line with the totals (the mock-up in UX.md, "Laptop: tfgate plan").
+func Text(w io.Writer, r Report, opts TextOptions) error {
+	t := newTextWriter(w, opts)
+	t.header(r)
+	if len(r.Projects) > 0 {
+		t.line("")
+		t.table(r)
+	}
+	for _, p := range r.Projects {
+		t.project(p)
+	}
+	t.line("")
+	t.closing(t.reportTotals(r))
+	return t.flush()
+}
+
+// PlanText writes the changes of a single plan (`tfgate render PLAN_JSON`).
+func PlanText(w io.Writer, c *plan.Changes, opts TextOptions) error {
+	t := newTextWriter(w, opts)
+	if c == nil {
+		c = &plan.Changes{}
+	}
+	if hasContent(c) {
+		t.changes(c)
+		t.line("")
+	}
+	if c.Summary.HasChanges() {
+		t.closing(strings.Join(phrases(c.Summary), ", ") + "." + driftSentence(c.Summary))
+	} else {
+		t.line("No changes." + driftSentence(c.Summary))
+	}
+	return t.flush()
+}
+
+type textWriter struct {
+	bw    *bufio.Writer
+	pal   palette
+	width int
+}
+
+func newTextWriter(w io.Writer, opts TextOptions) *textWriter {
+	return &textWriter{bw: bufio.NewWriterSize(w, 64<<10), pal: palette(opts.Color), width: opts.width()}
+}
+
+func (t *textWriter) line(s string) {
+	t.bw.WriteString(s)
+	t.bw.WriteByte('\n')
+}
+
+func (t *textWriter) flush() error {
+	if err := t.bw.Flush(); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// closing writes the "Plan: …" line, wrapped to the width.
+func (t *textWriter) closing(totals string) {
+	for i, l := range wrap("Plan: "+totals, t.width) {
+		if i == 0 {
+			l = t.pal.paint(ansiBold, "Plan:") + strings.TrimPrefix(l, "Plan:")
+		}
+		t.line(l)
+	}
+}
+
+func (t *textWriter) header(r Report) {
+	n := plural(len(r.Projects), "project", "projects")
+	switch {
+	case len(r.Projects) == 0 && r.Base != "" && r.MergeBase != "":
+		t.line(fmt.Sprintf("No projects changed since %s (merge base %s).", clean(r.Base), clean(r.MergeBase)))
+	case len(r.Projects) == 0 && r.Base != "":
+		t.line(fmt.Sprintf("No projects changed since %s.", clean(r.Base)))
+	case r.Base != "" && r.MergeBase != "":
+		t.line(fmt.Sprintf("Changed since %s (merge base %s): %s", clean(r.Base), clean(r.MergeBase), n))
+	case r.Base != "":
+		t.line(fmt.Sprintf("Changed since %s: %s", clean(r.Base), n))
+	default:
+		t.line(capitalise(n))
+	}
+}
+
+// table is the first screen: one row per project with its counts and status.
+func (t *textWriter) table(r Report) {
+	type row struct{ name, counts, countsPlain, status string }
+	rows := make([]row, len(r.Projects))
+	nameW, countsW := 0, 0
+	for i, p := range r.Projects {
+		rw := row{name: projectLabel(p)}
+		switch {
+		case p.Status == StatusFailed || p.Changes == nil:
+			rw.status = t.pal.paint(ansiRed, "failed")
+		default:
+			rw.countsPlain, rw.counts = t.counts(p.Changes.Summary)
+			rw.status = "planned"
+			if !p.Changes.Summary.HasChanges() {
+				rw.status = t.pal.paint(ansiDim, "no changes")
+			}
+			if d := p.Changes.Summary.Drift; d > 0 {
+				rw.status += fmt.Sprintf(", %d changed outside Terraform", d)
+			}
+		}
+		nameW = max(nameW, runes(rw.name))
+		countsW = max(countsW, runes(rw.countsPlain))
+		rows[i] = rw
+	}
+	nameW = min(nameW, max(20, t.width/2))
+	for _, rw := range rows {
+		name := t.pal.paint(ansiBold, rw.name) + strings.Repeat(" ", max(0, nameW-runes(rw.name)))
+		counts := rw.counts + strings.Repeat(" ", countsW-runes(rw.countsPlain))
+		if countsW == 0 {
+			t.line(name + "  " + rw.status)
+			continue
+		}
+		t.line(name + "  " + counts + "  " + rw.status)
+	}
+}
+
+// counts renders `+2 ~1 -0 ±1 …`; the three basic counts always, the rest when non-zero.
+func (t *textWriter) counts(s plan.Summary) (plainText, painted string) {
+	type tok struct {
+		sym  string
+		n    int
+		code string
+		opt  bool
+	}
+	toks := []tok{
+		{"+", s.Add, ansiGreen, false}, {"~", s.Change, ansiYellow, false}, {"-", s.Destroy, ansiRed, false},
+		{"±", s.Replace, ansiMagenta, true}, {"⇐", s.Import, ansiCyan, true}, {"→", s.Move, ansiBlue, true},
+		{"<=", s.Read, ansiCyan, true}, {"⊘", s.Forget, ansiBlue, true},
+	}
+	var plain, col []string
+	for _, k := range toks {
+		if k.opt && k.n == 0 {
+			continue
+		}
+		s := fmt.Sprintf("%s%d", k.sym, k.n)
+		plain = append(plain, s)
+		if k.n == 0 {
+			col = append(col, t.pal.paint(ansiDim, s))
+		} else {
+			col = append(col, t.pal.paint(k.code, s))
+		}
+	}
+	return strings.Join(plain, " "), strings.Join(col, " ")
+}
+
+func (t *textWriter) project(p ProjectReport) {
+	if p.Status == StatusFailed || p.Changes == nil {
+		msg := p.Error
+		if msg == "" {
+			msg = "no plan was produced"
+		}
+		lines := cleanLines(msg)
+		t.line("")
+		t.line(t.pal.paint(ansiRed, "✗") + " " + t.pal.paint(ansiBold, projectLabel(p)) + "  " + t.pal.paint(ansiRed, "failed:") + " " + lines[0])
+		for _, l := range lines[1:] {
+			if strings.TrimSpace(l) == "" {
+				t.line("")
+				continue
+			}
+			t.line("    " + l)
+		}
+		return
+	}
+	if !hasContent(p.Changes) {
+		return
+	}
+	t.line("")
+	t.line(t.pal.paint(ansiBold, projectLabel(p)))
+	t.changes(p.Changes)
+}
+
+func (t *textWriter) reportTotals(r Report) string {
+	s := r.Totals()
+	failed := r.Failed()
+	out := plural(len(r.Projects), "project", "projects")
+	switch {
+	case len(r.Projects) > 0 && failed == len(r.Projects):
+	case s.HasChanges():
+		out += ", " + strings.Join(phrases(s), ", ")
+	default:
+		out += ", no changes"
+	}
+	out += "."
+	if failed > 0 {
+		out += fmt.Sprintf(" %d failed.", failed)
+	}
+	return out + driftSentence(s)
+}
+
+// phrases lists the counts for the closing line: add/change/destroy always, the rest when
+// non-zero.
+func phrases(s plan.Summary) []string {
+	out := []string{
+		fmt.Sprintf("%d to add", s.Add), fmt.Sprintf("%d to change", s.Change), fmt.Sprintf("%d to destroy", s.Destroy),
+	}
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{s.Replace, "to replace"}, {s.Import, "to import"}, {s.Move, "to move"}, {s.Read, "to read"}, {s.Forget, "to forget"}} {
+		if x.n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", x.n, x.what))
+		}
+	}
+	if s.Outputs > 0 {
+		out = append(out, plural(s.Outputs, "output change", "output changes"))
+	}
+	return out
+}
+
+func driftSentence(s plan.Summary) string {
+	if s.Drift == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %s changed outside Terraform.", plural(s.Drift, "resource", "resources"))
+}
+
+func hasContent(c *plan.Changes) bool {
+	return len(c.Resources) > 0 || len(c.Outputs) > 0 || len(c.Drift) > 0 || len(c.Warnings) > 0
+}
+
+func projectLabel(p ProjectReport) string {
+	name := p.Name
+	if name == "" {
+		name = p.Dir
+	}
+	if p.Workspace != "" && p.Workspace != "default" {
+		name += " (workspace " + p.Workspace + ")"
+	}
+	return clean(name)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

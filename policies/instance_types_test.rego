@@ -1,0 +1,58 @@
+package tfgate.rules.instance_types_test
+
+import data.tfgate.rules.instance_types as policy
+
+rc(address, type, actions, after) := {
+	"address": address,
+	"mode": "managed",
+	"type": type,
+	"name": "x",
+	"change": {"actions": actions, "before": null, "after": after},
+}
+
+plan(changes) := {"resource_changes": changes}
+
+denied(result) := {[f.address, f.instance_type] | some f in result}
+
+test_defaults if {
+	changes := [
+		rc("aws_instance.small", "aws_instance", ["create"], {"instance_type": "t3.micro"}),
+		rc("aws_instance.general", "aws_instance", ["create"], {"instance_type": "m6i.2xlarge"}),
+		rc("aws_instance.huge", "aws_instance", ["update"], {"instance_type": "c5.9xlarge"}),
+		rc("aws_instance.metal", "aws_instance", ["create"], {"instance_type": "m5.metal"}),
+		rc("google_compute_instance.ok", "google_compute_instance", ["create"], {"machine_type": "zones/europe-west1-b/machineTypes/e2-small"}),
+		rc("google_compute_instance.big", "google_compute_instance", ["create"], {"machine_type": "n2-highmem-64"}),
+		rc("azurerm_linux_virtual_machine.ok", "azurerm_linux_virtual_machine", ["create"], {"size": "Standard_D4s_v5"}),
+		rc("azurerm_linux_virtual_machine.big", "azurerm_linux_virtual_machine", ["create"], {"size": "Standard_M128s"}),
+	]
+	result := policy.deny with input as plan(changes)
+	denied(result) == {
+		["aws_instance.huge", "c5.9xlarge"],
+		["aws_instance.metal", "m5.metal"],
+		["google_compute_instance.big", "n2-highmem-64"],
+		["azurerm_linux_virtual_machine.big", "Standard_M128s"],
+	}
+	some f in result
+	f.address == "aws_instance.huge"
+	startswith(f.msg, "aws_instance.huge: instance_type c5.9xlarge is not allowed for aws (allowed: t2.*, t3.*")
+	endswith(f.msg, "; pick an allowed type, or extend data.tfgate.allowed_instance_types.aws")
+}
+
+test_allow_list_from_data_per_cloud if {
+	changes := [
+		rc("aws_instance.a", "aws_instance", ["create"], {"instance_type": "t3.micro"}),
+		rc("aws_instance.b", "aws_instance", ["create"], {"instance_type": "c5.9xlarge"}),
+		rc("google_compute_instance.c", "google_compute_instance", ["create"], {"machine_type": "n2-highmem-64"}),
+	]
+	denied(policy.deny) == {["aws_instance.a", "t3.micro"], ["google_compute_instance.c", "n2-highmem-64"]} with input as plan(changes)
+		with data.tfgate.allowed_instance_types as {"aws": ["c5.*"]}
+}
+
+test_unknown_deleted_and_other_types_ignored if {
+	changes := [
+		rc("aws_instance.unknown", "aws_instance", ["create"], {"instance_type": null}),
+		rc("aws_instance.gone", "aws_instance", ["delete"], null),
+		rc("terraform_data.x", "terraform_data", ["create"], {"instance_type": "x1e.32xlarge"}),
+	]
+	count(policy.deny) == 0 with input as plan(changes)
+}

@@ -1,0 +1,145 @@
+package tfgate.rules.public_exposure_test
+
+import data.tfgate.rules.public_exposure as policy
+
+rc(address, type, after) := {
+	"address": address,
+	"mode": "managed",
+	"type": type,
+	"name": "x",
+	"change": {"actions": ["create"], "before": null, "after": after},
+}
+
+plan(changes) := {"resource_changes": changes}
+
+sg_ingress(from, to, protocol, cidrs) := {
+	"from_port": from, "to_port": to, "protocol": protocol,
+	"cidr_blocks": cidrs, "ipv6_cidr_blocks": [],
+}
+
+addresses(result) := {f.address | some f in result}
+
+test_deny_ssh_from_anywhere_in_security_group if {
+	after := {"ingress": [sg_ingress(443, 443, "tcp", ["0.0.0.0/0"]), sg_ingress(22, 22, "tcp", ["0.0.0.0/0"])]}
+	result := policy.deny with input as plan([rc("aws_security_group.admin", "aws_security_group", after)])
+	count(result) == 1
+	some f in result
+	f.port == 22
+	f.msg == "aws_security_group.admin: allows ingress from 0.0.0.0/0 to admin port 22; restrict the source range, or list the address in data.tfgate.allow_public"
+}
+
+test_port_ranges_and_all_protocols if {
+	changes := [
+		rc("aws_security_group.range", "aws_security_group", {"ingress": [sg_ingress(3000, 4000, "tcp", ["0.0.0.0/0"])]}),
+		rc("aws_security_group.all", "aws_security_group", {"ingress": [sg_ingress(0, 0, "-1", ["0.0.0.0/0"])]}),
+		rc("aws_security_group.v6", "aws_security_group", {"ingress": [{"from_port": 22, "to_port": 22, "protocol": "tcp", "cidr_blocks": null, "ipv6_cidr_blocks": ["::/0"]}]}),
+	]
+	result := policy.deny with input as plan(changes)
+	{[f.address, f.port] | some f in result} == {
+		["aws_security_group.range", 3389],
+		["aws_security_group.all", 22],
+		["aws_security_group.all", 3389],
+		["aws_security_group.v6", 22],
+	}
+}
+
+test_private_ranges_icmp_and_web_ports_pass if {
+	changes := [
+		rc("aws_security_group.private", "aws_security_group", {"ingress": [sg_ingress(22, 22, "tcp", ["10.0.0.0/8"])]}),
+		rc("aws_security_group.web", "aws_security_group", {"ingress": [sg_ingress(443, 443, "tcp", ["0.0.0.0/0"])]}),
+		rc("aws_security_group.icmp", "aws_security_group", {"ingress": [sg_ingress(0, 3389, "icmp", ["0.0.0.0/0"])]}),
+		rc("aws_security_group.none", "aws_security_group", {"ingress": null}),
+	]
+	count(policy.deny) == 0 with input as plan(changes)
+}
+
+test_security_group_rules if {
+	changes := [
+		rc("aws_security_group_rule.in", "aws_security_group_rule", object.union(sg_ingress(22, 22, "tcp", ["0.0.0.0/0"]), {"type": "ingress"})),
+		rc("aws_security_group_rule.out", "aws_security_group_rule", object.union(sg_ingress(22, 22, "tcp", ["0.0.0.0/0"]), {"type": "egress"})),
+		rc("aws_vpc_security_group_ingress_rule.rdp", "aws_vpc_security_group_ingress_rule", {"ip_protocol": "tcp", "from_port": 3389, "to_port": 3389, "cidr_ipv4": "0.0.0.0/0", "cidr_ipv6": null}),
+	]
+	addresses(policy.deny) == {"aws_security_group_rule.in", "aws_vpc_security_group_ingress_rule.rdp"} with input as plan(changes)
+}
+
+fw(ports, ranges, direction) := {"direction": direction, "disabled": false, "source_ranges": ranges, "allow": [{"protocol": "tcp", "ports": ports}]}
+
+test_google_firewall if {
+	changes := [
+		rc("google_compute_firewall.ssh", "google_compute_firewall", fw(["22"], ["0.0.0.0/0"], "INGRESS")),
+		rc("google_compute_firewall.range", "google_compute_firewall", fw(["3000-4000"], ["0.0.0.0/0"], null)),
+		rc("google_compute_firewall.all_ports", "google_compute_firewall", fw([], ["0.0.0.0/0"], "INGRESS")),
+		rc("google_compute_firewall.web", "google_compute_firewall", fw(["80", "443"], ["0.0.0.0/0"], "INGRESS")),
+		rc("google_compute_firewall.internal", "google_compute_firewall", fw(["22"], ["10.0.0.0/8"], "INGRESS")),
+		rc("google_compute_firewall.egress", "google_compute_firewall", fw(["22"], ["0.0.0.0/0"], "EGRESS")),
+	]
+	addresses(policy.deny) == {
+		"google_compute_firewall.ssh",
+		"google_compute_firewall.range",
+		"google_compute_firewall.all_ports",
+	} with input as plan(changes)
+}
+
+nsg_rule(source, port, access) := {
+	"direction": "Inbound", "access": access, "protocol": "Tcp",
+	"source_address_prefix": source, "source_address_prefixes": [],
+	"destination_port_range": port, "destination_port_ranges": [],
+}
+
+test_azure_security_rules if {
+	changes := [
+		rc("azurerm_network_security_rule.rdp", "azurerm_network_security_rule", nsg_rule("*", "3389", "Allow")),
+		rc("azurerm_network_security_rule.any", "azurerm_network_security_rule", nsg_rule("Internet", "*", "Allow")),
+		rc("azurerm_network_security_rule.denied", "azurerm_network_security_rule", nsg_rule("*", "22", "Deny")),
+		rc("azurerm_network_security_rule.vnet", "azurerm_network_security_rule", nsg_rule("VirtualNetwork", "22", "Allow")),
+		rc("azurerm_network_security_group.nsg", "azurerm_network_security_group", {"security_rule": [nsg_rule("0.0.0.0/0", "20-25", "Allow")]}),
+	]
+	addresses(policy.deny) == {
+		"azurerm_network_security_rule.rdp",
+		"azurerm_network_security_rule.any",
+		"azurerm_network_security_group.nsg",
+	} with input as plan(changes)
+}
+
+test_admin_ports_and_allow_list_from_data if {
+	after := {"ingress": [sg_ingress(5432, 5432, "tcp", ["0.0.0.0/0"]), sg_ingress(22, 22, "tcp", ["0.0.0.0/0"])]}
+	changes := [
+		rc("aws_security_group.db", "aws_security_group", after),
+		rc("aws_security_group.bastion", "aws_security_group", after),
+	]
+	result := policy.deny with input as plan(changes)
+		with data.tfgate.admin_ports as [5432]
+		with data.tfgate.allow_public as ["aws_security_group.bastion"]
+	{[f.address, f.port] | some f in result} == {["aws_security_group.db", 5432]}
+}
+
+test_public_buckets if {
+	changes := [
+		rc("aws_s3_bucket_acl.site", "aws_s3_bucket_acl", {"acl": "public-read"}),
+		rc("aws_s3_bucket_acl.private", "aws_s3_bucket_acl", {"acl": "private"}),
+		rc("aws_s3_bucket_acl.grant", "aws_s3_bucket_acl", {"acl": null, "access_control_policy": [{"grant": [{"grantee": [{"uri": "http://acs.amazonaws.com/groups/global/AllUsers"}]}]}]}),
+		rc("google_storage_bucket_iam_member.pub", "google_storage_bucket_iam_member", {"member": "allUsers", "role": "roles/storage.objectViewer"}),
+		rc("google_storage_bucket_iam_member.user", "google_storage_bucket_iam_member", {"member": "user:a@example.com"}),
+		rc("google_storage_bucket_iam_binding.pub", "google_storage_bucket_iam_binding", {"members": ["user:a@example.com", "allAuthenticatedUsers"]}),
+		rc("azurerm_storage_container.blob", "azurerm_storage_container", {"container_access_type": "blob"}),
+		rc("azurerm_storage_container.private", "azurerm_storage_container", {"container_access_type": "private"}),
+	]
+	result := policy.deny with input as plan(changes)
+	addresses(result) == {
+		"aws_s3_bucket_acl.site",
+		"aws_s3_bucket_acl.grant",
+		"google_storage_bucket_iam_member.pub",
+		"google_storage_bucket_iam_binding.pub",
+		"azurerm_storage_container.blob",
+	}
+	some f in result
+	f.msg == "aws_s3_bucket_acl.site: makes storage public (acl public-read); grant access to specific identities, or list the address in data.tfgate.allow_public"
+}
+
+test_deletes_ignored if {
+	change := {
+		"address": "aws_s3_bucket_acl.site", "mode": "managed", "type": "aws_s3_bucket_acl", "name": "site",
+		"change": {"actions": ["delete"], "before": {"acl": "public-read"}, "after": null},
+	}
+	count(policy.deny) == 0 with input as plan([change])
+}
