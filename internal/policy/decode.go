@@ -373,7 +373,7 @@ func (d *decoder) strEscaped(start, i int) ([]byte, error) {
 			i += n
 			d.buf = utf8.AppendRune(d.buf, r)
 		default:
-			d.pos = i - 1
+			d.pos = i - 2
 			return nil, d.errorf("invalid escape \\%c", e)
 		}
 	}

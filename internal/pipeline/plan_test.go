@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/render"
+)
+
+const twoResources = `
+resource "terraform_data" "a" { input = "a" }
+resource "terraform_data" "b" { input = { size = 1 } }
+`
+
+func TestPlanIsolatesFailuresAndKeepsOrder(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"c/main.tf": twoResources,
+		"a/main.tf": `resource "terraform_data" "x" {`, // broken HCL
+		"b/main.tf": `resource "terraform_data" "y" { input = 1 }`,
+	})
+	ctx := context.Background()
+	projects, err := project.Discover(ctx, root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recordingProgress{}
+	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testEnv(), Parallel: 2, Progress: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rep.Projects {
+		got = append(got, p.Name+":"+string(p.Status))
+	}
+	if want := "a:failed b:planned c:planned"; strings.Join(got, " ") != want {
+		t.Fatalf("projects = %v, want %s", got, want)
+	}
+	if !strings.Contains(rep.Projects[0].Error, "main.tf") {
+		t.Errorf("failure should name the file, got %q", rep.Projects[0].Error)
+	}
+	if rep.Projects[2].Changes.Summary.Add != 2 {
+		t.Errorf("c: add = %d, want 2", rep.Projects[2].Changes.Summary.Add)
+	}
+	if failed := Failed(rep); len(failed) != 1 || failed[0].Name != "a" {
+		t.Errorf("Failed = %v", failed)
+	}
+	if rec.done["a"] != false || rec.done["c"] != true || len(rec.done) != 3 {
+		t.Errorf("progress done events = %v", rec.done)
+	}
+}
+
+func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"app/main.tf":     `module "m" { source = "../modules/m" }`,
+		"modules/m/m.tf":  twoResources,
+		"other/main.tf":   `resource "terraform_data" "o" {}`,
+		"app/dev.tfvars":  ``,
+		"app/notes/x.txt": "not an input of the root module? it is: non-hidden files of the dir",
+	})
+	ctx := context.Background()
+	projects, err := project.Discover(ctx, root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := project.Select(projects, []string{"app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "bundles")
+	now := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
+	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: app, Binary: testBinary(t), Env: testEnv(), OutDir: out,
+		Commit: "0123456789abcdef0123456789abcdef01234567", TfgateVersion: "test", Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Projects[0].Status != render.StatusPlanned {
+		t.Fatalf("app: %s %s", rep.Projects[0].Status, rep.Projects[0].Error)
+	}
+	m, err := bundle.Read(ctx, filepath.Join(out, "app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Commit != "0123456789abcdef0123456789abcdef01234567" || m.TerraformVersion != "1.5.7" || !m.HasChanges || m.Summary.Add != 2 {
+		t.Errorf("manifest = %+v", m)
+	}
+	if _, ok := m.Inputs["modules/m/m.tf"]; !ok {
+		t.Errorf("module file missing from inputs: %v", m.Inputs)
+	}
+	if _, ok := m.Inputs["other/main.tf"]; ok {
+		t.Errorf("another project's file in inputs: %v", m.Inputs)
+	}
+	for p := range m.Inputs {
+		if strings.Contains(p, ".terraform") {
+			t.Errorf("terraform's working files must not be inputs: %s", p)
+		}
+	}
+	// The recorded hash is that of the files as committed, so a fresh checkout matches.
+	files, _ := project.InputFiles(ctx, root, app[0])
+	_, fresh, _ := bundle.HashInputs(ctx, root, files)
+	if fresh != m.InputHash {
+		t.Errorf("input hash after the run differs from the recorded one: init changed an input?")
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "app", bundle.PlanFile))
+	if len(data) == 0 {
+		t.Error("plan file is empty")
+	}
+}
+
+func TestPlanCancelled(t *testing.T) {
+	root := writeTree(t, map[string]string{"a/main.tf": twoResources})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	projects, _ := project.Discover(context.Background(), root, config.Default())
+	_, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testEnv()})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("a cancelled run must say it was interrupted, got %v", err)
+	}
+}
+
+type recordingProgress struct {
+	mu   sync.Mutex
+	done map[string]bool
+}
+
+func (r *recordingProgress) Start(string, string) {}
+func (r *recordingProgress) Phase(string, string) {}
+func (r *recordingProgress) Done(p string, ok bool, _ time.Duration, _ string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done == nil {
+		r.done = map[string]bool{}
+	}
+	r.done[p] = ok
+}
