@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"testing"
