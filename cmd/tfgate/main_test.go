@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -69,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"initrepo":  cmdInitRepo,
 			"jsonfield": cmdJSONField,
 			"exitcode":  cmdExitCode,
+			"waitfile":  cmdWaitFile,
 		},
 	})
 }
@@ -149,6 +151,26 @@ func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+// waitfile FILE [TIMEOUT] waits until FILE exists (default timeout 60s).
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile FILE [TIMEOUT]")
+	}
+	timeout := time.Minute
+	if len(args) == 2 {
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		timeout = d
+	}
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	ts.Fatalf("%s did not appear within %s", args[0], timeout)
 }
 
 // jsonfield FILE PATH WANT checks one value of a JSON document; PATH is dot-separated with

@@ -72,6 +72,16 @@ func (a *app) color(w io.Writer) bool {
 	return isTerminal(w)
 }
 
+// width is the terminal width of w, or 0 (the renderer's default) when w is not a terminal.
+func (a *app) width(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return cols
+		}
+	}
+	return 0
+}
+
 // root returns the repository root: -C as given, else the git top-level of the working dir.
 func (a *app) root(ctx context.Context) (string, error) {
 	if a.global.Chdir != "" {

@@ -100,7 +100,7 @@ func writePlanReport(a *app, format string, r render.Report) error {
 	if format == "json" {
 		return render.JSON(a.stdout, r)
 	}
-	return render.Text(a.stdout, r, render.TextOptions{Color: a.color(a.rawOut)})
+	return render.Text(a.stdout, r, render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)})
 }
 
 // planOutcome turns a finished report into the exit code: failures first, then changes.

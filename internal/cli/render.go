@@ -38,7 +38,7 @@ func newRenderCmd(a *app) *cobra.Command {
 			if format == "json" {
 				return render.PlanJSON(a.stdout, c)
 			}
-			return render.PlanText(a.stdout, c, render.TextOptions{Color: a.color(a.rawOut)})
+			return render.PlanText(a.stdout, c, render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")

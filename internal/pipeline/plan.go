@@ -101,7 +101,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		rep.Status = render.StatusFailed
 		rep.Error = err.Error()
 		rep.Duration = opts.Now().Sub(start)
-		opts.Progress.Done(p.Name, false, rep.Duration, firstLine(rep.Error))
+		opts.Progress.Done(p.Name, false, rep.Duration, headline(rep.Error))
 		return rep
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -191,12 +191,16 @@ func Failed(r render.Report) []render.ProjectReport {
 // ErrProjectsFailed is returned (wrapped) by callers when some projects did not plan.
 var ErrProjectsFailed = errors.New("projects failed")
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+// headline is the one line of an error worth showing in progress: terraform's own
+// "Error: …" summary when there is one, else the first line.
+func headline(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for _, l := range lines {
+		if msg, ok := strings.CutPrefix(strings.TrimSpace(l), "Error: "); ok {
+			return msg
+		}
 	}
-	return s
+	return lines[0]
 }
 
 type nopProgress struct{}

@@ -140,3 +140,16 @@ func (r *recordingProgress) Done(p string, ok bool, _ time.Duration, _ string) {
 	}
 	r.done[p] = ok
 }
+
+func TestHeadline(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"terraform plan in x: exit status 1\n\nError: No value for required variable\n\n  on main.tf line 1:", "No value for required variable"},
+		{"read plan of x: not a plan\nmore", "read plan of x: not a plan"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := headline(tt.in); got != tt.want {
+			t.Errorf("headline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -20,3 +20,23 @@ func TestDefaultPolicies(t *testing.T) {
 	}
 	t.Logf("%d policy tests passed", passed)
 }
+
+// TestDefaultPoliciesOnPlan evaluates the whole default library, with
+// settings layered from a second path, against a plan that trips each policy.
+func TestDefaultPoliciesOnPlan(t *testing.T) {
+	ctx := context.Background()
+	e, err := Load(ctx, Source{FS: os.DirFS("../.."), Paths: []string{"policies", "internal/policy/testdata/settings"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := os.ReadFile("testdata/plan_mixed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.Eval(ctx, plan, Project{Name: "envs/prod/app"})
+	var out bytes.Buffer
+	if err := WriteText(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "TestDefaultPoliciesOnPlan", out.Bytes())
+}

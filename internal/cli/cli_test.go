@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, ExitOK},
+		{errors.New("boom"), ExitError},
+		{withCode(ExitChanges, nil), ExitChanges},
+		{fmt.Errorf("wrapped: %w", withCode(ExitPolicyDenied, errors.New("denied"))), ExitPolicyDenied},
+		{withCode(ExitGateRefused, nil), ExitGateRefused},
+		{context.Canceled, ExitError},
+	}
+	for _, tt := range tests {
+		if got := exitCode(tt.err); got != tt.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+}
+
+// run executes tfgate in-process and returns its exit code and streams.
+func run(t *testing.T, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(""), &out, &errb, env)
+	return code, out.String(), errb.String()
+}
+
+func TestFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"plan", "--format", "yaml"}, `--format "yaml": want one of text, json`},
+		{[]string{"projects", "--format", "xml"}, `--format "xml": want one of table, json, matrix`},
+		{[]string{"render", "--format", "html", "x.json"}, `--format "html": want one of text, json`},
+		{[]string{"-C", dir, "plan", "--all", "some/project"}, "--all and project names are exclusive"},
+		{[]string{"--log-level", "loud", "version"}, `--log-level "loud": want debug, info, warn or error`},
+		{[]string{"-C", dir + "/nope", "projects"}, "not a directory"},
+		{[]string{"render"}, "accepts 1 arg(s), received 0"},
+		{[]string{"plan", "--parallel", "many"}, `invalid argument "many"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := run(t, nil, tt.args...)
+			if code != ExitError {
+				t.Errorf("exit code %d, want %d", code, ExitError)
+			}
+			if !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("stderr %q does not contain %q", stderr, tt.wantErr)
+			}
+			if stdout != "" {
+				t.Errorf("nothing belongs on stdout on error, got %q", stdout)
+			}
+		})
+	}
+}
+
+func TestSecretsFromEnvironmentAreMasked(t *testing.T) {
+	env := []string{"GITHUB_TOKEN=ghp_supersecretvalue"}
+	code, _, stderr := run(t, env, "-C", "/nonexistent/ghp_supersecretvalue", "projects")
+	if code != ExitError {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(stderr, "ghp_supersecretvalue") || !strings.Contains(stderr, "***") {
+		t.Fatalf("token not masked in %q", stderr)
+	}
+}
+
+func TestTerraformEnvIsNonInteractive(t *testing.T) {
+	a := newApp(nil, nil, nil, nil, []string{"PATH=/bin", "TF_INPUT=1"}, nil)
+	env := a.terraformEnv()
+	if env["TF_INPUT"] != "0" || env["TF_IN_AUTOMATION"] != "1" || env["PATH"] != "/bin" {
+		t.Fatalf("terraformEnv = %v", env)
+	}
+}
