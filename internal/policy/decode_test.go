@@ -9,6 +9,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/util"
+
+	"github.com/tfgate/tfgate/internal/plan/plangen"
 )
 
 // reference converts JSON the slow, trusted way: encoding/json (with
@@ -61,7 +63,7 @@ func TestDecodeJSONMatchesReference(t *testing.T) {
 }
 
 func TestDecodeJSONGeneratedPlan(t *testing.T) {
-	plan := genPlan(50)
+	plan := plangen.Generate(50)
 	got, err := DecodeJSON(plan)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/plan/plangen"
 )
 
 func TestInputKeysRead(t *testing.T) {
@@ -47,7 +49,7 @@ func TestProjectionGivesSameResult(t *testing.T) {
 	if e.inputKeys == nil || !e.inputKeys["resource_changes"] || e.inputKeys["prior_state"] {
 		t.Fatalf("default policies read %v; want resource_changes and not prior_state", e.inputKeys)
 	}
-	plan := genPlan(400)
+	plan := plangen.Generate(400)
 	projected := e.Eval(ctx, plan, Project{Name: "p"})
 	full, err := DecodeJSON(plan)
 	if err != nil {
