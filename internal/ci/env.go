@@ -1,0 +1,36 @@
+package ci
+
+// Env is what tfgate needs to know about the CI system it runs in. It is read once, by the
+// command layer, from the process environment; domain packages receive values, not env.
+type Env struct {
+	CI            bool   // any CI system (CI=true), or GitHub Actions
+	GitHubActions bool   // GITHUB_ACTIONS=true
+	Repository    string // GITHUB_REPOSITORY, "owner/name"
+	EventName     string // GITHUB_EVENT_NAME
+	EventPath     string // GITHUB_EVENT_PATH
+	SHA           string // GITHUB_SHA
+	APIURL        string // GITHUB_API_URL
+}
+
+// FromEnv reads the CI environment through getenv.
+func FromEnv(getenv func(string) string) Env {
+	gha := getenv("GITHUB_ACTIONS") == "true"
+	ci := gha || isTrue(getenv("CI"))
+	return Env{
+		CI:            ci,
+		GitHubActions: gha,
+		Repository:    getenv("GITHUB_REPOSITORY"),
+		EventName:     getenv("GITHUB_EVENT_NAME"),
+		EventPath:     getenv("GITHUB_EVENT_PATH"),
+		SHA:           getenv("GITHUB_SHA"),
+		APIURL:        getenv("GITHUB_API_URL"),
+	}
+}
+
+func isTrue(s string) bool {
+	switch s {
+	case "1", "true", "TRUE", "True", "yes":
+		return true
+	}
+	return false
+}

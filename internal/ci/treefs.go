@@ -1,0 +1,45 @@
+package ci
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"testing/fstest"
+)
+
+// TreeFS returns the files under dirs (relative to g.Dir) as they are in the tree of rev,
+// as an in-memory file system whose paths are relative to g.Dir. It is how tfgate reads
+// policies and rules from a pull request's base commit rather than from the change under
+// review. A dir missing at rev is simply absent from the result.
+func (g Git) TreeFS(ctx context.Context, rev string, dirs []string) (fs.FS, error) {
+	prefixOut, err := g.run(ctx, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", rev, err)
+	}
+	prefix := strings.TrimSpace(string(prefixOut)) // "" at the top-level, else "sub/dir/"
+	tree := fstest.MapFS{}
+	for _, dir := range dirs {
+		d := path.Clean(strings.TrimPrefix(dir, "./"))
+		if d == "." {
+			d = ""
+		}
+		files, err := g.ListFiles(ctx, rev, prefix+d)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			rel, ok := strings.CutPrefix(f, prefix)
+			if !ok {
+				continue
+			}
+			data, err := g.ReadFile(ctx, rev, f)
+			if err != nil {
+				return nil, err
+			}
+			tree[rel] = &fstest.MapFile{Data: data, Mode: 0o644}
+		}
+	}
+	return tree, nil
+}
