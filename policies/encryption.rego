@@ -12,13 +12,11 @@ package tfgate.rules.encryption
 
 import data.tfgate.lib
 
-deny contains {"msg": msg, "address": rc.address, "attribute": attr} if {
-	some rc in lib.written
-	not lib.matches_any(allow_unencrypted, rc.address)
-	some attr in unencrypted(rc.type, rc.change.after)
+deny contains {"msg": msg, "address": address, "attribute": attr} if {
+	some [address, attr] in unencrypted
 	msg := sprintf(
 		"%s: %s turns encryption off; enable it, or list the address in data.tfgate.allow_unencrypted",
-		[rc.address, attr],
+		[address, attr],
 	)
 }
 
@@ -36,38 +34,52 @@ must_be_true := {
 	"aws_docdb_cluster": "storage_encrypted",
 	"aws_neptune_cluster": "storage_encrypted",
 	"aws_elasticache_replication_group": "at_rest_encryption_enabled",
-	"aws_opensearch_domain": "encrypt_at_rest",
 	"azurerm_mssql_database": "transparent_data_encryption_enabled",
 	"azurerm_storage_account": "https_traffic_only_enabled",
 }
 
-# unencrypted returns the attribute paths of after that switch encryption off.
-unencrypted(type, after) := {attr |
-	attr := must_be_true[type]
-	off(after[attr])
-} | {attr |
-	# opensearch: encrypt_at_rest { enabled = false }
-	type == "aws_opensearch_domain"
-	some i, block in object.get(after, "encrypt_at_rest", [])
+candidates := [rc |
+	some rc in lib.written
+	not lib.matches_any(allow_unencrypted, rc.address)
+]
+
+# unencrypted holds [address, attribute path] for each attribute of a
+# created or updated resource that switches encryption off.
+unencrypted contains [rc.address, attr] if {
+	some rc in candidates
+	attr := must_be_true[rc.type]
+	off(rc.change.after[attr])
+}
+
+# opensearch: encrypt_at_rest { enabled = false }
+unencrypted contains [rc.address, sprintf("encrypt_at_rest[%d].enabled", [i])] if {
+	some rc in candidates
+	rc.type == "aws_opensearch_domain"
+	some i, block in object.get(rc.change.after, "encrypt_at_rest", [])
 	off(block.enabled)
-	attr := sprintf("encrypt_at_rest[%d].enabled", [i])
-} | {attr |
-	# azurerm v3 name of https_traffic_only_enabled
-	type == "azurerm_storage_account"
-	off(after.enable_https_traffic_only)
-	attr := "enable_https_traffic_only"
-} | {attr |
-	type in {"aws_instance", "aws_spot_instance_request"}
+}
+
+# azurerm v3 name of https_traffic_only_enabled
+unencrypted contains [rc.address, "enable_https_traffic_only"] if {
+	some rc in candidates
+	rc.type == "azurerm_storage_account"
+	off(rc.change.after.enable_https_traffic_only)
+}
+
+unencrypted contains [rc.address, sprintf("%s[%d].encrypted", [block_type, i])] if {
+	some rc in candidates
+	rc.type in {"aws_instance", "aws_spot_instance_request"}
 	some block_type in ["root_block_device", "ebs_block_device"]
-	some i, block in object.get(after, block_type, [])
+	some i, block in object.get(rc.change.after, block_type, [])
 	off(block.encrypted)
-	attr := sprintf("%s[%d].encrypted", [block_type, i])
-} | {attr |
-	type == "aws_launch_template"
-	some i, mapping in object.get(after, "block_device_mappings", [])
+}
+
+unencrypted contains [rc.address, sprintf("block_device_mappings[%d].ebs[%d].encrypted", [i, j])] if {
+	some rc in candidates
+	rc.type == "aws_launch_template"
+	some i, mapping in object.get(rc.change.after, "block_device_mappings", [])
 	some j, ebs in object.get(mapping, "ebs", [])
 	off(ebs.encrypted)
-	attr := sprintf("block_device_mappings[%d].ebs[%d].encrypted", [i, j])
 }
 
 # off holds for false and for "false" (some schemas use string booleans).

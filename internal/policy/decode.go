@@ -1,12 +1,9 @@
 package policy
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -45,6 +42,18 @@ type decoder struct {
 	pairs [][2]*ast.Term // object members under construction, a stack shared by all levels
 	elems []*ast.Term    // array elements under construction, likewise
 	buf   []byte         // scratch for strings with escapes
+	slab  []ast.Term     // terms are carved from blocks: far fewer allocations
+}
+
+// term returns a new term holding v, from the current block.
+func (d *decoder) term(v ast.Value) *ast.Term {
+	if len(d.slab) == 0 {
+		d.slab = make([]ast.Term, 1024)
+	}
+	t := &d.slab[0]
+	d.slab = d.slab[1:]
+	t.Value = v
+	return t
 }
 
 func decodeJSON(data []byte, keep func(string) bool) (ast.Value, error) {
@@ -134,12 +143,12 @@ func (d *decoder) literal(word string, t *ast.Term) (*ast.Term, error) {
 // modified by OPA, so sharing them between objects is safe.
 func (d *decoder) intern(table map[string]*ast.Term, b []byte) *ast.Term {
 	if len(b) > internMaxLen {
-		return ast.StringTerm(string(b))
+		return d.term(ast.String(b))
 	}
 	if t, ok := table[string(b)]; ok { // no allocation for the lookup
 		return t
 	}
-	t := ast.StringTerm(string(b))
+	t := d.term(ast.String(b))
 	if len(table) < internLimit {
 		table[string(b)] = t
 	}
@@ -165,7 +174,7 @@ func (d *decoder) object() (*ast.Term, error) {
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
 		d.depth--
-		return ast.NewTerm(ast.NewObject()), nil
+		return d.term(ast.NewObject()), nil
 	}
 	for {
 		d.skipSpace()
@@ -216,7 +225,7 @@ func (d *decoder) object() (*ast.Term, error) {
 	clear(d.pairs[base:])
 	d.pairs = d.pairs[:base]
 	d.depth--
-	return ast.NewTerm(obj), nil
+	return d.term(obj), nil
 }
 
 // newObject builds an object in one allocation block. ast.NewObject does not
@@ -269,7 +278,7 @@ func (d *decoder) array() (*ast.Term, error) {
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
 		d.depth--
-		return ast.NewTerm(ast.NewArray()), nil
+		return d.term(ast.NewArray()), nil
 	}
 	for {
 		d.skipSpace()
@@ -296,229 +305,5 @@ func (d *decoder) array() (*ast.Term, error) {
 	clear(d.elems[base:])
 	d.elems = d.elems[:base]
 	d.depth--
-	return ast.NewTerm(arr), nil
-}
-
-// str scans a string starting at its opening quote and returns its decoded
-// bytes. The slice aliases the input or the scratch buffer: copy it to keep it.
-func (d *decoder) str() ([]byte, error) {
-	start := d.pos + 1
-	i := start
-	for i < len(d.data) {
-		c := d.data[i]
-		if c == '"' {
-			b := d.data[start:i]
-			d.pos = i + 1
-			if !utf8.Valid(b) {
-				return []byte(string([]rune(string(b)))), nil // invalid bytes become U+FFFD, like encoding/json
-			}
-			return b, nil
-		}
-		if c == '\\' {
-			return d.strEscaped(start, i)
-		}
-		if c < 0x20 {
-			d.pos = i
-			return nil, d.errorf("control character in string")
-		}
-		i++
-	}
-	d.pos = i
-	return nil, d.errorf("unterminated string")
-}
-
-func (d *decoder) strEscaped(start, i int) ([]byte, error) {
-	d.buf = append(d.buf[:0], d.data[start:i]...)
-	for i < len(d.data) {
-		c := d.data[i]
-		switch {
-		case c == '"':
-			d.pos = i + 1
-			if !utf8.Valid(d.buf) {
-				return []byte(string([]rune(string(d.buf)))), nil
-			}
-			return d.buf, nil
-		case c < 0x20:
-			d.pos = i
-			return nil, d.errorf("control character in string")
-		case c != '\\':
-			d.buf = append(d.buf, c)
-			i++
-			continue
-		}
-		if i+1 >= len(d.data) {
-			break
-		}
-		e := d.data[i+1]
-		i += 2
-		switch e {
-		case '"', '\\', '/':
-			d.buf = append(d.buf, e)
-		case 'b':
-			d.buf = append(d.buf, '\b')
-		case 'f':
-			d.buf = append(d.buf, '\f')
-		case 'n':
-			d.buf = append(d.buf, '\n')
-		case 'r':
-			d.buf = append(d.buf, '\r')
-		case 't':
-			d.buf = append(d.buf, '\t')
-		case 'u':
-			r, n, ok := d.unicodeEscape(i)
-			if !ok {
-				d.pos = i
-				return nil, d.errorf("invalid \\u escape")
-			}
-			i += n
-			d.buf = utf8.AppendRune(d.buf, r)
-		default:
-			d.pos = i - 2
-			return nil, d.errorf("invalid escape \\%c", e)
-		}
-	}
-	d.pos = i
-	return nil, d.errorf("unterminated string")
-}
-
-// unicodeEscape decodes the 4 hex digits at i (after `\u`), joining a UTF-16
-// surrogate pair when one follows. Lone surrogates become U+FFFD.
-func (d *decoder) unicodeEscape(i int) (rune, int, bool) {
-	r, ok := hex4(d.data, i)
-	if !ok {
-		return 0, 0, false
-	}
-	if !utf16.IsSurrogate(r) {
-		return r, 4, true
-	}
-	if i+10 <= len(d.data) && d.data[i+4] == '\\' && d.data[i+5] == 'u' {
-		if r2, ok := hex4(d.data, i+6); ok {
-			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-				return dec, 10, true
-			}
-		}
-	}
-	return utf8.RuneError, 4, true
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-func (d *decoder) number() (*ast.Term, error) {
-	start := d.pos
-	i := d.pos
-	if d.data[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(d.data) && d.data[i] >= '0' && d.data[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(d.data) && d.data[i] == '0':
-		i++
-	case digits() == 0:
-		d.pos = i
-		return nil, d.errorf("invalid number")
-	}
-	if i < len(d.data) && d.data[i] == '.' {
-		i++
-		if digits() == 0 {
-			d.pos = i
-			return nil, d.errorf("invalid number: digit expected after '.'")
-		}
-	}
-	if i < len(d.data) && (d.data[i] == 'e' || d.data[i] == 'E') {
-		i++
-		if i < len(d.data) && (d.data[i] == '+' || d.data[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			d.pos = i
-			return nil, d.errorf("invalid number: digit expected in exponent")
-		}
-	}
-	d.pos = i
-	b := d.data[start:i]
-	if t, ok := d.nums[string(b)]; ok {
-		return t, nil
-	}
-	t := ast.NumberTerm(json.Number(b))
-	if len(b) <= 8 && len(d.nums) < internLimit {
-		d.nums[string(b)] = t
-	}
-	return t, nil
-}
-
-// skipValue steps over one value without building it, still checking that
-// it is well formed enough to find its end.
-func (d *decoder) skipValue() error {
-	if d.pos >= len(d.data) {
-		return &SyntaxError{Offset: d.pos, Msg: errEOF.Error()}
-	}
-	switch c := d.data[d.pos]; c {
-	case '"':
-		_, err := d.str()
-		return err
-	case '{', '[':
-		return d.skipContainer()
-	default:
-		_, err := d.value() // scalars are cheap and interned
-		return err
-	}
-}
-
-// skipContainer skips a balanced object or array, validating strings and
-// bracket nesting but not the full grammar of the skipped part.
-func (d *decoder) skipContainer() error {
-	var stack []byte
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch c {
-		case '{', '[':
-			if len(stack) >= maxDepth {
-				return d.errorf("nesting deeper than %d", maxDepth)
-			}
-			stack = append(stack, c)
-			d.pos++
-		case '}', ']':
-			if len(stack) == 0 || (c == '}') != (stack[len(stack)-1] == '{') {
-				return d.errorf("unbalanced %q", c)
-			}
-			stack = stack[:len(stack)-1]
-			d.pos++
-			if len(stack) == 0 {
-				return nil
-			}
-		case '"':
-			if _, err := d.str(); err != nil {
-				return err
-			}
-		default:
-			d.pos++
-		}
-	}
-	return d.errorf("unterminated value")
+	return d.term(arr), nil
 }

@@ -58,14 +58,14 @@ func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Resul
 		res.finish()
 		return res
 	}
-	if err != nil {
+	values, ok := combinedValues(rs, len(e.exceptions)+len(e.rules))
+	if err != nil || !ok {
 		// Evaluate rule by rule to report which rules failed and keep the
 		// findings of the others.
 		res = e.evalEach(ctx, opts)
 		res.finish()
 		return res
 	}
-	values := rs[0].Expressions[0].Value.([]any)
 	excepted := map[string]map[string]bool{}
 	for i, x := range e.exceptions {
 		names := map[string]bool{}
@@ -78,7 +78,7 @@ func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Resul
 			res.Excepted = append(res.Excepted, r.pkg+"."+r.name)
 			continue
 		}
-		v := values[len(e.exceptions)+i].([]any)
+		v := values[len(e.exceptions)+i]
 		if len(v) == 0 {
 			continue // undefined: the rule did not fire
 		}
@@ -92,6 +92,25 @@ func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Resul
 	res.Err = errors.Join(errs...)
 	res.finish()
 	return res
+}
+
+// combinedValues unpacks the combined query's result: one array per rule,
+// empty when the rule is undefined, else holding its value.
+func combinedValues(rs rego.ResultSet, n int) ([][]any, bool) {
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return nil, false
+	}
+	all, ok := rs[0].Expressions[0].Value.([]any)
+	if !ok || len(all) != n {
+		return nil, false
+	}
+	out := make([][]any, n)
+	for i, v := range all {
+		if out[i], ok = v.([]any); !ok {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // evalEach evaluates rules one query at a time: slower, but a failing rule

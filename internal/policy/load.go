@@ -144,3 +144,42 @@ func isRegoV0(fsys fs.FS, name string) bool {
 	_, err = ast.ParseModuleWithOpts(name, string(src), ast.ParserOptions{RegoVersion: ast.RegoV0})
 	return err == nil
 }
+
+// PolicyFiles returns the files among changed (slash-separated paths
+// relative to the repository root) that are policy inputs under the given
+// policy paths: .rego, .json, .yaml and .yml files outside hidden
+// directories, tests included. A change touching any of them is judged by the
+// base commit's policies, so the output should say that policy changes take
+// effect after merge.
+func PolicyFiles(paths, changed []string) []string {
+	var out []string
+	for _, f := range changed {
+		f = strings.TrimPrefix(path.Clean(filepath.ToSlash(f)), "./")
+		switch strings.ToLower(path.Ext(f)) {
+		case ".rego", ".json", ".yaml", ".yml":
+		default:
+			continue
+		}
+		for _, p := range paths {
+			p = strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./")
+			rel, ok := strings.CutPrefix(f, p+"/")
+			if p == "." {
+				rel, ok = f, true
+			}
+			if f == p || (ok && !hiddenPath(rel)) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func hiddenPath(rel string) bool {
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	return false
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -227,4 +229,58 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+func TestPolicyFiles(t *testing.T) {
+	changed := []string{
+		"policies/protected.rego",
+		"policies/protected_test.rego",
+		"./policies/sub/settings.yaml",
+		"policies/README.md",
+		"policies/.hidden/x.rego",
+		"policieswrong/x.rego",
+		"envs/prod/main.tf",
+		"team/extra.rego",
+		"team/other.json",
+	}
+	got := PolicyFiles([]string{"policies/", "team/extra.rego"}, changed)
+	want := []string{"policies/protected.rego", "policies/protected_test.rego", "policies/sub/settings.yaml", "team/extra.rego"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PolicyFiles = %q, want %q", got, want)
+	}
+	if got := PolicyFiles([]string{"."}, []string{"a.rego", "b.tf", ".github/x.yaml"}); !reflect.DeepEqual(got, []string{"a.rego"}) {
+		t.Errorf("PolicyFiles(.) = %q", got)
+	}
+	if got := PolicyFiles([]string{"policies"}, []string{"envs/main.tf"}); got != nil {
+		t.Errorf("PolicyFiles without policy changes = %q, want nil", got)
+	}
+}
+
+// TestEvalValueSharedPlan evaluates one decoded plan from many goroutines,
+// as tfgate does when it judges a plan for several projects; run with -race.
+func TestEvalValueSharedPlan(t *testing.T) {
+	e, err := Load(context.Background(), Source{FS: os.DirFS("../.."), Paths: []string{"policies"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := os.ReadFile("testdata/plan_mixed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.Decode(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := e.EvalValue(context.Background(), v, Project{Name: "p"})
+	var wg sync.WaitGroup
+	results := make([]Result, 8)
+	for i := range results {
+		wg.Go(func() { results[i] = e.EvalValue(context.Background(), v, Project{Name: "p"}) })
+	}
+	wg.Wait()
+	for i, r := range results {
+		if !reflect.DeepEqual(r, want) {
+			t.Errorf("goroutine %d: %s with %d findings, want %s with %d", i, r.Verdict, len(r.Findings), want.Verdict, len(want.Findings))
+		}
+	}
 }
