@@ -51,6 +51,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("TF_CLI_CONFIG_FILE", "/dev/null")
 			env.Setenv("TF_TERRAFORM", tf) // for scripts that unset TFGATE_TERRAFORM and put it back
 			env.Setenv("NO_COLOR", "")
+			// Scripts say themselves when they play CI; the outer CI must not leak in.
+			env.Setenv("CI", "")
+			env.Setenv("GITHUB_ACTIONS", "")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 			env.Setenv("GIT_AUTHOR_NAME", "Test")

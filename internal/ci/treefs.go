@@ -14,11 +14,10 @@ import (
 // policies and rules from a pull request's base commit rather than from the change under
 // review. A dir missing at rev is simply absent from the result.
 func (g Git) TreeFS(ctx context.Context, rev string, dirs []string) (fs.FS, error) {
-	prefixOut, err := g.run(ctx, "rev-parse", "--show-prefix")
+	prefix, err := g.Prefix(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", rev, err)
 	}
-	prefix := strings.TrimSpace(string(prefixOut)) // "" at the top-level, else "sub/dir/"
 	tree := fstest.MapFS{}
 	for _, dir := range dirs {
 		d := path.Clean(strings.TrimPrefix(dir, "./"))
@@ -42,4 +41,25 @@ func (g Git) TreeFS(ctx context.Context, rev string, dirs []string) (fs.FS, erro
 		}
 	}
 	return tree, nil
+}
+
+// Prefix is g.Dir relative to the git top-level: "" at the top-level, else "sub/dir/".
+func (g Git) Prefix(ctx context.Context) (string, error) {
+	out, err := g.run(ctx, "rev-parse", "--show-prefix")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Commit resolves rev to a full commit SHA; an unknown rev is an error saying so.
+func (g Git) Commit(ctx context.Context, rev string) (string, error) {
+	sha, ok, err := g.resolve(ctx, rev)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("unknown git revision %q: fetch it (git fetch origin) or pass another --base", rev)
+	}
+	return sha, nil
 }

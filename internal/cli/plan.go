@@ -20,6 +20,7 @@ type planOptions struct {
 	Parallel         int
 	DetailedExitcode bool
 	Install          bool
+	PoliciesFrom     string
 }
 
 func newPlanCmd(a *app) *cobra.Command {
@@ -43,6 +44,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
 	return cmd
 }
 
@@ -74,6 +76,10 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 		return writePlanReport(a, opts.Format, render.Report{Base: sel.Base, MergeBase: short(sel.MergeBase)})
 	}
 
+	pols, err := a.loadPolicies(ctx, root, cfg, opts.PoliciesFrom, firstNonEmpty(sel.Base, opts.Base), sel.Files)
+	if err != nil {
+		return err
+	}
 	bin, err := a.resolveTerraform(ctx, cfg, opts.Install)
 	if err != nil {
 		return err
@@ -83,10 +89,11 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	report, err := pipeline.Plan(ctx, pipeline.PlanOptions{
 		Root: root, Projects: sel.Projects, Binary: bin, Env: a.terraformEnv(),
 		OutDir: opts.Out, Parallel: opts.Parallel, Commit: commit, Masks: a.masker.Values(),
-		Progress: progress, TfgateVersion: version(),
+		Progress: progress, TfgateVersion: version(), Policy: pols.Engine, ChangedFiles: sel.Files,
 	})
 	progress.Close()
 	report.Base, report.MergeBase = sel.Base, short(sel.MergeBase)
+	report.Policies, report.PolicyNotes = pols.Source, pols.Notes
 	if err != nil {
 		return err
 	}
@@ -111,6 +118,9 @@ func planOutcome(r render.Report, detailed bool) error {
 			names[i] = p.Name
 		}
 		return fmt.Errorf("%d of %d projects failed: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
+	}
+	if n := r.Denied(); n > 0 {
+		return withCode(ExitPolicyDenied, fmt.Errorf("%s denied by policy", plural(n, "project")))
 	}
 	if detailed && r.Totals().HasChanges() {
 		return withCode(ExitChanges, nil)

@@ -28,6 +28,7 @@ reviewed plan once the approval gate holds.`,
 		newProjectsCmd(a),
 		newPlanCmd(a),
 		newRenderCmd(a),
+		newPolicyCmd(a),
 	)
 	return cmd
 }

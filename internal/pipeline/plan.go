@@ -15,6 +15,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/terraform"
@@ -38,6 +39,8 @@ type PlanOptions struct {
 	Commit        string            // HEAD sha recorded in bundles
 	Masks         []string          // literal secrets to mask in rendered values
 	Progress      Progress
+	Policy        *policy.Engine // nil: no policies configured
+	ChangedFiles  []string       // root-relative files changed (for data.tfgate.project)
 	TfgateVersion string
 	Now           func() time.Time
 }
@@ -148,6 +151,12 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	}
 	rep.Changes = plan.Summarise(tfplan, plan.Options{Masks: opts.Masks})
 	rep.Status = render.StatusPlanned
+	if opts.Policy != nil {
+		opts.Progress.Phase(p.Name, "policy")
+		res := opts.Policy.Eval(ctx, raw, policy.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace,
+			ChangedFiles: projectFiles(p, opts.ChangedFiles)})
+		rep.Policy = &res
+	}
 
 	if opts.OutDir != "" {
 		m, err := writeBundle(ctx, opts, p, dir, rep.Changes, inputs, inputHash)
@@ -157,7 +166,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		rep.PlanFile = filepath.Join(dir, m.PlanFile)
 	}
 	rep.Duration = opts.Now().Sub(start)
-	opts.Progress.Done(p.Name, true, rep.Duration, "planned")
+	opts.Progress.Done(p.Name, true, rep.Duration, doneNote(rep))
 	return rep
 }
 
@@ -190,6 +199,27 @@ func Failed(r render.Report) []render.ProjectReport {
 
 // ErrProjectsFailed is returned (wrapped) by callers when some projects did not plan.
 var ErrProjectsFailed = errors.New("projects failed")
+
+func doneNote(rep render.ProjectReport) string {
+	if rep.Policy == nil {
+		return "planned"
+	}
+	return "planned · policies: " + rep.Policy.Summary()
+}
+
+// projectFiles are the changed files inside the project's dir or its local modules.
+func projectFiles(p project.Project, files []string) []string {
+	out := []string{}
+	for _, f := range files {
+		for _, dir := range append([]string{p.Dir}, p.Modules...) {
+			if dir == "." || strings.HasPrefix(f, dir+"/") {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
 
 // headline is the one line of an error worth showing in progress: terraform's own
 // "Error: …" summary when there is one, else the first line.

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/policy"
+)
+
+func newPolicyCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Test and evaluate Rego policies",
+	}
+	cmd.AddCommand(newPolicyTestCmd(a), newPolicyEvalCmd(a))
+	return cmd
+}
+
+type policyTestOptions struct {
+	Dir     string
+	Verbose bool
+}
+
+func newPolicyTestCmd(a *app) *cobra.Command {
+	var opts policyTestOptions
+	cmd := &cobra.Command{
+		Use:   "test [DIR]",
+		Short: "Run the policies' Rego unit tests (test_* rules), like `opa test`",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Dir = args[0]
+			}
+			src, err := a.policySource(cmd, opts.Dir)
+			if err != nil {
+				return err
+			}
+			passed, failed, err := policy.Test(cmd.Context(), src, a.stdout, opts.Verbose)
+			if err != nil {
+				return err
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d policy tests failed", failed, passed+failed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list every test, not only failures")
+	return cmd
+}
+
+type policyEvalOptions struct {
+	PlanFile string
+	Policies string
+	Format   string
+	Project  string
+}
+
+func newPolicyEvalCmd(a *app) *cobra.Command {
+	var opts policyEvalOptions
+	cmd := &cobra.Command{
+		Use:   "eval PLAN_JSON",
+		Short: "Evaluate a `terraform show -json` plan against the policies",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.PlanFile = args[0]
+			if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+				return err
+			}
+			src, err := a.policySource(cmd, opts.Policies)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			engine, err := policy.Load(ctx, src, policy.Options{PrintWriter: a.printWriter()})
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(opts.PlanFile)
+			if err != nil {
+				return fmt.Errorf("read plan: %w", err)
+			}
+			name := opts.Project
+			if name == "" {
+				name = filepath.Base(opts.PlanFile)
+			}
+			res := engine.Eval(ctx, data, policy.Project{Name: name, Dir: ".", Workspace: "default", ChangedFiles: []string{}})
+			if opts.Format == "json" {
+				err = policy.WriteJSON(a.stdout, res)
+			} else {
+				err = policy.WriteText(a.stdout, res)
+			}
+			if err != nil {
+				return err
+			}
+			if res.Denied() {
+				return withCode(ExitPolicyDenied, fmt.Errorf("%s: denied by policy", opts.PlanFile))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.Policies, "policies", "", "policy directory (default: the config's policies.paths, or policies/)")
+	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&opts.Project, "project", "", "project name given to policies as data.tfgate.project.name")
+	return cmd
+}
+
+// policySource is DIR when given (relative to the working directory), else the policies of
+// the repository's working tree (config paths, or policies/).
+func (a *app) policySource(cmd *cobra.Command, dir string) (policy.Source, error) {
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return policy.Source{}, err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return policy.Source{}, fmt.Errorf("policy directory %s: not a directory", dir)
+		}
+		return policy.Source{FS: os.DirFS(abs), Paths: []string{"."}, Name: dir}, nil
+	}
+	ctx := cmd.Context()
+	root, err := a.root(ctx)
+	if err != nil {
+		return policy.Source{}, err
+	}
+	cfg, err := a.loadConfig(ctx, root)
+	if err != nil {
+		return policy.Source{}, err
+	}
+	pols, err := pipeline.WorktreePolicyPaths(root, cfg)
+	if err != nil {
+		return policy.Source{}, err
+	}
+	return policy.Source{FS: os.DirFS(root), Paths: pols}, nil
+}
+
+// printWriter receives print() output of policies: shown with --log-level debug.
+func (a *app) printWriter() io.Writer {
+	if a.global.LogLevel == "debug" {
+		return a.stderr
+	}
+	return nil
+}
