@@ -69,9 +69,6 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err != nil {
 		return err
 	}
-	if sel.Base != "" {
-		fmt.Fprintf(a.stderr, "Changed since %s (merge base %s): %s\n", sel.Base, short(sel.MergeBase), plural(len(sel.Projects), "project"))
-	}
 	if len(sel.Projects) == 0 {
 		return writePlanReport(a, opts.Format, render.Report{Base: sel.Base, MergeBase: short(sel.MergeBase)})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 )
 
@@ -90,6 +91,11 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 				name = filepath.Base(opts.PlanFile)
 			}
 			res := engine.Eval(ctx, data, policy.Project{Name: name, Dir: ".", Workspace: "default", ChangedFiles: []string{}})
+			// Messages may quote plan values: mask the plan's sensitive values as the plan's
+			// own rendering does (a file that is not a full plan still gets env masks).
+			if p, err := plan.Decode(data); err == nil {
+				res = pipeline.MaskPolicyResult(res, plan.Summarise(p, plan.Options{Masks: a.masker.Values()}).Mask)
+			}
 			if opts.Format == "json" {
 				err = policy.WriteJSON(a.stdout, res)
 			} else {

@@ -155,6 +155,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		opts.Progress.Phase(p.Name, "policy")
 		res := opts.Policy.Eval(ctx, raw, policy.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace,
 			ChangedFiles: projectFiles(p, opts.ChangedFiles)})
+		res = MaskPolicyResult(res, rep.Changes.Mask)
 		rep.Policy = &res
 	}
 

@@ -70,6 +70,18 @@ type Changes struct {
 	// Warnings are things the reviewer must know about the plan itself (incomplete plan,
 	// values hidden because the plan carries no sensitivity markers, …).
 	Warnings []string
+
+	mask *masker // the secrets of this plan, for masking text derived from it elsewhere
+}
+
+// Mask replaces this plan's secrets (values marked sensitive anywhere in it, and the
+// configured masks) in s. Text that other parts derive from the raw plan — policy
+// messages quoting attribute values, for one — must pass through it before it is shown.
+func (c *Changes) Mask(s string) string {
+	if c == nil || c.mask == nil {
+		return s
+	}
+	return c.mask.apply(s)
 }
 
 // Resource is one resource instance that the plan changes.

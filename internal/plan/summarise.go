@@ -24,6 +24,7 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 	view := newView(p)
 	w := &writer{mask: newMasker(opts.Masks, harvest(view)), maxLen: maxLen}
 	c.TerraformVersion = p.TerraformVersion
+	c.mask = w.mask
 
 	unmarked := 0
 	for _, rc := range p.ResourceChanges {

@@ -15,15 +15,25 @@ const SchemaVersion = 1
 // JSONReport is the document `tfgate plan --format json` (and drift) writes to stdout.
 //
 // Every list is present (possibly empty), never null. Every value text in it has been
-// redacted: sensitive values read "(sensitive)", masked secrets "(masked)".
+// redacted: sensitive values read "(sensitive)", masked secrets "(masked)". Policy messages
+// are the policies' own text (see JSONFinding).
 type JSONReport struct {
 	SchemaVersion int           `json:"schema_version"` // 1
 	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
 	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
 	Projects      []JSONProject `json:"projects"`       // in project order
-	Totals        JSONSummary   `json:"totals"`         // sums over planned projects
+	Totals        JSONTotals    `json:"totals"`         // sums over planned projects
 	Failed        int           `json:"failed"`         // number of failed projects
 	HasChanges    bool          `json:"has_changes"`    // applying any plan would change something
+	// Policies says where the policies came from; null when no policies are configured.
+	Policies *JSONPolicies `json:"policies"`
+}
+
+// JSONTotals is JSONSummary summed over the planned projects, plus the number of projects
+// a policy denied (a deny finding or an evaluation error; they need an override to apply).
+type JSONTotals struct {
+	JSONSummary
+	Denied int `json:"denied"`
 }
 
 // JSONProject is one project's result.
@@ -35,6 +45,9 @@ type JSONProject struct {
 	Error      string `json:"error,omitempty"`     // why it failed
 	DurationMS int64  `json:"duration_ms"`         // wall time of init + plan + show
 	PlanFile   string `json:"plan_file,omitempty"` // bundle directory when --out was given
+	// Policy is the policies' verdict on this project's plan; null when it was not
+	// evaluated (no policies configured, or the project failed to plan).
+	Policy *JSONPolicy `json:"policy"`
 	JSONChanges
 }
 
@@ -119,15 +132,16 @@ func JSON(w io.Writer, r Report) error {
 		Base:          r.Base,
 		MergeBase:     r.MergeBase,
 		Projects:      make([]JSONProject, 0, len(r.Projects)),
-		Totals:        jsonSummary(r.Totals()),
+		Totals:        JSONTotals{JSONSummary: jsonSummary(r.Totals()), Denied: r.Denied()},
 		Failed:        r.Failed(),
 		HasChanges:    r.HasChanges(),
+		Policies:      jsonPolicies(r),
 	}
 	for _, p := range r.Projects {
 		doc.Projects = append(doc.Projects, JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.PlanFile,
-			JSONChanges: jsonChanges(p.Changes),
+			Policy: jsonPolicy(p.Policy), JSONChanges: jsonChanges(p.Changes),
 		})
 	}
 	return writeJSON(w, doc)

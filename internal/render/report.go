@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/policy"
 )
 
 // Status is how a project's run ended.
@@ -23,9 +24,16 @@ type Report struct {
 	Base      string // the ref changes were compared with, e.g. "origin/main"; "" for --all or explicit projects
 	MergeBase string // short sha of the merge base with Base
 	Projects  []ProjectReport
+
+	// Policies says where the policies came from ("base commit 3f2c1aa (origin/main)",
+	// "working tree") or "" when no policies are configured.
+	Policies string
+	// PolicyNotes are messages about the policies themselves, e.g. that this change edits
+	// policy files, which take effect only after merge.
+	PolicyNotes []string
 }
 
-// ProjectReport is the result for one project. Later features (policy results) add fields;
+// ProjectReport is the result for one project. Later features add fields;
 // renderers ignore what they do not know.
 type ProjectReport struct {
 	Name, Dir, Workspace string
@@ -34,6 +42,11 @@ type ProjectReport struct {
 	Duration             time.Duration
 	Changes              *plan.Changes // nil when failed
 	PlanFile             string        // bundle directory when --out was given
+	// Policy is nil when no policies are configured or the plan failed. Its messages and
+	// metadata are printed as they are (escaped, never obeyed): a policy may quote plan
+	// values, including sensitive ones, and render never sees the plan's secrets, so the
+	// caller must mask the result the way plan.Summarise masks values.
+	Policy *policy.Result
 }
 
 // Totals sums the summaries of all projects that planned.
@@ -52,6 +65,17 @@ func (r Report) Failed() int {
 	n := 0
 	for _, p := range r.Projects {
 		if p.Status == StatusFailed {
+			n++
+		}
+	}
+	return n
+}
+
+// Denied counts the projects whose plan a policy denied (or whose evaluation failed).
+func (r Report) Denied() int {
+	n := 0
+	for _, p := range r.Projects {
+		if p.Policy != nil && p.Policy.Denied() {
 			n++
 		}
 	}

@@ -18,6 +18,7 @@ func Text(w io.Writer, r Report, opts TextOptions) error {
 		t.line("")
 		t.table(r)
 	}
+	t.policySource(r)
 	for _, p := range r.Projects {
 		t.project(p)
 	}
@@ -66,11 +67,16 @@ func (t *textWriter) flush() error {
 	return nil
 }
 
-// closing writes the "Plan: …" line, wrapped to the width.
+// closing writes the "Plan: …" line, wrapped to the width; a denial is red when it fits on
+// one line (it nearly always does).
 func (t *textWriter) closing(totals string) {
 	for i, l := range wrap("Plan: "+totals, t.width) {
 		if i == 0 {
 			l = t.pal.paint(ansiBold, "Plan:") + strings.TrimPrefix(l, "Plan:")
+		}
+		if j := strings.Index(l, " denied by policy."); j >= 0 {
+			k := strings.LastIndexByte(l[:j], ' ') + 1
+			l = l[:k] + t.pal.paint(ansiRed, l[k:j+len(" denied by policy.")]) + l[j+len(" denied by policy."):]
 		}
 		t.line(l)
 	}
@@ -92,13 +98,17 @@ func (t *textWriter) header(r Report) {
 	}
 }
 
-// table is the first screen: one row per project with its counts and status.
+// table is the first screen: one row per project with its counts, policy verdict (when
+// policies are configured) and status.
 func (t *textWriter) table(r Report) {
-	type row struct{ name, counts, countsPlain, status string }
+	type row struct{ name, counts, countsPlain, policy, policyPlain, status string }
 	rows := make([]row, len(r.Projects))
-	nameW, countsW := 0, 0
+	nameW, countsW, policyW := 0, 0, 0
 	for i, p := range r.Projects {
 		rw := row{name: projectLabel(p)}
+		if r.Policies != "" {
+			rw.policyPlain, rw.policy = t.policyCell(p)
+		}
 		switch {
 		case p.Status == StatusFailed || p.Changes == nil:
 			rw.status = t.pal.paint(ansiRed, "failed")
@@ -114,17 +124,19 @@ func (t *textWriter) table(r Report) {
 		}
 		nameW = max(nameW, runes(rw.name))
 		countsW = max(countsW, runes(rw.countsPlain))
+		policyW = max(policyW, runes(rw.policyPlain))
 		rows[i] = rw
 	}
 	nameW = min(nameW, max(20, t.width/2))
 	for _, rw := range rows {
-		name := t.pal.paint(ansiBold, rw.name) + strings.Repeat(" ", max(0, nameW-runes(rw.name)))
-		counts := rw.counts + strings.Repeat(" ", countsW-runes(rw.countsPlain))
-		if countsW == 0 {
-			t.line(name + "  " + rw.status)
-			continue
+		line := t.pal.paint(ansiBold, rw.name) + strings.Repeat(" ", max(0, nameW-runes(rw.name)))
+		if countsW > 0 {
+			line += "  " + rw.counts + strings.Repeat(" ", countsW-runes(rw.countsPlain))
 		}
-		t.line(name + "  " + counts + "  " + rw.status)
+		if policyW > 0 {
+			line += "  " + rw.policy + strings.Repeat(" ", policyW-runes(rw.policyPlain))
+		}
+		t.line(line + "  " + rw.status)
 	}
 }
 
@@ -173,14 +185,16 @@ func (t *textWriter) project(p ProjectReport) {
 			}
 			t.line("    " + l)
 		}
+		t.findings(p.Policy, nil)
 		return
 	}
-	if !hasContent(p.Changes) {
+	if !hasContent(p.Changes) && !hasFindings(p.Policy) {
 		return
 	}
 	t.line("")
 	t.line(t.pal.paint(ansiBold, projectLabel(p)))
 	t.changes(p.Changes)
+	t.findings(p.Policy, p.Changes)
 }
 
 func (t *textWriter) reportTotals(r Report) string {
@@ -195,6 +209,9 @@ func (t *textWriter) reportTotals(r Report) string {
 		out += ", no changes"
 	}
 	out += "."
+	if denied := r.Denied(); denied > 0 {
+		out += fmt.Sprintf(" %d denied by policy.", denied)
+	}
 	if failed > 0 {
 		out += fmt.Sprintf(" %d failed.", failed)
 	}

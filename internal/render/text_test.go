@@ -2,11 +2,13 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/policy"
 )
 
 func TestClean(t *testing.T) {
@@ -88,11 +90,16 @@ func TestTextHasNoControlCharacters(t *testing.T) {
 	evil := "\x1b[2J\x1b[1;1H\u009b31m\nfake ✓ line\r"
 	c := loadChanges(t, "mixed")
 	c.Warnings = append(c.Warnings, "warning with "+evil)
+	verdict := &policy.Result{Verdict: policy.VerdictError, Findings: []policy.Finding{
+		{Level: policy.LevelDeny, Rule: "deny_" + evil, Package: "data." + evil, Address: "addr" + evil, Msg: "msg " + evil},
+		{Level: policy.LevelWarn, Rule: "warn", Package: "data.x", Msg: evil},
+	}, Excepted: []string{"data.x.deny_" + evil}, Err: errors.Join(errors.New("eval "+evil), errors.New(evil))}
 	r := Report{
 		Base: "origin/" + evil, MergeBase: "abc" + evil,
+		Policies: "base " + evil, PolicyNotes: []string{"note " + evil},
 		Projects: []ProjectReport{
-			{Name: "envs/" + evil, Workspace: evil, Status: StatusPlanned, Duration: time.Second, Changes: c},
-			{Name: "broken" + evil, Status: StatusFailed, Error: "Error: " + evil + "\nsecond line " + evil},
+			{Name: "envs/" + evil, Workspace: evil, Status: StatusPlanned, Duration: time.Second, Changes: c, Policy: verdict},
+			{Name: "broken" + evil, Status: StatusFailed, Error: "Error: " + evil + "\nsecond line " + evil, Policy: verdict},
 		},
 	}
 	var buf bytes.Buffer
