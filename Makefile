@@ -13,7 +13,7 @@ LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
 
-.PHONY: all build terraform test unit e2e policy-test vet bench demo clean
+.PHONY: all build terraform test vet bench demo clean
 
 all: build
 
@@ -34,17 +34,21 @@ vet:
 	$(GO) vet ./...
 
 # Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
-test: terraform vet
+test: terraform vet build
 	$(GO) test -race -count=1 ./...
+	$(TFGATE) policy test policies
+	$(TFGATE) policy test examples/monorepo/policies
 
 bench: terraform
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# Plan the example monorepo with the pinned terraform.
+# Plan the example monorepo with the pinned terraform. Its policies deny one project on
+# purpose (a protected resource is deleted), so the expected exit code is 3.
 demo: build terraform
 	TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo projects
 	@echo
-	TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo plan --all
+	@TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo plan --all; code=$$?; \
+	  if [ $$code -eq 3 ]; then echo "(exit 3: a policy denied envs/prod/network, as this demo intends)"; else exit $$code; fi
 
 clean:
 	rm -rf $(TFGATE) examples/monorepo/envs/*/*/.terraform
