@@ -101,6 +101,24 @@ func (a *app) root(ctx context.Context) (string, error) {
 	return ci.TopLevel(ctx, wd)
 }
 
+// repository returns the root and its configuration: what every repository command needs.
+func (a *app) repository(ctx context.Context) (string, *config.Config, error) {
+	root, err := a.root(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	cfg, err := a.loadConfig(ctx, root)
+	return root, cfg, err
+}
+
+// readInput reads a file argument; "-" is standard input.
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}
+
 // loadConfig reads --config or .tfgate.yaml at root (absent = autodetect).
 func (a *app) loadConfig(ctx context.Context, root string) (*config.Config, error) {
 	path, explicit := config.FileName, false

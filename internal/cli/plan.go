@@ -56,11 +56,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 		return fmt.Errorf("--all and project names are exclusive: pass one or the other")
 	}
 	ctx := cmd.Context()
-	root, err := a.root(ctx)
-	if err != nil {
-		return err
-	}
-	cfg, err := a.loadConfig(ctx, root)
+	root, cfg, err := a.repository(ctx)
 	if err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			data, err := os.ReadFile(opts.PlanFile)
+			data, err := readInput(cmd.InOrStdin(), opts.PlanFile)
 			if err != nil {
 				return fmt.Errorf("read plan: %w", err)
 			}
@@ -130,11 +130,7 @@ func (a *app) policySource(cmd *cobra.Command, dir string) (policy.Source, error
 		return policy.Source{FS: os.DirFS(abs), Paths: []string{"."}, Name: dir}, nil
 	}
 	ctx := cmd.Context()
-	root, err := a.root(ctx)
-	if err != nil {
-		return policy.Source{}, err
-	}
-	cfg, err := a.loadConfig(ctx, root)
+	root, cfg, err := a.repository(ctx)
 	if err != nil {
 		return policy.Source{}, err
 	}

@@ -40,11 +40,7 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 		return err
 	}
 	ctx := cmd.Context()
-	root, err := a.root(ctx)
-	if err != nil {
-		return err
-	}
-	cfg, err := a.loadConfig(ctx, root)
+	root, cfg, err := a.repository(ctx)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -20,13 +19,7 @@ func newRenderCmd(a *app) *cobra.Command {
 			if err := oneOf("--format", format, "text", "json"); err != nil {
 				return err
 			}
-			var data []byte
-			var err error
-			if args[0] == "-" {
-				data, err = readAll(cmd.InOrStdin())
-			} else {
-				data, err = os.ReadFile(args[0])
-			}
+			data, err := readInput(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return fmt.Errorf("read plan: %w", err)
 			}
