@@ -29,7 +29,7 @@ func FromEnv(getenv func(string) string) Env {
 
 func isTrue(s string) bool {
 	switch s {
-	case "1", "true", "TRUE", "True", "yes":
+	case "1", "true", "TRUE", "True", "yes", "on":
 		return true
 	}
 	return false

@@ -82,7 +82,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	report, err := pipeline.Plan(ctx, pipeline.PlanOptions{
 		Root: root, Projects: sel.Projects, Binary: bin, Env: a.terraformEnv(),
 		OutDir: opts.Out, Parallel: opts.Parallel, Commit: commit, Masks: a.masker.Values(),
-		Progress: progress, TfgateVersion: version(), Policy: pols.Engine, ChangedFiles: sel.Files,
+		Progress: progress, TfgateVersion: version(), Policies: pols, ChangedFiles: sel.Files,
 	})
 	progress.Close()
 	report.Base, report.MergeBase = sel.Base, short(sel.MergeBase)

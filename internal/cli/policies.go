@@ -46,7 +46,7 @@ func (a *app) loadPolicies(ctx context.Context, root string, cfg *config.Config,
 	return pols, err
 }
 
-// configFile is the config path relative to the root (for reading it at the base commit).
+// configFile is the config path as given (read at the base commit relative to the root).
 func (a *app) configFile() string {
 	if a.global.Config != "" {
 		return a.global.Config

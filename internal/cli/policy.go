@@ -86,16 +86,19 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("read plan: %w", err)
 			}
+			// Only plans are judged: state, garbage or an empty file would otherwise "pass".
+			tfplan, err := plan.Decode(data)
+			if err != nil {
+				return fmt.Errorf("%s: %w", opts.PlanFile, err)
+			}
+			// Messages may quote plan values: mask the plan's secrets as its rendering does.
+			mask := plan.Summarise(tfplan, plan.Options{Masks: a.masker.Values()}).Mask
 			name := opts.Project
 			if name == "" {
 				name = filepath.Base(opts.PlanFile)
 			}
 			res := engine.Eval(ctx, data, policy.Project{Name: name, Dir: ".", Workspace: "default", ChangedFiles: []string{}})
-			// Messages may quote plan values: mask the plan's sensitive values as the plan's
-			// own rendering does (a file that is not a full plan still gets env masks).
-			if p, err := plan.Decode(data); err == nil {
-				res = pipeline.MaskPolicyResult(res, plan.Summarise(p, plan.Options{Masks: a.masker.Values()}).Mask)
-			}
+			res = pipeline.MaskPolicyResult(res, mask)
 			if opts.Format == "json" {
 				err = policy.WriteJSON(a.stdout, res)
 			} else {

@@ -39,7 +39,7 @@ type PlanOptions struct {
 	Commit        string            // HEAD sha recorded in bundles
 	Masks         []string          // literal secrets to mask in rendered values
 	Progress      Progress
-	Policy        *policy.Engine // nil: no policies configured
+	Policies      Policies // Policies.Engine nil: no policies configured
 	ChangedFiles  []string       // root-relative files changed (for data.tfgate.project)
 	TfgateVersion string
 	Now           func() time.Time
@@ -151,10 +151,10 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	}
 	rep.Changes = plan.Summarise(tfplan, plan.Options{Masks: opts.Masks})
 	rep.Status = render.StatusPlanned
-	if opts.Policy != nil {
+	if engine := opts.Policies.Engine; engine != nil {
 		opts.Progress.Phase(p.Name, "policy")
-		res := opts.Policy.Eval(ctx, raw, policy.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace,
-			ChangedFiles: projectFiles(p, opts.ChangedFiles)})
+		res := engine.Eval(ctx, raw, policy.Project{Name: opts.Policies.ProjectName(p.Name, p.Dir, p.Workspace),
+			Dir: p.Dir, Workspace: p.Workspace, ChangedFiles: projectFiles(p, opts.ChangedFiles)})
 		res = MaskPolicyResult(res, rep.Changes.Mask)
 		rep.Policy = &res
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
@@ -27,11 +28,11 @@ const defaultPolicyDir = "policies"
 // PolicyOptions say which policies judge a run.
 type PolicyOptions struct {
 	Root       string
-	Config     *config.Config // the working tree's config (used for From == worktree)
-	ConfigFile string         // the config's path relative to Root, read at the base commit
+	Config     *config.Config // the working tree's config
+	ConfigFile string         // the config's path (absolute, or relative to Root)
 	From       string         // PoliciesFromBase or PoliciesFromWorktree
 	BaseRev    string         // the base ref, for From == base
-	Changed    []string       // files changed by the change under review
+	Changed    []string       // root-relative files changed by the change under review
 	Print      io.Writer      // print() output from policies; nil drops it
 }
 
@@ -41,46 +42,62 @@ type Policies struct {
 	Source string         // "base commit 3f2c1aa (origin/main)" or "working tree"
 	Paths  []string
 	Notes  []string
+	// baseNames maps a project's dir and workspace to its name in the base commit's
+	// config: policies see the project as the base knows it, so a change cannot rename
+	// itself out of a per-project rule. nil when policies come from the working tree.
+	baseNames map[string]string
 }
+
+// ProjectName is the name policies know the project by: its name in the base commit's
+// config, or — for a project the base does not define — its dir, as autodetection names
+// it. From the working tree, its own name.
+func (p Policies) ProjectName(name, dir, workspace string) string {
+	if p.baseNames == nil {
+		return name
+	}
+	if base, ok := p.baseNames[dirKey(dir, workspace)]; ok {
+		return base
+	}
+	return dir
+}
+
+func dirKey(dir, workspace string) string { return dir + "\x00" + workspace }
 
 // LoadPolicies loads and compiles the policies once for a whole run. It fails closed:
 // configured paths that hold no policies, or policies that do not compile, are errors.
 func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
+	worktreeFS := os.DirFS(opts.Root)
 	var (
-		fsys  fs.FS
-		paths []string
-		out   Policies
-		err   error
+		fsys fs.FS
+		out  Policies
+		err  error
 	)
 	switch opts.From {
 	case PoliciesFromWorktree:
-		fsys = os.DirFS(opts.Root)
-		paths = policyPaths(opts.Config, fsys)
+		fsys = worktreeFS
+		out.Paths = policyPaths(opts.Config, fsys)
 		out.Source = "working tree"
 	case PoliciesFromBase:
-		if fsys, paths, out.Source, err = basePolicies(ctx, opts); err != nil {
+		var base *config.Config
+		if fsys, base, out.Source, err = baseTree(ctx, opts); err != nil {
 			return out, err
 		}
+		out.Paths = policyPaths(base, fsys)
+		out.baseNames = projectNames(base)
+		out.Notes = baseNotes(opts, out, policyPaths(opts.Config, worktreeFS))
 	default:
 		return out, fmt.Errorf("policies from %q: want %s or %s", opts.From, PoliciesFromBase, PoliciesFromWorktree)
 	}
-	if len(paths) == 0 {
-		return Policies{}, nil
+	if len(out.Paths) == 0 {
+		out.Source = ""
+		return out, nil
 	}
-	out.Paths = paths
-	out.Engine, err = policy.Load(ctx, policy.Source{FS: fsys, Paths: paths, Name: out.Source}, policy.Options{PrintWriter: opts.Print})
-	if err != nil {
-		return out, err
-	}
-	if edited := policy.PolicyFiles(paths, opts.Changed); len(edited) > 0 && opts.From == PoliciesFromBase {
-		out.Notes = append(out.Notes, fmt.Sprintf("this change edits %s; policy changes take effect after merge (this plan is judged by the %s)",
-			strings.Join(edited, ", "), out.Source))
-	}
-	return out, nil
+	out.Engine, err = policy.Load(ctx, policy.Source{FS: fsys, Paths: out.Paths, Name: out.Source}, policy.Options{PrintWriter: opts.Print})
+	return out, err
 }
 
-// basePolicies reads the config and the policy files from the base commit's tree.
-func basePolicies(ctx context.Context, opts PolicyOptions) (fs.FS, []string, string, error) {
+// baseTree reads the config and the policy files from the base commit's tree.
+func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, string, error) {
 	git := ci.Git{Dir: opts.Root}
 	sha, err := git.Commit(ctx, opts.BaseRev)
 	if err != nil {
@@ -91,12 +108,12 @@ func basePolicies(ctx context.Context, opts PolicyOptions) (fs.FS, []string, str
 	if err != nil {
 		return nil, nil, "", err
 	}
-	cfgFile := opts.ConfigFile
-	if cfgFile == "" {
-		cfgFile = config.FileName
+	cfgFile, err := configPath(opts.Root, opts.ConfigFile)
+	if err != nil {
+		return nil, nil, "", err
 	}
 	cfg := config.Default()
-	data, err := git.ReadFile(ctx, sha, prefix+filepath.ToSlash(cfgFile))
+	data, err := git.ReadFile(ctx, sha, prefix+cfgFile)
 	switch {
 	case err == nil:
 		// Parsed without a root: the base commit's files are not on disk.
@@ -114,7 +131,50 @@ func basePolicies(ctx context.Context, opts PolicyOptions) (fs.FS, []string, str
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return fsys, policyPaths(cfg, fsys), source, nil
+	return fsys, cfg, source, nil
+}
+
+// configPath is the config file relative to the root, as it is named in a commit's tree.
+func configPath(root, file string) (string, error) {
+	if file == "" {
+		return config.FileName, nil
+	}
+	if !filepath.IsAbs(file) {
+		return filepath.ToSlash(filepath.Clean(file)), nil
+	}
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fmt.Errorf("--config %s is outside the repository: the base commit's rules cannot be read from it", file)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// projectNames maps dir+workspace to project name as the config names them.
+func projectNames(cfg *config.Config) map[string]string {
+	names := map[string]string{}
+	for _, p := range cfg.Projects {
+		names[dirKey(p.Dir, p.Workspace)] = p.Name
+	}
+	return names
+}
+
+// baseNotes tell the reader when the change edits what judges it: policy files (of the
+// base or of the working tree) or the config file.
+func baseNotes(opts PolicyOptions, out Policies, worktreePaths []string) []string {
+	var notes []string
+	judged := "this plan is judged by the " + out.Source
+	if len(out.Paths) == 0 {
+		judged = "the " + out.Source + " has no policies, so this plan is judged by none"
+	}
+	paths := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(out.Paths), worktreePaths...))))
+	if edited := policy.PolicyFiles(paths, opts.Changed); len(edited) > 0 {
+		notes = append(notes, fmt.Sprintf("this change edits %s; policy changes take effect after merge (%s)", strings.Join(edited, ", "), judged))
+	}
+	cfgFile, _ := configPath(opts.Root, opts.ConfigFile)
+	if slices.Contains(opts.Changed, cfgFile) {
+		notes = append(notes, fmt.Sprintf("this change edits %s; its policy and approval settings take effect after merge (%s)", cfgFile, judged))
+	}
+	return notes
 }
 
 // policyPaths are the configured paths, or the default dir when it exists in fsys.

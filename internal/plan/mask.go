@@ -42,6 +42,15 @@ func newMasker(explicit []string, harvested map[string]struct{}) *masker {
 	for s := range harvested {
 		secrets = append(secrets, s)
 	}
+	// Also the escaped spellings: text derived from the plan elsewhere (a policy message
+	// formatting an object, JSON output) writes `a"b` as `a\"b`.
+	for _, s := range secrets {
+		for _, e := range escapedForms(s) {
+			if e != s {
+				secrets = append(secrets, e)
+			}
+		}
+	}
 	if len(secrets) == 0 {
 		return &masker{}
 	}
@@ -134,4 +143,14 @@ func hasTrueShallow(m any) bool {
 		return len(t) > 0
 	}
 	return false
+}
+
+// escapedForms are the JSON and Go-quoted spellings of s, without their quotes.
+func escapedForms(s string) []string {
+	j, err := json.Marshal(s)
+	out := []string{strings.Trim(strconv.Quote(s), `"`)}
+	if err == nil {
+		out = append(out, strings.TrimSuffix(strings.TrimPrefix(string(j), `"`), `"`))
+	}
+	return out
 }
