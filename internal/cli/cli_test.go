@@ -73,7 +73,7 @@ func TestSecretsFromEnvironmentAreMasked(t *testing.T) {
 	if code != ExitError {
 		t.Fatalf("exit %d", code)
 	}
-	if strings.Contains(stderr, "ghp_supersecretvalue") || !strings.Contains(stderr, "***") {
+	if strings.Contains(stderr, "ghp_supersecretvalue") || !strings.Contains(stderr, "(masked)") {
 		t.Fatalf("token not masked in %q", stderr)
 	}
 }

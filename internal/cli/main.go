@@ -14,10 +14,26 @@ import (
 )
 
 // Main runs tfgate with the process's arguments, streams and environment, and returns the
-// exit code. Ctrl-C and SIGTERM cancel the context, which interrupts terraform with SIGINT.
+// exit code. Ctrl-C and SIGTERM cancel the context, which interrupts terraform with SIGINT
+// and waits for it to stop (releasing its state lock); a second one exits at once, leaving
+// terraform to finish stopping on its own.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		if _, ok := <-sigs; !ok {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "tfgate: interrupting terraform and waiting for it to release its locks (Ctrl-C again to exit now)")
+		cancel()
+		if _, ok := <-sigs; ok {
+			fmt.Fprintln(os.Stderr, "tfgate: exiting; terraform may still be stopping in the background")
+			os.Exit(ExitError)
+		}
+	}()
 	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
 }
 

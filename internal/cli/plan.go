@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,6 +56,16 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
 		return err
 	}
+	if opts.Parallel < 0 {
+		return fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", opts.Parallel)
+	}
+	if opts.Out != "" {
+		out, err := outDir(opts.Out)
+		if err != nil {
+			return err
+		}
+		opts.Out = out
+	}
 	if opts.All && len(opts.Projects) > 0 {
 		return fmt.Errorf("--all and project names are exclusive: pass one or the other")
 	}
@@ -87,10 +101,10 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	progress.Close()
 	report.Base, report.MergeBase = sel.Base, short(sel.MergeBase)
 	report.Policies, report.PolicyNotes = pols.Source, pols.Notes
-	if err != nil {
-		return err
+	if werr := writePlanReport(a, opts.Format, report); werr != nil && err == nil {
+		err = werr
 	}
-	if err := writePlanReport(a, opts.Format, report); err != nil {
+	if err != nil { // interrupted: what finished was reported above
 		return err
 	}
 	return planOutcome(report, opts.DetailedExitcode)
@@ -119,4 +133,23 @@ func planOutcome(r render.Report, detailed bool) error {
 		return withCode(ExitChanges, nil)
 	}
 	return nil
+}
+
+// outDir makes --out absolute (terraform runs in each project's dir) and refuses a
+// directory that already holds files: stale bundles next to new ones could be applied.
+func outDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return abs, nil
+	case err != nil:
+		return "", fmt.Errorf("--out %s: %w", dir, err)
+	case len(entries) > 0:
+		return "", fmt.Errorf("--out %s is not empty: bundles from an earlier run could be mistaken for this one's; use a new or empty directory", dir)
+	}
+	return abs, nil
 }

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -78,6 +80,7 @@ func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
 			dirLocks[p.Dir] = &sync.Mutex{}
 		}
 	}
+	dirs := bundleDirs(opts.Projects)
 	reports := make([]render.ProjectReport, len(opts.Projects))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(limit)
@@ -85,7 +88,7 @@ func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
 		g.Go(func() error {
 			dirLocks[p.Dir].Lock()
 			defer dirLocks[p.Dir].Unlock()
-			reports[i] = planProject(gctx, opts, p, filepath.Join(work, bundle.DirName(p.Name, p.Workspace)))
+			reports[i] = planProject(gctx, opts, p, filepath.Join(work, dirs[i]))
 			return nil
 		})
 	}
@@ -140,6 +143,10 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	if _, err := tf.Plan(ctx, terraform.PlanOptions{Out: planFile, VarFiles: p.VarFiles}); err != nil {
 		return fail(err)
 	}
+	// The plan file holds secrets in clear text: only its owner may read it.
+	if err := os.Chmod(planFile, 0o600); err != nil {
+		return fail(err)
+	}
 	opts.Progress.Phase(p.Name, "show")
 	raw, err := tf.ShowPlan(ctx, planFile)
 	if err != nil {
@@ -185,6 +192,24 @@ func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir s
 			Import: s.Import, Move: s.Move, Outputs: s.Outputs},
 		CreatedAt: opts.Now().UTC(), TfgateVersion: opts.TfgateVersion,
 	})
+}
+
+// bundleDirs names each project's bundle directory. Names that sanitise to the same
+// directory ("a/b" and "a_b") get a hash suffix each, so no bundle overwrites another.
+func bundleDirs(projects []project.Project) []string {
+	dirs := make([]string, len(projects))
+	count := map[string]int{}
+	for i, p := range projects {
+		dirs[i] = bundle.DirName(p.Name, p.Workspace)
+		count[dirs[i]]++
+	}
+	for i, p := range projects {
+		if count[dirs[i]] > 1 {
+			sum := sha256.Sum256([]byte(p.Name + "\x00" + p.Workspace))
+			dirs[i] += "-" + hex.EncodeToString(sum[:4])
+		}
+	}
+	return dirs
 }
 
 // Failed lists the projects of a report that did not plan.

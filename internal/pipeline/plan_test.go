@@ -153,3 +153,18 @@ func TestHeadline(t *testing.T) {
 		}
 	}
 }
+
+func TestBundleDirsNeverCollide(t *testing.T) {
+	ps := []project.Project{{Name: "a/b", Workspace: "default"}, {Name: "a_b", Workspace: "default"}, {Name: "c", Workspace: "default"}, {Name: "c", Workspace: "staging"}}
+	dirs := bundleDirs(ps)
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d] {
+			t.Fatalf("bundle dirs collide: %v", dirs)
+		}
+		seen[d] = true
+	}
+	if dirs[2] != "c" || dirs[3] != "c@staging" {
+		t.Errorf("names without a collision must stay readable: %v", dirs)
+	}
+}

@@ -15,7 +15,7 @@ import (
 )
 
 // Replacement is what a masked value is shown as.
-const Replacement = "***"
+const Replacement = "(masked)"
 
 // minLen avoids masking short values such as "1" or "true" that would garble output.
 const minLen = 6

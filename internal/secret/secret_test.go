@@ -18,8 +18,8 @@ func TestFromEnv(t *testing.T) {
 func TestMaskerString(t *testing.T) {
 	m := NewMasker([]string{"hunter22", "abc", "hunter22-long-form"})
 	tests := []struct{ in, want string }{
-		{"password is hunter22.", "password is ***."},
-		{"hunter22-long-form", "***"},
+		{"password is hunter22.", "password is (masked)."},
+		{"hunter22-long-form", "(masked)"},
 		{"abc is too short to mask", "abc is too short to mask"},
 		{"", ""},
 	}
@@ -41,7 +41,7 @@ func TestWriterSplitAcrossWrites(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := out.String(), "value: ***\nnext line ***"; got != want {
+	if got, want := out.String(), "value: (masked)\nnext line (masked)"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }

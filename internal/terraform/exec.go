@@ -16,8 +16,9 @@ import (
 // DefaultGracePeriod is how long terraform may take to stop after it has been
 // sent SIGINT before it is killed. Terraform uses that time to finish the
 // provider call in flight, write state and release the state lock; killing it
-// straight away can leave a lock that a human must force-unlock.
-const DefaultGracePeriod = 10 * time.Second
+// straight away can leave a lock that a human must force-unlock. A large plan can take
+// half a minute to stop; a second Ctrl-C makes tfgate itself exit sooner (see cli).
+const DefaultGracePeriod = 5 * time.Minute
 
 // stderrTailBytes bounds the terraform output kept for error messages: the
 // diagnostics that explain a failure are at the end, and a PR comment or a
@@ -38,10 +39,13 @@ func (e *CommandError) Error() string {
 	reason := firstLine(stripANSI(e.Err.Error()))
 	if e.Ctx != nil {
 		reason = fmt.Sprintf("interrupted (%v): %s", e.Ctx, reason)
+		if strings.Contains(reason, "killed") {
+			reason += "; terraform did not stop in time and was killed: if its state is locked, run `terraform force-unlock` in " + e.Dir
+		}
 	}
 	msg := fmt.Sprintf("%s in %s: %s", e.Command, e.Dir, reason)
 	if e.Stderr != "" {
-		msg += "\n" + e.Stderr
+		msg += "\n" + redactVarFileSnippets(e.Stderr)
 	}
 	return msg
 }
@@ -142,4 +146,33 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// varFileSource matches the line of a diagnostic that names a var file as its source,
+// e.g. `  on secret.tfvars line 1:`.
+var varFileSource = regexp.MustCompile(`^\s*on .*\.tfvars(\.json)? line \d+`)
+
+// sourceLine matches a quoted source line of a diagnostic: `   1: pw = "…"`.
+var sourceLine = regexp.MustCompile(`^\s*\d+: `)
+
+// redactVarFileSnippets removes the source lines terraform quotes from var files in its
+// diagnostics: var files hold secrets, and a syntax error in one would otherwise print the
+// secret into a terminal, a CI log or a pull request.
+func redactVarFileSnippets(stderr string) string {
+	lines := strings.Split(stderr, "\n")
+	out := lines[:0]
+	inVarFile := false
+	for _, l := range lines {
+		switch {
+		case varFileSource.MatchString(l):
+			inVarFile = true
+		case inVarFile && sourceLine.MatchString(l):
+			out = append(out, sourceLine.FindString(l)+"(line from a var file hidden: it may hold secrets)")
+			continue
+		case strings.TrimSpace(l) == "" || !strings.HasPrefix(l, " "):
+			inVarFile = false
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
