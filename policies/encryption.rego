@@ -22,7 +22,7 @@ deny contains {"msg": msg, "address": address, "attribute": attr} if {
 
 default allow_unencrypted := []
 
-allow_unencrypted := data.tfgate.allow_unencrypted
+allow_unencrypted := lib.allow_list(data.tfgate.allow_unencrypted)
 
 # Attributes that must not be false, by resource type.
 must_be_true := {

@@ -95,3 +95,12 @@ test_deletes_ignored if {
 	}
 	count(deny([change], [])) == 0
 }
+
+# An allow-list that is not a list (denied by the settings policy) exempts
+# nothing.
+test_malformed_allow_list_exempts_nothing if {
+	changes := [rc("aws_ebs_volume.scratch", "aws_ebs_volume", {"encrypted": false})]
+	count(deny(changes, "*.scratch")) == 1
+	count(deny(changes, null)) == 1
+	count(deny(changes, [5, "*.scratch"])) == 0
+}

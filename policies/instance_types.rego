@@ -62,9 +62,11 @@ default_allowed := {
 
 default configured := {}
 
-configured := data.tfgate.allowed_instance_types
+configured := data.tfgate.allowed_instance_types if is_object(data.tfgate.allowed_instance_types)
 
-allowed_for(cloud) := object.get(configured, cloud, default_allowed[cloud])
+# A cloud's list of the wrong type (the settings policy denies it) allows
+# only the strings it holds: "t3.*" allows t3.*, 5 allows nothing.
+allowed_for(cloud) := lib.strings_in(object.get(configured, cloud, default_allowed[cloud]))
 
 any_match(patterns, size) if {
 	some p in patterns

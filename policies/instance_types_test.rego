@@ -60,3 +60,17 @@ test_unknown_deleted_and_other_types_ignored if {
 	]
 	count(deny(changes, {})) == 0
 }
+
+# Settings of the wrong type (denied by the settings policy): a list instead
+# of an object keeps the defaults; a cloud's bare string allows only itself;
+# a cloud's value that holds no string allows nothing.
+test_malformed_settings_do_not_widen if {
+	changes := [
+		rc("aws_instance.a", "aws_instance", ["create"], {"instance_type": "t3.micro"}),
+		rc("aws_instance.b", "aws_instance", ["create"], {"instance_type": "c5.9xlarge"}),
+	]
+	denied(deny(changes, ["c5.*"])) == {["aws_instance.b", "c5.9xlarge"]}
+	denied(deny(changes, {"aws": "c5.*"})) == {["aws_instance.a", "t3.micro"]}
+	denied(deny(changes, {"aws": 5})) == {["aws_instance.a", "t3.micro"], ["aws_instance.b", "c5.9xlarge"]}
+	denied(deny(changes, {"aws": ["t3.*", 5]})) == {["aws_instance.b", "c5.9xlarge"]}
+}

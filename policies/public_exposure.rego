@@ -1,13 +1,19 @@
 # METADATA
 # title: Public exposure
 # description: |
-#   Deny opening admin ports (SSH, RDP, ...) to the whole internet (0.0.0.0/0,
-#   ::/0) in AWS security groups, Google Cloud firewalls and Azure network
-#   security rules, and deny bucket ACLs or IAM bindings that make storage public.
+#   Deny opening admin ports (SSH, RDP, ...) to the internet in AWS security
+#   groups, Google Cloud firewalls and Azure network security rules, and deny
+#   bucket ACLs or IAM bindings that make storage public.
+#
+#   A source is the internet when it is "*", "Internet" or "Any" (Azure), or a
+#   CIDR outside the private and shared ranges with a short prefix: IPv4 up to
+#   /8 (so 0.0.0.0/1 + 128.0.0.0/1 counts, like 0.0.0.0/0), IPv6 up to /16.
 #
 #   Settings (all optional):
-#     data.tfgate.admin_ports   ports that must not be public; default [22, 3389]
-#     data.tfgate.allow_public  address globs exempt from this policy
+#     data.tfgate.admin_ports             ports that must not be public; default [22, 3389]
+#     data.tfgate.allow_public            addresses (or globs) exempt from this policy
+#     data.tfgate.public_prefix_max       longest IPv4 prefix that counts as the internet; default 8
+#     data.tfgate.public_prefix_max_ipv6  the same for IPv6; default 16
 package tfgate.rules.public_exposure
 
 import data.tfgate.lib
@@ -30,20 +36,61 @@ deny contains {"msg": msg, "address": address} if {
 	)
 }
 
+# Settings of the wrong type are denied by the settings policy; meanwhile
+# admin_ports: ["22"] or 22 checks port 22 and the default ports, and a
+# malformed allow-list exempts nothing.
 default admin_ports := [22, 3389]
 
-admin_ports := data.tfgate.admin_ports
+admin_ports := lib.numbers_or(data.tfgate.admin_ports, [22, 3389])
 
 default allow_public := []
 
-allow_public := data.tfgate.allow_public
+allow_public := lib.allow_list(data.tfgate.allow_public)
+
+default ipv4_prefix_max := 8
+
+ipv4_prefix_max := lib.number(data.tfgate.public_prefix_max, 8)
+
+default ipv6_prefix_max := 16
+
+ipv6_prefix_max := lib.number(data.tfgate.public_prefix_max_ipv6, 16)
 
 candidates := [rc |
 	some rc in lib.written
 	not lib.matches_any(allow_public, rc.address)
 ]
 
-public_sources := {"0.0.0.0/0", "::/0", "*", "Internet", "Any"}
+# public holds when an ingress source stands for the internet (see the
+# description above). Strings that are not CIDRs (security group ids,
+# service tags such as VirtualNetwork, bare addresses) are not public.
+public(source) if lower(source) in {"*", "internet", "any"}
+
+public(source) if {
+	not contains(source, ":")
+	net.cidr_is_valid(source)
+	prefix_length(source) <= ipv4_prefix_max
+	not inside_any(private_ipv4, source)
+}
+
+public(source) if {
+	contains(source, ":")
+	net.cidr_is_valid(source)
+	prefix_length(source) <= ipv6_prefix_max
+	not inside_any(private_ipv6, source)
+}
+
+# Private, shared (carrier-grade NAT), loopback and link-local ranges: a
+# wide CIDR inside one of them is not the internet.
+private_ipv4 := ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16"]
+
+private_ipv6 := ["fc00::/7", "fe80::/10"]
+
+inside_any(ranges, cidr) if {
+	some r in ranges
+	net.cidr_contains(r, cidr)
+}
+
+prefix_length(cidr) := to_number(split(cidr, "/")[1])
 
 icmp_protocols := {"icmp", "1", "icmpv6", "58", "Icmp"}
 
@@ -79,7 +126,7 @@ ingress contains [rc.address, rule] if {
 	object.get(a, "direction", "INGRESS") != "EGRESS"
 	object.get(a, "disabled", false) != true
 	some source in list(a.source_ranges)
-	source in public_sources
+	public(str(source))
 	some allow in list(a.allow)
 	lower(str(allow.protocol)) in {"tcp", "udp", "sctp", "all"}
 	some rule in port_rules(source, items(allow, "ports"))
@@ -100,7 +147,7 @@ ingress contains [rc.address, rule] if {
 
 aws_rules(block, sources) := {rule |
 	some source in sources
-	source in public_sources
+	public(str(source))
 	not lower(sprintf("%v", [block.protocol])) in icmp_protocols
 	rule := aws_rule(block, source)
 }
@@ -115,7 +162,7 @@ azure_rules(r, source_key, port_key) := {rule |
 	lower(str(object.get(r, "protocol", "*"))) != "icmp"
 	sources := array.concat([s | s := r[source_key]; is_string(s)], items(r, concat("", [source_key, "es"])))
 	some source in sources
-	source in public_sources
+	public(str(source))
 	ports := array.concat([p | p := r[port_key]; is_string(p); p != ""], items(r, concat("", [port_key, "s"])))
 	some rule in port_rules(source, ports)
 }

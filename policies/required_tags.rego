@@ -31,7 +31,10 @@ deny contains {"msg": msg, "address": rc.address, "missing": missing} if {
 
 default required := ["owner"]
 
-required := data.tfgate.required_tags
+# A setting that is not a list of strings (the settings policy denies it)
+# still requires "owner" and any key it names: required_tags: team requires
+# owner and team.
+required := lib.strings_or(data.tfgate.required_tags, ["owner"])
 
 # tag_attributes names, by provider, the attributes holding tags: the
 # configured ones first, then those that add provider defaults. Unknown

@@ -93,3 +93,16 @@ test_several_required_keys if {
 test_empty_list_turns_the_policy_off if {
 	count(deny([rc("aws_instance.web", "aws_instance", ["create"], {"tags": null})], [])) == 0
 }
+
+# A setting that is not a list of strings (denied by the settings policy)
+# still requires owner and the keys it names.
+test_malformed_setting_does_not_turn_the_policy_off if {
+	after := {"tags": {"env": "x"}, "tags_all": {"env": "x"}}
+	changes := [rc("aws_instance.web", "aws_instance", ["create"], after)]
+	{m | some f in deny(changes, "owner"); some m in f.missing} == {"owner"}
+	{m | some f in deny(changes, "team"); some m in f.missing} == {"owner", "team"}
+	{m | some f in deny(changes, ["team", 5]); some m in f.missing} == {"owner", "team"}
+	{m | some f in deny(changes, null); some m in f.missing} == {"owner"}
+	some f in deny(changes, "owner")
+	f.msg == "aws_instance.web: missing required tag owner (required: data.tfgate.required_tags)"
+}

@@ -18,22 +18,30 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
-	"github.com/open-policy-agent/opa/v1/topdown/print"
 )
 
 // Options tune Load.
 type Options struct {
 	// PrintWriter receives the output of print() calls in policies, one line
-	// per call prefixed with the project and the call's file:line. Nil
-	// compiles print() away.
+	// per call prefixed with the project and the call's file:line, masked
+	// with the project's Mask. An evaluation's lines are written together
+	// when it ends, each once (see evalPrints). Nil compiles print() away.
 	PrintWriter io.Writer
+	// EvalTimeout bounds each evaluation of one plan (Eval, EvalValue); 0
+	// (or less) means DefaultEvalTimeout. A policy can be made arbitrarily
+	// expensive (numbers.range(1, 3e7) takes most of a minute and gigabytes),
+	// and an evaluation that runs out of time gives VerdictError.
+	EvalTimeout time.Duration
 }
+
+// DefaultEvalTimeout is the EvalTimeout used when Options leaves it 0.
+const DefaultEvalTimeout = 60 * time.Second
 
 // Project identifies the plan being evaluated; policies read it as
 // data.tfgate.project.
@@ -42,6 +50,10 @@ type Project struct {
 	Dir          string   `json:"dir"`
 	Workspace    string   `json:"workspace"`
 	ChangedFiles []string `json:"changed_files"`
+	// Mask hides the plan's sensitive values in the output of print() calls
+	// made while evaluating this project (nil prints values as they are).
+	// Policies read the raw plan, so anything they print may quote a secret.
+	Mask func(string) string `json:"-"`
 }
 
 // Engine holds compiled, prepared policies. Eval is safe for concurrent use.
@@ -55,6 +67,7 @@ type Engine struct {
 	// whole plan (some policy reads input as a whole or by a computed key).
 	inputKeys map[string]bool
 	printer   *printer
+	timeout   time.Duration
 }
 
 type rule struct {
@@ -90,7 +103,10 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("compile policies%s:\n%w", src.where(), err)
 	}
 
-	e := &Engine{files: l.files}
+	e := &Engine{files: l.files, timeout: opts.EvalTimeout}
+	if e.timeout <= 0 {
+		e.timeout = DefaultEvalTimeout
+	}
 	if opts.PrintWriter != nil {
 		e.printer = &printer{w: opts.PrintWriter}
 	}
@@ -184,30 +200,4 @@ func (e *Engine) Rules() []string {
 		out[i] = r.pkg + "." + r.name
 	}
 	return out
-}
-
-// printer serialises print() output from concurrent evaluations.
-type printer struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-type printHook struct {
-	p       *printer
-	project string
-}
-
-func (h printHook) Print(pc print.Context, msg string) error {
-	loc := ""
-	if pc.Location != nil {
-		loc = fmt.Sprintf("%s:%d: ", pc.Location.File, pc.Location.Row)
-	}
-	prefix := ""
-	if h.project != "" {
-		prefix = h.project + ": "
-	}
-	h.p.mu.Lock()
-	defer h.p.mu.Unlock()
-	_, err := fmt.Fprintf(h.p.w, "%s%s%s\n", prefix, loc, msg)
-	return err
 }

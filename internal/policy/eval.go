@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -38,32 +39,49 @@ func (e *Engine) Decode(planJSON []byte) (ast.Value, error) {
 
 // EvalValue is Eval for a plan already decoded with Decode (or DecodeJSON),
 // so one decoded plan can be evaluated for several projects or repeatedly.
+// It stops after the engine's EvalTimeout.
 func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Result {
+	ctx, cancel := context.WithTimeoutCause(ctx, e.timeout, errTimeout)
+	defer cancel()
+	prints := e.newPrints(p)
+	res := e.evalValue(ctx, plan, p, prints)
+	if err := prints.flush(); err != nil {
+		res.Err = errors.Join(res.Err, err)
+	}
+	res.finish()
+	return res
+}
+
+// errTimeout is the cause of an evaluation's context when EvalTimeout ends it.
+var errTimeout = errors.New("policy evaluation timed out")
+
+func (e *Engine) evalValue(ctx context.Context, plan ast.Value, p Project, prints *evalPrints) Result {
 	input := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("plan"), ast.NewTerm(plan)},
 		[2]*ast.Term{ast.StringTerm("project"), projectTerm(p)},
 	)
 	opts := []rego.EvalOption{rego.EvalParsedInput(input)}
-	if e.printer != nil {
-		opts = append(opts, rego.EvalPrintHook(printHook{p: e.printer, project: p.Name}))
+	if prints != nil {
+		opts = append(opts, rego.EvalPrintHook(prints))
 	}
 
 	var res Result
 	rs, err := e.all.Eval(ctx, opts...)
-	if err == nil {
-		err = ctx.Err() // a cancelled evaluation may have stopped early
-	}
-	if err != nil && ctx.Err() != nil {
-		res.Err = fmt.Errorf("evaluate policies: %w", ctx.Err())
-		res.finish()
+	if cerr := e.stopped(ctx); cerr != nil {
+		// A stopped evaluation may have returned early without an error, or
+		// with one from wherever it stopped: neither tells anything.
+		res.Err = cerr
 		return res
 	}
 	values, ok := combinedValues(rs, len(e.exceptions)+len(e.rules))
 	if err != nil || !ok {
 		// Evaluate rule by rule to report which rules failed and keep the
 		// findings of the others.
+		prints.retry()
 		res = e.evalEach(ctx, opts)
-		res.finish()
+		if cerr := e.stopped(ctx); cerr != nil {
+			res.Err = errors.Join(cerr, res.Err)
+		}
 		return res
 	}
 	excepted := map[string]map[string]bool{}
@@ -90,8 +108,27 @@ func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Resul
 		res.Findings = append(res.Findings, fs...)
 	}
 	res.Err = errors.Join(errs...)
-	res.finish()
 	return res
+}
+
+// stopped explains why ctx ended, if it did: the engine's time limit, or the
+// caller's cancellation.
+func (e *Engine) stopped(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if context.Cause(ctx) == errTimeout {
+		return fmt.Errorf("policy evaluation exceeded %s; a policy is too expensive for this plan", formatDuration(e.timeout))
+	}
+	return fmt.Errorf("evaluate policies: %w", ctx.Err())
+}
+
+// formatDuration writes whole seconds as "60s" rather than "1m0s".
+func formatDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
 }
 
 // combinedValues unpacks the combined query's result: one array per rule,
@@ -114,7 +151,8 @@ func combinedValues(rs rego.ResultSet, n int) ([][]any, bool) {
 }
 
 // evalEach evaluates rules one query at a time: slower, but a failing rule
-// only costs its own findings.
+// only costs its own findings. It stops when ctx ends, leaving the caller to
+// say why.
 func (e *Engine) evalEach(ctx context.Context, opts []rego.EvalOption) Result {
 	var (
 		res  Result
@@ -123,6 +161,9 @@ func (e *Engine) evalEach(ctx context.Context, opts []rego.EvalOption) Result {
 	excepted := map[string]map[string]bool{}
 	for _, x := range e.exceptions {
 		rs, err := x.query.Eval(ctx, opts...)
+		if ctx.Err() != nil {
+			break
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s.%s: %w", x.pkg, x.name, err))
 			continue
@@ -139,6 +180,9 @@ func (e *Engine) evalEach(ctx context.Context, opts []rego.EvalOption) Result {
 			continue
 		}
 		rs, err := r.query.Eval(ctx, opts...)
+		if ctx.Err() != nil {
+			break
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s.%s: %w", r.pkg, r.name, err))
 			continue

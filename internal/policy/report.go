@@ -8,18 +8,36 @@ import (
 	"strings"
 )
 
-// Policy names the policy a finding came from for people: the last segment
-// of its package ("protected_resources"), plus the rule when it has a suffix
-// ("main.deny_public_ingress").
+// Policy names the policy a finding came from for people. The package is
+// shown without "data.": in full ("acme.security.v2", "main"), or, for the
+// library's packages under data.tfgate.rules, by the rest of the path
+// ("protected_resources"). The rule follows unless it is a bare deny or
+// warn, which only repeat the level shown beside the finding:
+//
+//	data.tfgate.rules.protected_resources deny  → protected_resources
+//	data.acme.security.v2 warn                  → acme.security.v2
+//	data.main deny_public_ingress               → main.deny_public_ingress
+//	data.main violation                         → main.violation
+//
+// A bare violation keeps its name because it is shown as a deny.
 func (f Finding) Policy() string {
 	pkg := strings.TrimPrefix(f.Package, "data.")
-	if i := strings.LastIndexByte(pkg, '.'); i >= 0 {
-		pkg = pkg[i+1:]
+	if rest, ok := strings.CutPrefix(pkg, "tfgate.rules."); ok && rest != "" {
+		pkg = rest
 	}
-	if f.Rule == "deny" || f.Rule == "warn" || f.Rule == "violation" {
+	if f.Rule == "deny" || f.Rule == "warn" {
 		return pkg
 	}
 	return pkg + "." + f.Rule
+}
+
+// Text is the finding's message, preceded by its resource address when the
+// message does not already name it: "aws_security_group.web: open to the world".
+func (f Finding) Text() string {
+	if f.Address != "" && !strings.Contains(f.Msg, f.Address) {
+		return f.Address + ": " + f.Msg
+	}
+	return f.Msg
 }
 
 // Summary is the short verdict shown beside a project: "pass",
@@ -45,8 +63,10 @@ func plural(n int, word string) string {
 }
 
 // WriteText writes a result for a terminal or log: a verdict line, then one
-// line per finding (denies first) and the evaluation error, if any.
-// Multi-line messages are indented under their finding.
+// line per finding (denies first) and the evaluation error, if any. A
+// finding reads "policy: address: message", the address left out when the
+// message already names it (as the plan report does). Multi-line messages
+// are indented under their finding.
 func WriteText(w io.Writer, r Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "policies: %s", r.Summary())
@@ -70,7 +90,7 @@ func WriteText(w io.Writer, r Result) error {
 		if f.Level == LevelDeny {
 			mark = "✗ deny "
 		}
-		fmt.Fprintf(&b, "  %s %s: %s\n", mark, f.Policy(), strings.ReplaceAll(f.Msg, "\n", "\n"+indent))
+		fmt.Fprintf(&b, "  %s %s: %s\n", mark, f.Policy(), strings.ReplaceAll(f.Text(), "\n", "\n"+indent))
 	}
 	if r.Err != nil {
 		b.WriteString("  ! error: policy evaluation failed, which counts as a deny:\n")

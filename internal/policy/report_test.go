@@ -14,6 +14,8 @@ func sampleResults() map[string]Result {
 			{Level: LevelWarn, Rule: "warn", Package: "data.tfgate.rules.blast_radius", Msg: "30 resources change in envs/prod/app (warning above 25); review carefully", Metadata: map[string]any{"changes": json.Number("30"), "limit": json.Number("25")}},
 			{Level: LevelDeny, Rule: "deny", Package: "data.tfgate.rules.protected_resources", Msg: "terraform_data.vpc: deleting a protected resource (terraform_data); to allow it, add \"terraform_data.vpc\" to data.tfgate.allow_delete", Address: "terraform_data.vpc"},
 			{Level: LevelDeny, Rule: "deny_public_ingress", Package: "data.main", Msg: "first line\nsecond line"},
+			{Level: LevelDeny, Rule: "violation", Package: "data.main", Msg: "open to the world", Address: "aws_security_group.web"},
+			{Level: LevelWarn, Rule: "warn", Package: "data.acme.security.v2", Msg: "aws_iam_role.ci: trust policy allows any account", Address: "aws_iam_role.ci"},
 		},
 	}
 	deny.finish()
@@ -74,13 +76,35 @@ func TestSummaryAndPolicyName(t *testing.T) {
 			t.Errorf("%s: Summary() = %q, want %q", name, got, want)
 		}
 	}
-	for _, tt := range []struct{ pkg, rule, want string }{
-		{"data.tfgate.rules.protected_resources", "deny", "protected_resources"},
-		{"data.main", "deny_public_ingress", "main.deny_public_ingress"},
-		{"data.main", "violation", "main"},
+	for _, tt := range []struct {
+		level           Level
+		pkg, rule, want string
+	}{
+		{LevelDeny, "data.tfgate.rules.protected_resources", "deny", "protected_resources"},
+		{LevelWarn, "data.tfgate.rules.blast_radius", "warn", "blast_radius"},
+		{LevelDeny, "data.tfgate.rules.net.ingress", "deny_public", "net.ingress.deny_public"},
+		{LevelDeny, "data.main", "deny_public_ingress", "main.deny_public_ingress"},
+		{LevelDeny, "data.main", "deny", "main"},
+		{LevelDeny, "data.main", "violation", "main.violation"},
+		{LevelDeny, "data.main", "violation_open_port", "main.violation_open_port"},
+		{LevelDeny, "data.acme.security.v2", "deny", "acme.security.v2"},
+		{LevelWarn, "data.acme.security.v2", "warn", "acme.security.v2"},
+		{LevelDeny, "data.tfgate.rulesx", "deny", "tfgate.rulesx"},
+		{LevelDeny, "data.tfgate.rules", "deny", "tfgate.rules"},
+		{LevelDeny, `data.x["my-policies"]`, "deny", `x["my-policies"]`},
 	} {
-		if got := (Finding{Package: tt.pkg, Rule: tt.rule}).Policy(); got != tt.want {
-			t.Errorf("Policy(%s, %s) = %q, want %q", tt.pkg, tt.rule, got, tt.want)
+		if got := (Finding{Level: tt.level, Package: tt.pkg, Rule: tt.rule}).Policy(); got != tt.want {
+			t.Errorf("Policy(%s, %s, %s) = %q, want %q", tt.level, tt.pkg, tt.rule, got, tt.want)
+		}
+	}
+
+	for _, tt := range []struct{ addr, msg, want string }{
+		{"", "plain", "plain"},
+		{"aws_security_group.web", "open to the world", "aws_security_group.web: open to the world"},
+		{"aws_iam_role.ci", "aws_iam_role.ci: any account", "aws_iam_role.ci: any account"},
+	} {
+		if got := (Finding{Address: tt.addr, Msg: tt.msg}).Text(); got != tt.want {
+			t.Errorf("Text(%q, %q) = %q, want %q", tt.addr, tt.msg, got, tt.want)
 		}
 	}
 }
