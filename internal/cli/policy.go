@@ -97,7 +97,7 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 			if name == "" {
 				name = filepath.Base(opts.PlanFile)
 			}
-			res := engine.Eval(ctx, data, policy.Project{Name: name, Dir: ".", Workspace: "default", ChangedFiles: []string{}})
+			res := engine.Eval(ctx, data, policy.Project{Name: name, Dir: ".", Workspace: "default", ChangedFiles: []string{}, Mask: mask})
 			res = pipeline.MaskPolicyResult(res, mask)
 			if opts.Format == "json" {
 				err = policy.WriteJSON(a.stdout, res)

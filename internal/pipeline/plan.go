@@ -161,7 +161,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	if engine := opts.Policies.Engine; engine != nil {
 		opts.Progress.Phase(p.Name, "policy")
 		res := engine.Eval(ctx, raw, policy.Project{Name: opts.Policies.ProjectName(p.Name, p.Dir, p.Workspace),
-			Dir: p.Dir, Workspace: p.Workspace, ChangedFiles: projectFiles(p, opts.ChangedFiles)})
+			Dir: p.Dir, Workspace: p.Workspace, ChangedFiles: projectFiles(p, opts.ChangedFiles), Mask: rep.Changes.Mask})
 		res = MaskPolicyResult(res, rep.Changes.Mask)
 		rep.Policy = &res
 	}
