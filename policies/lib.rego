@@ -54,16 +54,12 @@ writes(rc) if {
 # (module.app.aws_db_instance.main["eu"]), and `\` escapes the next
 # character. Entries that are not strings are ignored (the settings policy
 # denies them).
+matches_any(patterns, address) if address in patterns
+
 matches_any(patterns, address) if {
 	some p in patterns
-	matches(p, address)
-}
-
-matches(pattern, address) if pattern == address
-
-matches(pattern, address) if {
-	is_string(pattern)
-	glob.match(glob_pattern(pattern), null, address)
+	is_string(p)
+	glob.match(glob_pattern(p), null, address)
 }
 
 # glob_pattern escapes the brackets of an address pattern for glob.match,

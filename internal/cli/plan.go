@@ -79,8 +79,9 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err != nil {
 		return err
 	}
+	notes := pipeline.RemovedNotes(sel.Removed)
 	if len(sel.Projects) == 0 {
-		return writePlanReport(a, opts.Format, render.Report{Base: sel.Base, MergeBase: short(sel.MergeBase)})
+		return writePlanReport(a, opts.Format, render.Report{Base: sel.Base, MergeBase: short(sel.MergeBase), Notes: notes})
 	}
 
 	pols, err := a.loadPolicies(ctx, root, cfg, opts.PoliciesFrom, firstNonEmpty(sel.Base, opts.Base), sel.Files)
@@ -100,7 +101,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	})
 	progress.Close()
 	report.Base, report.MergeBase = sel.Base, short(sel.MergeBase)
-	report.Policies, report.PolicyNotes = pols.Source, pols.Notes
+	report.Policies, report.PolicyNotes, report.Notes = pols.Source, pols.Notes, notes
 	if werr := writePlanReport(a, opts.Format, report); werr != nil && err == nil {
 		err = werr
 	}

@@ -68,13 +68,14 @@ type projectJSON struct {
 	Mode      string   `json:"mode"`
 	DependsOn []string `json:"depends_on"`
 	Modules   []string `json:"modules"`
+	Problems  []string `json:"problems"` // found reading its files (file:line: …); planning it fails
 }
 
 func toProjectJSON(ps []project.Project) []projectJSON {
 	out := make([]projectJSON, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, projectJSON{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Mode: string(p.Mode),
-			DependsOn: nonNil(p.DependsOn), Modules: nonNil(p.Modules)})
+			DependsOn: nonNil(p.DependsOn), Modules: nonNil(p.Modules), Problems: nonNil(p.Problems)})
 	}
 	return out
 }
@@ -115,5 +116,25 @@ func writeProjectsTable(w io.Writer, ps []project.Project) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Dir, p.Workspace, p.Mode, mods)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, p := range ps {
+		for _, problem := range p.Problems {
+			fmt.Fprintf(w, "\n! %s: %s", p.Name, problem)
+		}
+	}
+	if hasProblems(ps) {
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func hasProblems(ps []project.Project) bool {
+	for _, p := range ps {
+		if len(p.Problems) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -24,7 +24,12 @@ func newRoot(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	for _, file := range []string{"envs/prod/network/prod.tfvars", "envs/common.tfvars", "README.md", "root.tfvars"} {
+	files := []string{
+		"envs/prod/network/prod.tfvars", "envs/common.tfvars", "README.md", "root.tfvars",
+		// Project dirs must hold Terraform files.
+		"main.tf", "envs/prod/core/main.tf", "envs/prod/network/main.tf", "envs/dev/main.tf.json", "modules/network/main.tf",
+	}
+	for _, file := range files {
 		if err := os.WriteFile(filepath.Join(root, file), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -86,6 +91,11 @@ func TestParseErrors(t *testing.T) {
 		{"dir required", "version: 1\nprojects:\n  - name: web\n", `.tfgate.yaml:3: project "web": dir is required; add "dir: path/to/project" (relative to the repository root)`},
 		{"dir required, unnamed", "version: 1\nprojects:\n  - dir: envs/dev\n  - workspace: prod\n", `.tfgate.yaml:4: project #2: dir is required; add "dir: path/to/project" (relative to the repository root)`},
 		{"dir missing", "version: 1\nprojects:\n  - dir: envs/prod/netwrok\n", `.tfgate.yaml:3: project "envs/prod/netwrok": dir "envs/prod/netwrok" does not exist in the repository (did you mean "envs/prod/network"?)`},
+		{"dir empty", "version: 1\nprojects:\n  - name: web\n    dir: \"\"\n", `.tfgate.yaml:4: project "web": dir is required and must not be empty; set it to the project's directory relative to the repository root ("." for the root itself)`},
+		{"dir empty, unnamed", "version: 1\nprojects:\n  - dir:\n", `.tfgate.yaml:3: project #1: dir is required and must not be empty; set it to the project's directory relative to the repository root ("." for the root itself)`},
+		{"dir without Terraform files", "version: 1\nprojects:\n  - dir: policies\n", `.tfgate.yaml:3: project "policies": dir "policies" holds no *.tf files; point dir at a Terraform root module`},
+		{"dir without Terraform files, one subdirectory has some", "version: 1\nprojects:\n  - dir: ./modules/\n", `.tfgate.yaml:3: project "./modules/": dir "./modules/" holds no *.tf files; point dir at a Terraform root module (did you mean "modules/network"?)`},
+		{"dir without Terraform files, subdirectories have some", "version: 1\nprojects:\n  - dir: envs/prod\n", `.tfgate.yaml:3: project "envs/prod": dir "envs/prod" holds no *.tf files; point dir at a Terraform root module (its subdirectories "envs/prod/core", "envs/prod/network" do; list each as a project)`},
 		{"dir is a file", "version: 1\nprojects:\n  - name: readme\n    dir: README.md\n", `.tfgate.yaml:4: project "readme": dir "README.md" is not a directory`},
 		{"dir escapes", "version: 1\nprojects:\n  - name: up\n    dir: envs/../../x\n", `.tfgate.yaml:4: project "up": dir "envs/../../x" is outside the repository`},
 		{"dir absolute", "version: 1\nprojects:\n  - name: abs\n    dir: /envs/dev\n", `.tfgate.yaml:4: project "abs": dir "/envs/dev" must be relative to the repository root`},
@@ -101,7 +111,7 @@ func TestParseErrors(t *testing.T) {
 		{"mode", "version: 1\nprojects:\n  - dir: envs/dev\n    mode: readonly\n", `.tfgate.yaml:4: project "envs/dev": mode must be "managed" or "observe", got "readonly"`},
 		{"var file missing", "version: 1\nprojects:\n  - dir: envs/prod/network\n    var_files:\n      - prod.tfvars\n      - dev.tfvars\n", `.tfgate.yaml:6: project "envs/prod/network": var_files "dev.tfvars" does not exist in envs/prod/network`},
 		{"var file missing at root", "version: 1\nprojects:\n  - dir: .\n    var_files: [prod.tfvars]\n", `.tfgate.yaml:4: project ".": var_files "prod.tfvars" does not exist in the repository root`},
-		{"var file is a dir", "version: 1\nprojects:\n  - dir: envs\n    var_files: [dev]\n", `.tfgate.yaml:4: project "envs": var_files "dev" is a directory, not a file`},
+		{"var file is a dir", "version: 1\nprojects:\n  - dir: .\n    var_files: [envs]\n", `.tfgate.yaml:4: project ".": var_files "envs" is a directory, not a file`},
 		{"var file outside", "version: 1\nprojects:\n  - dir: envs/dev\n    var_files: [../../../secrets.tfvars]\n", `.tfgate.yaml:4: project "envs/dev": var_files "../../../secrets.tfvars" is outside the repository`},
 		{"var file absolute", "version: 1\nprojects:\n  - dir: envs/dev\n    var_files: [/etc/prod.tfvars]\n", `.tfgate.yaml:4: project "envs/dev": var_files "/etc/prod.tfvars" must be relative to the project dir`},
 		{"glob invalid", "version: 1\nprojects:\n  - dir: envs/dev\n    when_modified: [\"*.tf\", \"{a,b\"]\n", `.tfgate.yaml:4: project "envs/dev": when_modified "{a,b" is not a valid glob; check its [ ] and { } pairs`},
@@ -258,6 +268,39 @@ func TestParseDefaults(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Parse:\n got %s\nwant %s", dump(got), dump(tt.want))
+			}
+		})
+	}
+}
+
+// TestParseNoRoot checks that without a root (the base commit's configuration) the checks
+// that read the disk are skipped and the others still run.
+func TestParseNoRoot(t *testing.T) {
+	tests := []struct {
+		name, yaml, wantErr string
+	}{
+		// testdata exists relative to the test's working directory and holds no *.tf files.
+		{name: "dir not checked for Terraform files", yaml: "version: 1\nprojects:\n  - dir: testdata\n"},
+		{name: "dir not checked for existence", yaml: "version: 1\nprojects:\n  - dir: envs/gone\n"},
+		{
+			name:    "empty dir is still an error",
+			yaml:    "version: 1\nprojects:\n  - dir: \"\"\n",
+			wantErr: `.tfgate.yaml:3: project #1: dir is required and must not be empty`,
+		},
+		{
+			name:    "null dir is still an error",
+			yaml:    "version: 1\nprojects:\n  - dir: ~\n    name: x\n",
+			wantErr: `.tfgate.yaml:3: project "x": dir is required and must not be empty`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.yaml), ".tfgate.yaml", "")
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("Parse: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("Parse error = %v, want it to contain %s", err, tt.wantErr)
 			}
 		})
 	}

@@ -49,11 +49,7 @@ func (d *decoder) exists(n *yaml.Node, what, given, rel, where string, kind file
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		d.errorf(n, "%s %q does not exist %s%s", what, given, where, d.nearby(given, rel, kind))
 	case err != nil:
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		d.errorf(n, "%s %q cannot be read: %v", what, given, err)
+		d.errorf(n, "%s %q cannot be read: %v", what, given, pathErr(err))
 	case kind == kindDir && !fi.IsDir():
 		d.errorf(n, "%s %q is not a directory", what, given)
 	case kind == kindFile && fi.IsDir():
@@ -80,4 +76,72 @@ func (d *decoder) nearby(given, rel string, kind fileKind) string {
 		return fmt.Sprintf(" (did you mean %q?)", path.Join(path.Dir(given), s))
 	}
 	return ""
+}
+
+// holdsTerraform checks that the project directory rel (given as the user wrote it) holds
+// *.tf or *.tf.json files: terraform would plan an empty configuration in any other
+// directory. Subdirectories that do hold some are suggested.
+func (d *decoder) holdsTerraform(n *yaml.Node, prefix, given, rel string) {
+	if d.root == "" {
+		return
+	}
+	dir := filepath.Join(d.root, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.errorf(n, "%sdir %q cannot be read: %v", prefix, given, pathErr(err))
+		return
+	}
+	var subdirs []string
+	for _, e := range entries {
+		switch {
+		case isTerraformFile(e.Name()) && !e.IsDir():
+			return
+		case e.IsDir() && !strings.HasPrefix(e.Name(), ".") && hasTerraformFile(filepath.Join(dir, e.Name())):
+			subdirs = append(subdirs, path.Join(given, e.Name()))
+		}
+	}
+	hint := ""
+	switch {
+	case len(subdirs) == 1:
+		hint = fmt.Sprintf(" (did you mean %q?)", subdirs[0])
+	case len(subdirs) > 1:
+		const max = 3
+		quoted := make([]string, 0, max)
+		for _, s := range subdirs[:min(len(subdirs), max)] {
+			quoted = append(quoted, fmt.Sprintf("%q", s))
+		}
+		more := ""
+		if len(subdirs) > max {
+			more = fmt.Sprintf(" and %d more", len(subdirs)-max)
+		}
+		hint = fmt.Sprintf(" (its subdirectories %s%s do; list each as a project)", strings.Join(quoted, ", "), more)
+	}
+	d.errorf(n, "%sdir %q holds no *.tf files; point dir at a Terraform root module%s", prefix, given, hint)
+}
+
+func isTerraformFile(name string) bool {
+	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+}
+
+// hasTerraformFile reports whether dir directly holds a *.tf or *.tf.json file.
+func hasTerraformFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && isTerraformFile(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathErr drops the absolute path an *fs.PathError repeats.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -75,13 +75,22 @@ func (d *decoder) project(n *yaml.Node, index int) rawProject {
 		{"dir", func(_, v *yaml.Node) {
 			dirSet = true
 			s, ok := d.str(v, prefix+"dir")
-			if !ok {
+			if !ok && !isNull(v) {
+				return // not a string, reported
+			}
+			if s == "" {
+				// "dir:" or "dir: ''" must not become "." (path.Clean's answer), silently
+				// turning the repository root into the project.
+				d.errorf(v, `%sdir is required and must not be empty; set it to the project's directory relative to the repository root ("." for the root itself)`, prefix)
 				return
 			}
 			rel, ok := d.repoPath(v, prefix+"dir", s)
 			if ok {
 				p.Dir = rel
 				dirOK = d.exists(v, prefix+"dir", s, rel, "in the repository", kindDir)
+				if dirOK {
+					d.holdsTerraform(v, prefix, s, rel)
+				}
 			}
 		}},
 		{"workspace", func(_, v *yaml.Node) {

@@ -110,10 +110,13 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		opts.Progress.Done(p.Name, false, rep.Duration, headline(rep.Error))
 		return rep
 	}
+	opts.Progress.Start(p.Name, "init")
+	if len(p.Problems) > 0 { // found while reading its files: terraform would fail too
+		return fail(fmt.Errorf("%s", strings.Join(p.Problems, "\n")))
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
-	opts.Progress.Start(p.Name, "init")
 	// Hash the inputs before init: init may create or update .terraform.lock.hcl, and apply
 	// (from a fresh checkout) must see the same hash.
 	var inputs map[string]string

@@ -4,7 +4,10 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -30,6 +33,7 @@ type Selection struct {
 	Base      string            // the ref compared against ("" when not detecting changes)
 	MergeBase string
 	Files     []string // changed files, root-relative
+	Removed   []string // dirs whose Terraform code the change removed
 }
 
 // Select discovers the repository's projects and picks the ones the options ask for.
@@ -64,6 +68,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Base, sel.MergeBase, sel.Files = changes.Base, changes.MergeBase, files
+	sel.Removed = project.RemovedDirs(deletedFiles(opts.Root, files), func(dir string) bool { return hasTerraform(opts.Root, dir) })
 	sel.Projects = project.Changed(all, files)
 	return sel, nil
 }
@@ -98,4 +103,33 @@ func relativeToRoot(ctx context.Context, root string, files []string) ([]string,
 		}
 	}
 	return out, nil
+}
+
+// deletedFiles are the changed files no longer in the working tree.
+func deletedFiles(root string, files []string) []string {
+	var out []string
+	for _, f := range files {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func hasTerraform(root, dir string) bool {
+	for _, pattern := range []string{"*.tf", "*.tf.json"} {
+		if m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), pattern)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// RemovedNotes explain what removing Terraform code does not do.
+func RemovedNotes(dirs []string) []string {
+	var notes []string
+	for _, d := range dirs {
+		notes = append(notes, fmt.Sprintf("the Terraform code in %s was removed: removing code does not destroy what it manages; destroy it first (a reviewed destroy plan) or remove it from state deliberately", d))
+	}
+	return notes
 }

@@ -212,13 +212,7 @@ func (d *differ) leaves(v, sens, unk any, after bool) {
 }
 
 func (d *differ) emitPair(b, a, bs, as, au any) {
-	before, after := d.w.value(b, bs, nil), d.w.value(a, as, au)
-	bstr, ok1 := b.(string)
-	astr, ok2 := a.(string)
-	if ok1 && ok2 && before.Kind == KindKnown && after.Kind == KindKnown {
-		before.Text, after.Text = focus(strconv.Quote(d.w.mask.apply(bstr)), strconv.Quote(d.w.mask.apply(astr)), d.w.maxLen)
-	}
-	d.emit(before, after)
+	d.emit(d.w.pair(b, a, bs, as, au))
 }
 
 func (d *differ) emitSide(v Value, after bool) {

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -102,7 +104,23 @@ func TestAttributeDiff(t *testing.T) {
 			before: `{"p":"` + strings.Repeat("a", 600) + `X` + strings.Repeat("z", 50) + `"}`,
 			after:  `{"p":"` + strings.Repeat("a", 600) + `Y` + strings.Repeat("z", 50) + `"}`,
 			unk:    `{}`, bsens: `{}`, asen: `{}`,
-			want: "p: …" + strings.Repeat("a", 20) + "X" + strings.Repeat("z", 50) + "\" → …" + strings.Repeat("a", 20) + "Y" + strings.Repeat("z", 50) + "\"\n",
+			want: "p: …" + strings.Repeat("a", 20) + "X" + strings.Repeat("z", 20) + "… → …" + strings.Repeat("a", 20) + "Y" + strings.Repeat("z", 20) + "…\n",
+		},
+		{
+			name: "long string: every difference shown", actions: `["update"]`,
+			before: `{"p":` + policyDoc("s3:GetObject", "10.0.0.0/8") + `}`,
+			after:  `{"p":` + policyDoc("s3:*", "0.0.0.0/0") + `}`,
+			unk:    `{}`, bsens: `{}`, asen: `{}`,
+			want: `p: …w\",\"Action\":\"s3:GetObject\",\"Resource\":\"ar…{\"aws:SourceIp\":\"10.0.0.0/8\"}}}]}"` +
+				` → …w\",\"Action\":\"s3:*\",\"Resource\":\"ar…{\"aws:SourceIp\":\"0.0.0.0/0\"}}}]}"` + "\n",
+		},
+		{
+			name: "long list: a change in the middle shown", actions: `["update"]`,
+			before: `{"cidrs":` + cidrList(100, 80, "10.0.80.0/24") + `}`,
+			after:  `{"cidrs":` + cidrList(100, 80, "0.0.0.0/0") + `}`,
+			unk:    `{}`, bsens: `{}`, asen: `{}`,
+			want: `cidrs: …", "10.0.79.0/24", "10.0.80.0/24", "10.0.81.0/24", "…` +
+				` → …", "10.0.79.0/24", "0.0.0.0/0", "10.0.81.0/24", "…` + "\n",
 		},
 		{
 			name: "sensitive on either side hides both", actions: `["update"]`,
@@ -135,6 +153,32 @@ func TestAttributeDiff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// policyDoc is a JSON string (as jsonencode writes it, over 500 characters) holding a long
+// policy whose action and source address are the given ones, far apart.
+func policyDoc(action, cidr string) string {
+	stmt := `{"Sid":"S%d","Effect":"Allow","Action":"%s","Resource":"arn:aws:s3:::bucket-%d/*"}`
+	var parts []string
+	parts = append(parts, fmt.Sprintf(stmt, 0, action, 0))
+	for i := 1; i < 8; i++ {
+		parts = append(parts, fmt.Sprintf(stmt, i, "s3:ListBucket", i))
+	}
+	doc := `{"Version":"2012-10-17","Statement":[` + strings.Join(parts, ",") +
+		`,{"Sid":"Net","Effect":"Deny","Action":"*","Condition":{"IpAddress":{"aws:SourceIp":"` + cidr + `"}}}]}`
+	js, _ := json.Marshal(doc)
+	return string(js)
+}
+
+// cidrList is a JSON list of n CIDRs, element i replaced by v.
+func cidrList(n, i int, v string) string {
+	l := make([]string, n)
+	for k := range l {
+		l[k] = fmt.Sprintf("10.0.%d.0/24", k)
+	}
+	l[i] = v
+	js, _ := json.Marshal(l)
+	return string(js)
 }
 
 func TestValueText(t *testing.T) {

@@ -127,7 +127,9 @@ const (
 
 // Value is a display-ready, already redacted value. Text is always printable as is:
 // strings are quoted (control characters escaped), numbers verbatim, lists [..], maps
-// {k = v}; long values are shortened with "…".
+// {k = v}. A value longer than Options.MaxValueLen is shortened with "…": cut at the cap
+// when it stands alone (a new object's attribute), or, as one side of a change, reduced to
+// every region where the two sides differ with some context around each (see Excerpt).
 type Value struct {
 	Text string
 	Kind ValueKind
@@ -160,7 +162,8 @@ type Options struct {
 	// one appears — as a whole value or inside one, in a map key or an address — it is
 	// replaced by "(masked)". Empty strings are ignored.
 	Masks []string
-	// MaxValueLen caps a Value's Text, in characters; 0 means DefaultMaxValueLen.
+	// MaxValueLen caps a Value's Text, in characters; 0 means DefaultMaxValueLen. The two
+	// sides of a change may run past it (up to four times) when they differ in many places.
 	MaxValueLen int
 }
 

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -49,7 +48,8 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 		c.Drift = append(c.Drift, r)
 	}
 	c.Summary.Drift = len(c.Drift)
-	c.Outputs = outputs(w, view)
+	var unlisted int
+	c.Outputs, unlisted = outputs(w, view)
 	c.Summary.Outputs = len(c.Outputs)
 
 	switch {
@@ -58,6 +58,13 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 	case unmarked > 1:
 		c.Warnings = append(c.Warnings, fmt.Sprintf(
 			"%d resource changes carry no sensitivity markers (plans from Terraform before 0.14), so their values are hidden; plan with a newer Terraform to see them", unmarked))
+	}
+	switch {
+	case unlisted == 1:
+		c.Warnings = append(c.Warnings, "1 output is not listed: Terraform before 0.14 reports every output as new, so tfgate cannot tell whether its known value changes; plan with a newer Terraform to see output changes")
+	case unlisted > 1:
+		c.Warnings = append(c.Warnings, fmt.Sprintf(
+			"%d outputs are not listed: Terraform before 0.14 reports every output as new, so tfgate cannot tell whether their known values change; plan with a newer Terraform to see output changes", unlisted))
 	}
 	switch n := len(p.DeferredChanges); {
 	case n == 1:
@@ -207,118 +214,4 @@ func reasonText(r tfjson.ActionReason) string {
 		return s
 	}
 	return strings.ReplaceAll(string(r), "_", " ")
-}
-
-// planView is what Summarise reads from a plan, with output sensitivity looked up in the
-// places terraform has put it over the years.
-type planView struct {
-	resources, drift []*tfjson.ResourceChange
-	outputs          map[string]*tfjson.Change
-	planned, prior   map[string]*tfjson.StateOutput
-}
-
-func newView(p *tfjson.Plan) *planView {
-	v := &planView{resources: p.ResourceChanges, drift: p.ResourceDrift, outputs: p.OutputChanges}
-	if p.PlannedValues != nil {
-		v.planned = p.PlannedValues.Outputs
-	}
-	if p.PriorState != nil && p.PriorState.Values != nil {
-		v.prior = p.PriorState.Values.Outputs
-	}
-	return v
-}
-
-func (v *planView) outputSensitive(name string) bool {
-	if o := v.planned[name]; o != nil && o.Sensitive {
-		return true
-	}
-	o := v.prior[name]
-	return o != nil && o.Sensitive
-}
-
-func (v *planView) knowsOutput(name string) bool {
-	return v.planned[name] != nil || v.prior[name] != nil
-}
-
-// unchangedOutput spots Terraform 0.12/0.13 output changes, which say "create" for every
-// output even when its value is the one already in state.
-func (v *planView) unchangedOutput(name string, ch *tfjson.Change) bool {
-	prior := v.prior[name]
-	return prior != nil && ch.Before == nil && len(ch.Actions) == 1 && ch.Actions[0] == tfjson.ActionCreate &&
-		!hasTrue(ch.AfterUnknown) && equal(normalise(prior.Value), normalise(ch.After))
-}
-
-func outputs(w *writer, v *planView) []Output {
-	names := make([]string, 0, len(v.outputs))
-	for name := range v.outputs {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var out []Output
-	for _, name := range names {
-		ch := v.outputs[name]
-		if ch == nil {
-			continue
-		}
-		action, _ := classify(ch.Actions)
-		if action == ActionNoop || v.unchangedOutput(name, ch) {
-			continue
-		}
-		o := Output{Name: w.mask.apply(name), Action: action}
-		unmarked := ch.BeforeSensitive == nil && ch.AfterSensitive == nil && !v.knowsOutput(name)
-		if v.outputSensitive(name) || isTrue(ch.BeforeSensitive) || isTrue(ch.AfterSensitive) || unmarked {
-			o.Before, o.After = valueSensitive, valueSensitive
-			if ch.Before == nil {
-				o.Before = valueNull
-			}
-			if ch.After == nil && !isTrue(ch.AfterUnknown) {
-				o.After = valueNull
-			}
-		} else {
-			// Either side's nested markers hide the value on both sides.
-			sens := union(ch.BeforeSensitive, ch.AfterSensitive)
-			o.Before = w.value(ch.Before, sens, nil)
-			o.After = w.value(ch.After, sens, ch.AfterUnknown)
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
-// union merges two markers of the same shape: marked in either is marked.
-func union(a, b any) any {
-	if isTrue(a) || isTrue(b) {
-		return true
-	}
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return a
-		}
-		m := make(map[string]any, len(x)+len(y))
-		for k, v := range x {
-			m[k] = union(v, y[k])
-		}
-		for k, v := range y {
-			if _, done := m[k]; !done {
-				m[k] = v
-			}
-		}
-		return m
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			return a
-		}
-		l := make([]any, max(len(x), len(y)))
-		for i := range l {
-			l[i] = union(elem(x, i), elem(y, i))
-		}
-		return l
-	}
-	if b != nil {
-		return b
-	}
-	return a
 }

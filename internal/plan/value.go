@@ -20,23 +20,53 @@ type writer struct {
 
 // value renders v (with its sensitivity and unknown markers) as one display Value.
 func (w *writer) value(v, sens, unk any) Value {
-	switch {
-	case isTrue(sens):
-		return valueSensitive
-	case isTrue(unk):
-		return valueUnknown
-	case v == nil:
-		return valueNull
-	case w.hideAll:
-		return valueSensitive
-	}
-	var b strings.Builder
-	w.write(&b, v, sens, unk)
-	return Value{Text: shorten(b.String(), w.maxLen), Kind: KindKnown}
+	val, _ := w.valueCut(v, sens, unk)
+	return val
 }
 
-func (w *writer) write(b *strings.Builder, v, sens, unk any) {
-	if b.Len() > w.maxLen*4 { // far enough past the cap: stop producing text
+// valueCut is value, also reporting whether the text was shortened to the cap.
+func (w *writer) valueCut(v, sens, unk any) (Value, bool) {
+	switch {
+	case isTrue(sens):
+		return valueSensitive, false
+	case isTrue(unk):
+		return valueUnknown, false
+	case v == nil:
+		return valueNull, false
+	case w.hideAll:
+		return valueSensitive, false
+	}
+	s := w.render(v, sens, unk, w.maxLen*4)
+	short := shorten(s, w.maxLen)
+	return Value{Text: short, Kind: KindKnown}, len(short) != len(s)
+}
+
+// fullLimit bounds the text rendered of one side of a change before it is excerpted.
+const fullLimit = 4 << 20
+
+// pair renders the two sides of a change. When either is longer than the cap, both are
+// shortened to the regions where they differ (see Excerpt), so that no difference is cut
+// off however far into a value it lies; the excerpts may run past the cap when there are
+// many such regions, up to a few times it.
+func (w *writer) pair(b, a, bs, as, au any) (Value, Value) {
+	before, cutB := w.valueCut(b, bs, nil)
+	after, cutA := w.valueCut(a, as, au)
+	if before.Kind != KindKnown || after.Kind != KindKnown || (!cutB && !cutA) {
+		return before, after
+	}
+	before.Text, after.Text = excerpt(w.render(b, bs, nil, fullLimit), w.render(a, as, au, fullLimit), excerptContext, w.maxLen*4)
+	return before, after
+}
+
+// render writes v's text; past limit bytes it stops adding elements of lists and maps.
+func (w *writer) render(v, sens, unk any, limit int) string {
+	var b strings.Builder
+	w.write(&b, v, sens, unk, limit)
+	return b.String()
+}
+
+func (w *writer) write(b *strings.Builder, v, sens, unk any, limit int) {
+	if b.Len() > limit { // far enough past the cap: stop producing text
 		return
 	}
 	switch {
@@ -64,7 +94,7 @@ func (w *writer) write(b *strings.Builder, v, sens, unk any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			w.write(b, e, index(sens, i), index(unk, i))
+			w.write(b, e, index(sens, i), index(unk, i), limit)
 		}
 		b.WriteByte(']')
 	case map[string]any:
@@ -76,7 +106,7 @@ func (w *writer) write(b *strings.Builder, v, sens, unk any) {
 			}
 			b.WriteString(w.key(k))
 			b.WriteString(" = ")
-			w.write(b, t[k], field(sens, k), field(unk, k))
+			w.write(b, t[k], field(sens, k), field(unk, k), limit)
 		}
 		b.WriteByte('}')
 	default:
@@ -106,25 +136,6 @@ func shorten(s string, max int) string {
 		n++
 	}
 	return s
-}
-
-// focus shortens two long different strings around their first difference, so that a
-// one-word change in a 2 KB policy document is visible instead of cut off.
-func focus(before, after string, max int) (string, string) {
-	if utf8.RuneCountInString(before) <= max && utf8.RuneCountInString(after) <= max {
-		return before, after
-	}
-	const context = 20
-	rb, ra := []rune(before), []rune(after)
-	p := 0
-	for p < len(rb) && p < len(ra) && rb[p] == ra[p] {
-		p++
-	}
-	if p <= context+1 {
-		return shorten(before, max), shorten(after, max)
-	}
-	cut := func(r []rune) string { return shorten("…"+string(r[p-context:]), max) }
-	return cut(rb), cut(ra)
 }
 
 func isIdent(s string) bool {

@@ -3,6 +3,7 @@ package project
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,11 +15,20 @@ import (
 // file touches a project when it matches one of the project's WhenModified globs (taken
 // relative to its Dir), is one of its VarFiles, or lies anywhere inside one of its local
 // Modules (a module's templates and scripts are inputs too).
+//
+// A project with Problems may use local modules its Modules do not list (the file that
+// would name them does not parse, or names a module that does not exist yet), so it is
+// also touched by any changed *.tf or *.tf.json file anywhere in the repository: a change
+// to a module it might use plans it, and the plan then fails with the problem instead of
+// the change going unchecked. A change to a non-Terraform file (a template) of a module
+// it uses only through a broken file is still missed. An empty WhenModified keeps such a
+// project out too.
 func Changed(projects []Project, files []string) []Project {
 	idx := newFileIndex(files)
+	anyTerraform := slices.ContainsFunc(idx, func(f string) bool { return isTerraformFile(path.Base(f)) })
 	var touched []Project
 	for _, p := range projects {
-		if idx.touches(p) {
+		if idx.touches(p, anyTerraform) {
 			touched = append(touched, p)
 		}
 	}
@@ -50,9 +60,14 @@ func (idx fileIndex) withPrefix(prefix string) []string {
 	return idx[lo:hi]
 }
 
-func (idx fileIndex) touches(p Project) bool {
+// touches reports whether the changed files touch p; anyTerraform says whether any of
+// them is a *.tf or *.tf.json file.
+func (idx fileIndex) touches(p Project, anyTerraform bool) bool {
 	if len(p.WhenModified) == 0 || len(idx) == 0 {
 		return false
+	}
+	if len(p.Problems) > 0 && anyTerraform {
+		return true
 	}
 	for _, glob := range p.WhenModified {
 		pattern := joinGlob(p.Dir, glob)

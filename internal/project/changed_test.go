@@ -192,3 +192,36 @@ func TestSelectManyProjectsShortensTheList(t *testing.T) {
 		t.Errorf("error = %v, want the first 20 names and a count of the rest", err)
 	}
 }
+
+// TestChangedProjectWithProblems checks that a project whose module links are uncertain is
+// planned on any Terraform change, so a change to a module it might use is not missed.
+func TestChangedProjectWithProblems(t *testing.T) {
+	def := DefaultWhenModified
+	projects := []Project{
+		{Name: "ok", Dir: "envs/ok", WhenModified: def, Modules: []string{"modules/net"}},
+		{Name: "broken", Dir: "envs/broken", WhenModified: def, Modules: []string{"modules/net"}, Problems: []string{"envs/broken/main.tf:3: syntax error"}},
+		{Name: "broken-manual", Dir: "envs/manual", WhenModified: []string{}, Problems: []string{"envs/manual/main.tf:1: syntax error"}},
+	}
+	tests := []struct {
+		name  string
+		files []string
+		want  []string
+	}{
+		{name: "no files", files: nil, want: nil},
+		{name: "its own file", files: []string{"envs/broken/main.tf"}, want: []string{"broken"}},
+		{name: "a module it does not list", files: []string{"modules/other/main.tf"}, want: []string{"broken"}},
+		{name: "a JSON module file", files: []string{"modules/other/main.tf.json"}, want: []string{"broken"}},
+		{name: "another project's file", files: []string{"envs/ok/main.tf"}, want: []string{"ok", "broken"}},
+		{name: "a module it lists, non-Terraform file", files: []string{"modules/net/templates/a.tpl"}, want: []string{"ok", "broken"}},
+		{name: "a module it might use, non-Terraform file", files: []string{"modules/other/templates/a.tpl"}, want: nil},
+		{name: "non-Terraform files elsewhere", files: []string{"README.md", "envs/ok/README.md", "modules/other/x.tfvars"}, want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := names(Changed(projects, tt.files))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Changed(%q) = %q, want %q", tt.files, got, tt.want)
+			}
+		})
+	}
+}

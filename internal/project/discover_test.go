@@ -62,6 +62,11 @@ func project(dir string, modules ...string) Project {
 	return Project{Name: dir, Dir: dir, Workspace: "default", WhenModified: DefaultWhenModified, Mode: config.ModeManaged, Modules: modules}
 }
 
+func withProblems(p Project, problems ...string) Project {
+	p.Problems = problems
+	return p
+}
+
 func TestDiscoverAutodetect(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, monorepo)
@@ -70,7 +75,7 @@ func TestDiscoverAutodetect(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Project{
-		project("broken"),
+		withProblems(project("broken"), "broken/main.tf:1: syntax error: Unclosed configuration block; fix the file (terraform validate shows the details)"),
 		project("envs/dev/app", ".shared/mod", "modules/app", "modules/tags"),
 		project("envs/prod"),
 		project("envs/prod/app", "modules/app", "modules/tags"),
@@ -136,64 +141,155 @@ func TestDiscoverConfigured(t *testing.T) {
 	assertProjects(t, got, want)
 }
 
-func TestDiscoverErrors(t *testing.T) {
+// TestDiscoverProblems checks that a problem inside one project's files or modules is
+// recorded on every project it concerns and never stops the discovery of the others.
+func TestDiscoverProblems(t *testing.T) {
+	missingNet := `envs/a/main.tf:4: module "net": source "../../modules/network": directory modules/network does not exist: fix the source or add the module`
 	tests := []struct {
-		name    string
-		files   map[string]string
-		cfg     *config.Config
-		wantErr []string
+		name  string
+		files map[string]string
+		links map[string]string // symbolic links: name → target
+		cfg   *config.Config
+		want  []Project
 	}{
 		{
-			name:    "module source names a missing directory",
-			files:   map[string]string{"envs/a/main.tf": "# header\n\n" + module("net", "../../modules/network")},
-			wantErr: []string{`envs/a/main.tf:4: module "net": source "../../modules/network": directory modules/network does not exist`},
-		},
-		{
-			name:    "module source is a file",
-			files:   map[string]string{"envs/a/main.tf": module("net", "./net.tf"), "envs/a/net.tf": ""},
-			wantErr: []string{`envs/a/main.tf:2: module "net": source "./net.tf": directory envs/a/net.tf does not exist`},
-		},
-		{
-			name:    "module source leaves the repository",
-			files:   map[string]string{"a/main.tf": module("x", "../../elsewhere")},
-			wantErr: []string{`a/main.tf:2: module "x": source "../../elsewhere" points outside the repository`},
-		},
-		{
-			name: "missing module deep in the graph, JSON syntax, every problem at once",
+			name: "module source names a missing directory",
 			files: map[string]string{
-				"p/main.tf":        module("m", "../m"),
+				"envs/a/main.tf":  "# header\n\n" + module("net", "../../modules/network") + module("ok", "../../modules/ok"),
+				"envs/b/main.tf":  module("ok", "../../modules/ok"),
+				"modules/ok/x.tf": "",
+			},
+			want: []Project{
+				withProblems(project("envs/a", "modules/ok"), missingNet),
+				project("envs/b", "modules/ok"),
+			},
+		},
+		{
+			name:  "module source is a file",
+			files: map[string]string{"envs/a/main.tf": module("net", "./net.tf"), "envs/a/net.tf": ""},
+			want: []Project{withProblems(project("envs/a"),
+				`envs/a/main.tf:2: module "net": source "./net.tf": directory envs/a/net.tf does not exist: fix the source or add the module`)},
+		},
+		{
+			name:  "module source leaves the repository",
+			files: map[string]string{"a/main.tf": module("x", "../../elsewhere"), "b/main.tf": ""},
+			want: []Project{
+				withProblems(project("a"), `a/main.tf:2: module "x": source "../../elsewhere" points outside the repository: keep local modules inside it or use a remote source`),
+				project("b"),
+			},
+		},
+		{
+			name: "a module's problem belongs to every project using it, after the project's own",
+			files: map[string]string{
+				"p/main.tf":        module("m", "../m") + module("gone", "./gone"),
+				"r/main.tf":        module("m", "../m"),
 				"m/main.tf.json":   "{\n  \"module\": {\n    \"n\": {\n      \"source\": \"./n\"\n    }\n  }\n}\n",
-				"q/main.tf":        module("gone", "./gone"),
 				"q/other/other.tf": "",
 			},
-			wantErr: []string{
-				`m/main.tf.json:4: module "n": source "./n": directory m/n does not exist`,
-				`q/main.tf:2: module "gone": source "./gone": directory q/gone does not exist`,
+			want: []Project{
+				withProblems(project("p", "m"),
+					`p/main.tf:5: module "gone": source "./gone": directory p/gone does not exist: fix the source or add the module`,
+					`m/main.tf.json:4: module "n": source "./n": directory m/n does not exist: fix the source or add the module`),
+				project("q/other"),
+				withProblems(project("r", "m"), `m/main.tf.json:4: module "n": source "./n": directory m/n does not exist: fix the source or add the module`),
 			},
 		},
 		{
-			name:  "configured project directory is missing",
-			files: map[string]string{"a/main.tf": ""},
-			cfg: &config.Config{File: "ci/.tfgate.yaml", Projects: []config.Project{
-				{Name: "a", Dir: "a", Line: 3},
-				{Name: "gone", Dir: "envs/gone", Line: 7},
-			}},
-			wantErr: []string{`ci/.tfgate.yaml:7: project gone: directory "envs/gone" does not exist in the repository`},
+			name: "syntax error keeps the links of the other files",
+			files: map[string]string{
+				"app/main.tf":        module("ok", "../modules/ok"),
+				"app/broken.tf":      "locals {}\n\nmodule \"x\" {\n  source = \n}\n",
+				"modules/ok/ok.tf":   "",
+				"other/main.tf":      module("ok", "../modules/ok"),
+				"other/typo.tf.json": "{\"module\": {",
+			},
+			want: []Project{
+				withProblems(project("app", "modules/ok"), "app/broken.tf:4: syntax error: Invalid expression; fix the file (terraform validate shows the details)"),
+				withProblems(project("other", "modules/ok"), "other/typo.tf.json:1: syntax error: Missing value; fix the file (terraform validate shows the details)"),
+			},
+		},
+		{
+			name: "syntax error in a module",
+			files: map[string]string{
+				"app/main.tf":       module("m", "../modules/m"),
+				"modules/m/main.tf": "module \"x\" {\n  source = \"./x\"\n",
+			},
+			want: []Project{withProblems(project("app", "modules/m"),
+				"modules/m/main.tf:1: syntax error: Unclosed configuration block; fix the file (terraform validate shows the details)")},
+		},
+		{
+			// It cannot hide a module link; terraform reports it when the project is planned.
+			name:  "syntax error in a file that calls no module",
+			files: map[string]string{"app/main.tf": "resource \"terraform_data\" \"x\" {\n"},
+			want:  []Project{project("app")},
+		},
+		{
+			name:  "file that cannot be read",
+			files: map[string]string{"app/main.tf": "", "other/main.tf": ""},
+			links: map[string]string{"app/link.tf": "nowhere.tf"},
+			want: []Project{
+				withProblems(project("app"), "app/link.tf: cannot be read: no such file or directory; fix or remove the file"),
+				project("other"),
+			},
 		},
 		{
 			name:  "configured project's module is missing",
-			files: map[string]string{"a/main.tf": module("m", "./m")},
+			files: map[string]string{"a/main.tf": module("m", "./m"), "b/main.tf": module("m", "./m")},
 			cfg:   &config.Config{File: ".tfgate.yaml", Projects: []config.Project{{Name: "a", Dir: "a", Line: 3}}},
-			wantErr: []string{
-				`a/main.tf:2: module "m": source "./m": directory a/m does not exist`,
-			},
+			want: []Project{{
+				Name: "a", Dir: "a", Workspace: "default", WhenModified: DefaultWhenModified, Mode: config.ModeManaged,
+				Problems: []string{`a/main.tf:2: module "m": source "./m": directory a/m does not exist: fix the source or add the module`},
+			}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, tt.files)
+			for name, target := range tt.links {
+				if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(name))); err != nil {
+					t.Fatal(err)
+				}
+			}
 			got, err := Discover(t.Context(), root, tt.cfg)
+			if err != nil {
+				t.Fatalf("Discover: %v", err)
+			}
+			assertProjects(t, got, tt.want)
+		})
+	}
+}
+
+// TestDiscoverErrors checks what still fails Discover: problems of the repository or the
+// configuration as a whole.
+func TestDiscoverErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		root    string // relative to the temporary directory; "" for the directory itself
+		cfg     *config.Config
+		wantErr []string
+	}{
+		{
+			name:    "root does not exist",
+			root:    "nowhere",
+			wantErr: []string{"scan ", "nowhere: ", "no such file or directory"},
+		},
+		{
+			name:  "configured project directory is missing",
+			files: map[string]string{"a/main.tf": module("m", "./m")},
+			cfg: &config.Config{File: "ci/.tfgate.yaml", Projects: []config.Project{
+				{Name: "a", Dir: "a", Line: 3},
+				{Name: "gone", Dir: "envs/gone", Line: 7},
+			}},
+			wantErr: []string{`ci/.tfgate.yaml:7: project gone: directory "envs/gone" does not exist in the repository`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, tt.files)
+			got, err := Discover(t.Context(), filepath.Join(root, tt.root), tt.cfg)
 			if err == nil {
 				t.Fatalf("Discover() = %v, want an error", names(got))
 			}

@@ -25,23 +25,35 @@ type graph struct {
 	tf     map[string][]string // dir → its *.tf / *.tf.json file names, when known from the walk
 	deps   map[string][]string // dir → local module dirs it calls directly, sorted
 	loaded map[string]bool
-	calls  map[string][]moduleCall // file → its local module calls, when prefetched
-	isDir  map[string]bool         // module target dir → exists, so each is stat'ed once
-	errs   []error                 // module sources that leave the repository or name a missing directory
+	calls  map[string]fileCalls // file → its local module calls, when prefetched
+	isDir  map[string]bool      // module target dir → exists, so each is stat'ed once
+	// problems are what keeps a directory's module calls from being known for sure:
+	// unreadable or unparsable files, sources that leave the repository or name a missing
+	// directory. They belong to the directory so that every project using it inherits them,
+	// and never stop the discovery of other projects.
+	problems map[string][]string
 }
 
 func newGraph(root string) *graph {
 	return &graph{
-		root:   root,
-		tf:     map[string][]string{},
-		deps:   map[string][]string{},
-		loaded: map[string]bool{},
-		calls:  map[string][]moduleCall{},
-		isDir:  map[string]bool{},
+		root:     root,
+		tf:       map[string][]string{},
+		deps:     map[string][]string{},
+		loaded:   map[string]bool{},
+		calls:    map[string]fileCalls{},
+		isDir:    map[string]bool{},
+		problems: map[string][]string{},
 	}
 }
 
-func (g *graph) err() error { return errors.Join(g.errs...) }
+// problemsOf returns the problems of dir and of every local module it uses, dir's first.
+func (g *graph) problemsOf(dir string) []string {
+	var out []string
+	for _, d := range append([]string{dir}, g.closure(dir)...) {
+		out = append(out, g.problems[d]...)
+	}
+	return out
+}
 
 func isTerraformFile(name string) bool {
 	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
@@ -86,8 +98,7 @@ func (g *graph) walk(ctx context.Context) ([]string, error) {
 }
 
 // load parses dir's module calls and, transitively, those of every local module it uses.
-// Problems with module sources are collected in g.errs; only I/O errors other than a
-// missing file and cancellation are returned.
+// Problems are recorded in g.problems; only cancellation is returned.
 func (g *graph) load(ctx context.Context, dir string) error {
 	if g.loaded[dir] {
 		return nil
@@ -100,23 +111,23 @@ func (g *graph) load(ctx context.Context, dir string) error {
 	if !ok {
 		var err error
 		if files, err = g.listTerraformFiles(dir); err != nil {
-			return err
+			g.problems[dir] = append(g.problems[dir], err.Error())
 		}
 	}
 	seen := map[string]bool{}
 	for _, name := range files {
 		file := path.Join(dir, name)
-		calls, ok := g.calls[file]
+		fc, ok := g.calls[file]
 		if !ok {
-			var err error
-			if calls, err = g.moduleCalls(file); err != nil {
-				return err
-			}
+			fc = g.moduleCalls(file)
 		}
-		for _, c := range calls {
+		if fc.problem != "" {
+			g.problems[dir] = append(g.problems[dir], fc.problem)
+		}
+		for _, c := range fc.calls {
 			target, err := g.resolve(dir, c)
 			if err != nil {
-				g.errs = append(g.errs, err)
+				g.problems[dir] = append(g.problems[dir], err.Error())
 				continue
 			}
 			seen[target] = true
@@ -134,7 +145,7 @@ func (g *graph) load(ctx context.Context, dir string) error {
 func (g *graph) listTerraformFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(g.root, filepath.FromSlash(dir)))
 	if err != nil {
-		return nil, fmt.Errorf("read module directory %s: %w", dir, err)
+		return nil, fmt.Errorf("%s: directory cannot be read: %v; fix its permissions", dir, pathErr(err))
 	}
 	var files []string
 	for _, e := range entries {
@@ -154,7 +165,7 @@ func (g *graph) prefetch(ctx context.Context, dirs []string) error {
 			files = append(files, path.Join(d, name))
 		}
 	}
-	results := make([][]moduleCall, len(files))
+	results := make([]fileCalls, len(files))
 	eg, ctx := errgroup.WithContext(ctx)
 	eg.SetLimit(prefetchWorkers)
 	for i, f := range files {
@@ -162,9 +173,8 @@ func (g *graph) prefetch(ctx context.Context, dirs []string) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			calls, err := g.moduleCalls(f)
-			results[i] = calls
-			return err
+			results[i] = g.moduleCalls(f)
+			return nil
 		})
 	}
 	if err := eg.Wait(); err != nil {
@@ -192,16 +202,24 @@ var (
 	moduleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}}
 )
 
-// moduleCalls returns the local module calls in one file. A file that does not parse has
-// none: terraform reports the syntax error when the project is planned.
-func (g *graph) moduleCalls(file string) ([]moduleCall, error) {
+// fileCalls is what one file says about local modules: its calls, or a problem that
+// keeps them from being known.
+type fileCalls struct {
+	calls   []moduleCall
+	problem string
+}
+
+// moduleCalls returns the local module calls in one file. A file that cannot be read or
+// does not parse has none and a problem instead: its project's module links are unknown.
+func (g *graph) moduleCalls(file string) fileCalls {
 	src, err := os.ReadFile(filepath.Join(g.root, filepath.FromSlash(file)))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", file, err)
+		return fileCalls{problem: fmt.Sprintf("%s: cannot be read: %v; fix or remove the file", file, pathErr(err))}
 	}
-	// Most files call no module; skip parsing them.
+	// Most files call no module; skip parsing them. A syntax error in such a file hides no
+	// module link, so it is left for terraform to report when the project is planned.
 	if !bytes.Contains(src, []byte("module")) {
-		return nil, nil
+		return fileCalls{}
 	}
 	var f *hcl.File
 	var diags hcl.Diagnostics
@@ -211,7 +229,7 @@ func (g *graph) moduleCalls(file string) ([]moduleCall, error) {
 		f, diags = hclsyntax.ParseConfig(src, file, hcl.InitialPos)
 	}
 	if diags.HasErrors() || f == nil {
-		return nil, nil
+		return fileCalls{problem: syntaxProblem(file, diags)}
 	}
 	// Schema diagnostics (unexpected labels, other block types) are terraform's to report.
 	content, _, _ := f.Body.PartialContent(fileSchema)
@@ -232,7 +250,33 @@ func (g *graph) moduleCalls(file string) ([]moduleCall, error) {
 		}
 		calls = append(calls, moduleCall{file: file, line: attr.Expr.Range().Start.Line, name: b.Labels[0], source: source})
 	}
-	return calls, nil
+	return fileCalls{calls: calls}
+}
+
+// syntaxProblem describes the first syntax error in file. Only its summary is kept:
+// terraform explains it in full when the project is planned or validated.
+func syntaxProblem(file string, diags hcl.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		where := file
+		if d.Subject != nil && d.Subject.Start.Line > 0 {
+			where = fmt.Sprintf("%s:%d", file, d.Subject.Start.Line)
+		}
+		return fmt.Sprintf("%s: syntax error: %s; fix the file (terraform validate shows the details)", where, d.Summary)
+	}
+	return fmt.Sprintf("%s: syntax error; fix the file (terraform validate shows the details)", file)
+}
+
+// pathErr drops the absolute path an *fs.PathError repeats: messages name the
+// root-relative path themselves.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // resolve returns the root-relative directory a local module call points at.

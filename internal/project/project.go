@@ -50,8 +50,17 @@ type Project struct {
 	DependsOn    []string
 	Mode         config.Mode
 	// Modules are the local module directories (root-relative, sorted) the project uses,
-	// directly or through other modules.
+	// directly or through other modules. May be incomplete when Problems is not empty.
 	Modules []string
+	// Problems are what is wrong inside the project's own files or those of the local
+	// modules it uses, one message each, located as "file:line: ..." (or "file: ..." or
+	// "dir: ..." when no line applies) with a hint on how to fix it: a module source that
+	// names a missing directory or leaves the repository, a file that cannot be read, a
+	// file that may call modules and does not parse. The project's own problems come first,
+	// then its modules' in Modules order. A project with problems cannot be planned: callers
+	// fail it with these messages and carry on with the other projects. Its Modules may miss
+	// the links the problems hide, so Changed selects it more eagerly (see Changed).
+	Problems []string
 }
 
 // skipDir reports whether autodetection should not descend into a directory called name.
@@ -61,9 +70,12 @@ func skipDir(name string) bool {
 
 // Discover lists the projects of the repository at root: the configured ones in
 // configuration order or, when cfg configures none, the autodetected ones sorted by
-// directory. A local module source that leaves the repository or names a missing
-// directory is an error naming the file and line; a file that does not parse is not (its
-// project is still listed, so planning it reports terraform's own error).
+// directory. A problem inside one project's files or modules (a local module source that
+// leaves the repository or names a missing directory, an unreadable file, a syntax error
+// in a file that may call modules) does not fail Discover: the project is listed with the
+// problem in its Problems, so one broken project never stops the others. Discover fails
+// only for what concerns the whole repository: a root or directory the walk cannot read,
+// a configured project directory that does not exist, cancellation.
 func Discover(ctx context.Context, root string, cfg *config.Config) ([]Project, error) {
 	g := newGraph(root)
 	if cfg != nil && len(cfg.Projects) > 0 {
@@ -80,9 +92,6 @@ func Discover(ctx context.Context, root string, cfg *config.Config) ([]Project, 
 		if err := g.load(ctx, d); err != nil {
 			return nil, err
 		}
-	}
-	if err := g.err(); err != nil {
-		return nil, err
 	}
 	used := map[string]bool{}
 	for _, d := range dirs {
@@ -104,6 +113,7 @@ func Discover(ctx context.Context, root string, cfg *config.Config) ([]Project, 
 			WhenModified: slices.Clone(DefaultWhenModified),
 			Mode:         config.ModeManaged,
 			Modules:      g.closure(d),
+			Problems:     g.problemsOf(d),
 		})
 	}
 	return projects, nil
@@ -146,12 +156,12 @@ func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Pr
 		}
 		projects = append(projects, p)
 	}
-	errs = append(errs, g.errs...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	for i := range projects {
 		projects[i].Modules = g.closure(projects[i].Dir)
+		projects[i].Problems = g.problemsOf(projects[i].Dir)
 	}
 	return projects, nil
 }

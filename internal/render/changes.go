@@ -177,23 +177,39 @@ func notes(r plan.Resource, drift bool) []string {
 	return out
 }
 
+// focusContext is how much shared text a terminal keeps around each difference of two
+// values too long for a line.
+const focusContext = 12
+
 // attribute renders `path: before → after` (or `path: value` for a new object) on one line
 // when it fits; otherwise the path goes on its own line and the values below it, side by
-// side or, when even that is too wide, one per line, shortened around their first
-// difference so a change in the middle of a long value stays visible. Which attributes force
-// a replacement is said once, in the resource's first note, not on every attribute.
+// side or, when even that is too wide, one per line. Every difference stays visible: on a
+// terminal two known values are shortened to the regions where they differ (plan.Excerpt)
+// and wrapped if still too long; elsewhere (CI logs, files) they are wrapped whole. Only a
+// new object's value is cut to the line on a terminal. Which attributes force a replacement
+// is said once, in the resource's first note, not on every attribute.
 func (t *textWriter) attribute(a plan.Attribute, create bool, avail int) []string {
 	path := clean(a.Path)
 	before, after := clean(a.Before.Text), clean(a.After.Text)
 	label := path + ": "
+	indent := "  "
 	if path == "" {
-		label = ""
+		label, indent = "", ""
 	}
 	if create {
-		if runes(label)+runes(after) <= avail || label == "" {
-			return []string{label + fit(after, avail-runes(label))}
+		switch {
+		case runes(label)+runes(after) <= avail:
+			return []string{label + after}
+		case t.terminal && label == "":
+			return []string{fit(after, avail)}
+		case t.terminal:
+			return []string{path + ":", "  " + fit(after, avail-2)}
 		}
-		return []string{path + ":", "  " + fit(after, avail-2)}
+		lines := prefixed(indent, indent, chunk(after, avail-len(indent)))
+		if label != "" {
+			lines = append([]string{path + ":"}, lines...)
+		}
+		return lines
 	}
 	pair := before + " → " + after
 	switch {
@@ -202,34 +218,52 @@ func (t *textWriter) attribute(a plan.Attribute, create bool, avail int) []strin
 	case runes(pair) <= avail-2:
 		return []string{path + ":", "  " + pair}
 	}
-	indent := "  "
-	if label == "" {
-		indent = ""
+	n := avail - len(indent) - 2
+	known := a.Before.Kind == plan.KindKnown && a.After.Kind == plan.KindKnown
+	if t.terminal && known && (runes(before) > n || runes(after) > n) {
+		before, after = plan.Excerpt(before, after, focusContext)
 	}
-	before, after = focusPair(before, after, avail-len(indent)-2)
-	lines := []string{indent + t.pal.paint(ansiRed, "-") + " " + before, indent + t.pal.paint(ansiGreen, "+") + " " + after}
+	var lines []string
 	if label != "" {
-		lines = append([]string{path + ":"}, lines...)
+		lines = append(lines, path+":")
+	}
+	lines = append(lines, prefixed(indent+t.pal.paint(ansiRed, "-")+" ", indent+"  ", chunk(before, n))...)
+	return append(lines, prefixed(indent+t.pal.paint(ansiGreen, "+")+" ", indent+"  ", chunk(after, n))...)
+}
+
+// prefixed puts first before the first line and rest before the others.
+func prefixed(first, rest string, lines []string) []string {
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
 	}
 	return lines
 }
 
-// focusPair shortens two values to n runes each, dropping their common beginning first when
-// that is what makes them long.
-func focusPair(a, b string, n int) (string, string) {
-	if runes(a) <= n && runes(b) <= n {
-		return a, b
+// chunk breaks a value into lines of at most n runes, after a space when there is one in
+// the second half of the line, else anywhere: joined again, the lines are the value.
+func chunk(s string, n int) []string {
+	n = max(n, 8)
+	if runes(s) <= n {
+		return []string{s}
 	}
-	const context = 12
-	ra, rb := []rune(a), []rune(b)
-	p := 0
-	for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
-		p++
+	var out []string
+	r := []rune(s)
+	for len(r) > n {
+		cut := n
+		for i := n; i > n/2; i-- {
+			if r[i-1] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(r[:cut]))
+		r = r[cut:]
 	}
-	if p > context+1 && p < len(ra) && p < len(rb) {
-		a, b = "…"+string(ra[p-context:]), "…"+string(rb[p-context:])
-	}
-	return fit(a, n), fit(b, n)
+	return append(out, string(r))
 }
 
 func symbol(r plan.Resource, drift bool) (string, string) {

@@ -27,6 +27,8 @@ type JSONReport struct {
 	HasChanges    bool          `json:"has_changes"`    // applying any plan would change something
 	// Policies says where the policies came from; null when no policies are configured.
 	Policies *JSONPolicies `json:"policies"`
+	// Notes are about the run as a whole (e.g. a project removed from the repository).
+	Notes []string `json:"notes"`
 }
 
 // JSONTotals is JSONSummary summed over the planned projects, plus the number of projects
@@ -136,6 +138,7 @@ func JSON(w io.Writer, r Report) error {
 		Failed:        r.Failed(),
 		HasChanges:    r.HasChanges(),
 		Policies:      jsonPolicies(r),
+		Notes:         append([]string{}, r.Notes...),
 	}
 	for _, p := range r.Projects {
 		doc.Projects = append(doc.Projects, JSONProject{

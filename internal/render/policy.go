@@ -40,17 +40,18 @@ func verdictColour(v policy.Verdict) string {
 	return ansiGreen
 }
 
-// policySource writes where the policies came from and the notes about them (for example
-// that this change edits policies, which only apply after merge) under the summary table.
+// policySource writes, under the summary table, where the policies came from, the notes
+// about them (for example that this change edits policies, which only apply after merge)
+// and the notes about the run.
 func (t *textWriter) policySource(r Report) {
-	if r.Policies == "" && len(r.PolicyNotes) == 0 {
+	if r.Policies == "" && len(r.PolicyNotes) == 0 && len(r.Notes) == 0 {
 		return
 	}
 	t.line("")
 	if r.Policies != "" {
 		t.wrapped("Policies: "+clean(r.Policies), "", "", "")
 	}
-	for _, n := range r.PolicyNotes {
+	for _, n := range append(r.PolicyNotes[:len(r.PolicyNotes):len(r.PolicyNotes)], r.Notes...) {
 		t.wrapped(clean(n), t.pal.paint(ansiYellow, "Note:")+" ", "      ", "")
 	}
 }

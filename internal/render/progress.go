@@ -12,7 +12,9 @@ import (
 //
 // In live mode (a terminal) it keeps a block of one line per running project and redraws it
 // as phases change and time passes; finished projects at the top of the block become
-// permanent lines. Otherwise it prints one plain line per event, which reads well in CI logs.
+// permanent lines. Otherwise it prints one plain line per event, which reads well in CI logs,
+// and every 30 seconds a "still planning (1m30s)" line for each project that has printed
+// nothing for that long, so that a long plan does not look hung.
 // All methods are safe for concurrent use.
 type Progress struct {
 	mu      sync.Mutex
@@ -20,7 +22,9 @@ type Progress struct {
 	live    bool
 	pal     palette
 	now     func() time.Time
-	tick    time.Duration
+	tick    time.Duration // live redraw interval
+	beat    time.Duration // plain mode: silence after which a running project says it still runs
+	check   time.Duration // plain mode: how often to look for such silence
 	rows    []*progressRow
 	byName  map[string]*progressRow
 	nameW   int
@@ -35,11 +39,15 @@ type Progress struct {
 type progressRow struct {
 	name, phase, note string
 	start             time.Time
+	said              time.Time // plain mode: when its last line was printed
 	dur               time.Duration
 	done, ok          bool
 }
 
 const noteWidth = 10
+
+// heartbeat is how long a running project may stay silent in plain mode.
+const heartbeat = 30 * time.Second
 
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
@@ -48,12 +56,13 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 func NewProgress(w io.Writer, live, color bool) *Progress {
 	return &Progress{
 		w: w, live: live, pal: palette(color), now: time.Now, tick: 200 * time.Millisecond,
-		byName: map[string]*progressRow{},
+		// Looking a few times per interval keeps a silent project's wait close to it.
+		beat: heartbeat, check: heartbeat / 4, byName: map[string]*progressRow{},
 	}
 }
 
 // Start records that a project began, in its first phase ("init", "workspace", "plan",
-// "show", "policy").
+// "show", "policy"; "queued" while it waits for its turn, shown as "waiting").
 func (p *Progress) Start(project, phase string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -131,7 +140,53 @@ func (p *Progress) event(r *progressRow) {
 		p.redraw(false)
 		return
 	}
+	r.said = p.now()
 	fmt.Fprintln(p.w, p.format(r))
+}
+
+// heartbeat prints, in plain mode, a line for each running project that has been silent
+// for the heartbeat interval: `  envs/prod/app  still planning (1m30s)`.
+func (p *Progress) heartbeat() {
+	if p.closed {
+		return
+	}
+	now := p.now()
+	for _, r := range p.rows {
+		if r.done || r.start.IsZero() || now.Sub(r.said) < p.beat {
+			continue
+		}
+		r.said = now
+		fmt.Fprintln(p.w, "  "+pad(r.name, p.nameW)+"  "+p.pal.paint(ansiDim, "still "+activity(r.phase)+" ("+elapsed(now.Sub(r.start))+")"))
+	}
+}
+
+// phaseLabel is how a phase reads in a progress line.
+func phaseLabel(phase string) string {
+	if phase == "queued" {
+		return "waiting"
+	}
+	return clean(phase)
+}
+
+// activity is what a project in a phase is doing, for the heartbeat line.
+func activity(phase string) string {
+	switch phase {
+	case "queued":
+		return "waiting"
+	case "init":
+		return "running init"
+	case "workspace":
+		return "selecting the workspace"
+	case "plan":
+		return "planning"
+	case "show":
+		return "reading the plan"
+	case "policy":
+		return "checking policies"
+	case "apply":
+		return "applying"
+	}
+	return "in " + clean(phase)
 }
 
 // format renders one row: `  envs/dev/app  plan…` or `✓ envs/dev/app  planned  2.1s`.
@@ -153,11 +208,10 @@ func (p *Progress) format(r *progressRow) string {
 		return p.pal.paint(ansiGreen, "✓") + " " + name + "  " + note + gap + duration(r.dur)
 	}
 	if !p.live {
-		return "  " + name + "  " + clean(r.phase) + "…"
+		return "  " + name + "  " + phaseLabel(r.phase) + "…"
 	}
-	elapsed := p.now().Sub(r.start)
 	return p.pal.paint(ansiCyan, spinner[p.frame%len(spinner)]) + " " + name + "  " +
-		p.pal.paint(ansiDim, clean(r.phase)+"…") + "  " + fmt.Sprintf("%ds", int(elapsed.Seconds()))
+		p.pal.paint(ansiDim, phaseLabel(r.phase)+"…") + "  " + fmt.Sprintf("%ds", int(p.now().Sub(r.start).Seconds()))
 }
 
 // redraw rewrites the live block: cursor up over the old block, then each line cleared and
@@ -186,14 +240,20 @@ func (p *Progress) redraw(final bool) {
 	p.settled = settled
 }
 
+// startTicker starts the redraws (live mode) or the heartbeat checks (plain mode), which run
+// until Close.
 func (p *Progress) startTicker() {
-	if !p.live || p.stop != nil {
+	if p.stop != nil {
 		return
+	}
+	interval := p.tick
+	if !p.live {
+		interval = p.check
 	}
 	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
 	go func(stop, stopped chan struct{}) {
 		defer close(stopped)
-		t := time.NewTicker(p.tick)
+		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
 			select {
@@ -201,12 +261,24 @@ func (p *Progress) startTicker() {
 				return
 			case <-t.C:
 				p.mu.Lock()
-				p.frame++
-				p.redraw(false)
+				if p.live {
+					p.frame++
+					p.redraw(false)
+				} else {
+					p.heartbeat()
+				}
 				p.mu.Unlock()
 			}
 		}
 	}(p.stop, p.stopped)
+}
+
+// elapsed formats a running time in whole seconds: "45s", "1m30s".
+func elapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return duration(d)
 }
 
 // duration formats like "2.1s", "45.0s", "1m05s".

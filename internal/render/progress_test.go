@@ -33,7 +33,7 @@ func newTestProgress(buf *bytes.Buffer, live, color bool) (*Progress, *fakeClock
 	clock := &fakeClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	p := NewProgress(buf, live, color)
 	p.now = clock.now
-	p.tick = time.Hour // tests redraw on events only, deterministically
+	p.tick, p.check = time.Hour, time.Hour // tests redraw and beat on demand, deterministically
 	return p, clock
 }
 
@@ -154,6 +154,12 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
+}
+
 // screen replays what a terminal shows for output using \r, \n, ESC[nA (cursor up) and
 // ESC[2K (clear line).
 func screen(out string) []string {
@@ -202,4 +208,54 @@ func screen(out string) []string {
 		}
 	}
 	return lines
+}
+
+// In plain mode (CI logs) a project that stays in one phase for long says every 30 seconds
+// that it still runs; "queued" reads as waiting.
+func TestProgressHeartbeat(t *testing.T) {
+	var buf bytes.Buffer
+	p, clock := newTestProgress(&buf, false, false)
+	p.Start("envs/dev/app", "init")
+	p.Start("envs/prod/app", "queued")
+	clock.advance(20 * time.Second)
+	p.Phase("envs/prod/app", "init")
+	p.heartbeat() // nobody silent for 30s yet
+	clock.advance(10 * time.Second)
+	p.heartbeat() // dev: 30s silent; prod spoke 10s ago
+	p.Phase("envs/dev/app", "plan")
+	clock.advance(30 * time.Second)
+	p.heartbeat()
+	p.heartbeat() // just said it: no repeat
+	clock.advance(30 * time.Second)
+	p.Done("envs/prod/app", true, 90*time.Second, "planned")
+	p.heartbeat()
+	clock.advance(9 * time.Minute)
+	p.heartbeat()
+	p.Done("envs/dev/app", true, 10*time.Minute+30*time.Second, "no changes")
+	p.Close()
+	p.heartbeat() // after Close: nothing
+	golden(t, buf.Bytes())
+}
+
+// The heartbeat runs by itself in plain mode, and never in live mode.
+func TestProgressHeartbeatTicker(t *testing.T) {
+	for _, live := range []bool{false, true} {
+		var buf lockedWriter
+		buf.w = &bytes.Buffer{}
+		p := NewProgress(&buf, live, false)
+		p.beat, p.check, p.tick = 5*time.Millisecond, time.Millisecond, time.Millisecond
+		p.Start("envs/prod/app", "plan")
+		deadline := time.Now().Add(5 * time.Second)
+		for !live && time.Now().Before(deadline) && !strings.Contains(buf.String(), "still planning") {
+			time.Sleep(time.Millisecond)
+		}
+		if live {
+			time.Sleep(30 * time.Millisecond)
+		}
+		p.Done("envs/prod/app", true, time.Second, "planned")
+		p.Close()
+		if got := strings.Contains(buf.String(), "still planning"); got == live {
+			t.Errorf("live=%v: heartbeat printed = %v:\n%s", live, got, buf.String())
+		}
+	}
 }

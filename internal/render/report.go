@@ -31,6 +31,9 @@ type Report struct {
 	// PolicyNotes are messages about the policies themselves, e.g. that this change edits
 	// policy files, which take effect only after merge.
 	PolicyNotes []string
+	// Notes are about the run as a whole, e.g. that a project was removed from the
+	// repository (removing code destroys nothing). Plain sentences; renderers escape them.
+	Notes []string
 }
 
 // ProjectReport is the result for one project. Later features add fields;
@@ -90,7 +93,9 @@ func (r Report) HasChanges() bool {
 // TextOptions tune Text and PlanText.
 type TextOptions struct {
 	Color bool // ANSI colours; only for a terminal
-	Width int  // terminal width; 0 means 80
+	// Width is the terminal's width. 0 means not a terminal (or unknown): lines are laid
+	// out for 80 columns, and long values are wrapped whole instead of shortened.
+	Width int
 }
 
 func (o TextOptions) width() int {

@@ -49,10 +49,13 @@ type textWriter struct {
 	bw    *bufio.Writer
 	pal   palette
 	width int
+	// terminal: the reader sees a screen of width columns, so long values are shortened
+	// around their differences; otherwise (a log, a file) they are wrapped whole.
+	terminal bool
 }
 
 func newTextWriter(w io.Writer, opts TextOptions) *textWriter {
-	return &textWriter{bw: bufio.NewWriterSize(w, 64<<10), pal: palette(opts.Color), width: opts.width()}
+	return &textWriter{bw: bufio.NewWriterSize(w, 64<<10), pal: palette(opts.Color), width: opts.width(), terminal: opts.Width > 0}
 }
 
 func (t *textWriter) line(s string) {

@@ -112,6 +112,7 @@ func TestTextHasNoControlCharacters(t *testing.T) {
 	p := NewProgress(&buf, false, false)
 	p.Start(evil, evil)
 	p.Done(evil, false, time.Second, evil)
+	p.Close()
 	for i, r := range buf.String() {
 		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) {
 			t.Fatalf("control character %U at %d in:\n%s", r, i, buf.String())

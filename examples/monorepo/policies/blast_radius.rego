@@ -38,15 +38,24 @@ where := sprintf(" in %s", [data.tfgate.project.name]) if data.tfgate.project.na
 
 default limits := {}
 
-limits := data.tfgate.change_limits
+limits := data.tfgate.change_limits if is_object(data.tfgate.change_limits)
+
+default projects := {}
+
+projects := limits.projects if is_object(limits.projects)
 
 # limit_for returns the lowest limit set for this project by a matching
-# pattern, else the global one, else fallback.
+# pattern, else the global one, else fallback. A limit that is not a number
+# (the settings policy denies it) is read as the number a numeric string
+# spells ("50"), else ignored, so it never switches the check off: comparing
+# a number with a string in Rego is not an error, just never true.
 limit_for(key, fallback) := min(project_limits) if {
-	project_limits := [l[key] |
-		some pattern, l in object.get(limits, "projects", {})
+	project_limits := [n |
+		some pattern, l in projects
+		is_object(l)
 		glob.match(pattern, ["/"], data.tfgate.project.name)
-		is_number(l[key])
+		n := lib.number(l[key], null)
+		is_number(n)
 	]
 	count(project_limits) > 0
-} else := object.get(limits, key, fallback)
+} else := lib.number(object.get(limits, key, fallback), fallback)

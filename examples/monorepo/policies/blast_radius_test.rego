@@ -81,3 +81,24 @@ test_project_glob_does_not_cross_slashes if {
 	count(deny(plan(1), {"change_limits": limits, "project": {"name": "envs/prod/app"}})) == 0
 	count(deny(plan(1), {"change_limits": limits, "project": {"name": "envs/app"}})) == 1
 }
+
+# A numeric string is read as its number; a limit that is no number falls
+# back to the default. Neither switches the check off (in Rego 51 > "50" is
+# false); the settings policy denies both.
+test_malformed_limits_still_limit if {
+	count(deny(plan(51), {"change_limits": {"deny_above": "50"}})) == 1
+	count(deny(plan(50), {"change_limits": {"deny_above": "50"}})) == 0
+	count(warn(plan(6), {"change_limits": {"warn_above": "5"}})) == 1
+	count(deny(plan(101), {"change_limits": {"deny_above": "fifty"}})) == 1
+	count(deny(plan(101), {"change_limits": {"deny_above": null}})) == 1
+	count(deny(plan(101), {"change_limits": "100"})) == 1
+	count(warn(plan(26), {"change_limits": ["warn_above", 1]})) == 1
+}
+
+test_malformed_project_limits if {
+	project := {"name": "envs/prod/app"}
+	count(deny(plan(2), {"change_limits": {"projects": {"envs/prod/*": {"deny_above": "1"}}}, "project": project})) == 1
+	count(deny(plan(101), {"change_limits": {"projects": {"envs/prod/*": 1}}, "project": project})) == 1
+	count(deny(plan(101), {"change_limits": {"projects": ["envs/prod/*"]}, "project": project})) == 1
+	count(deny(plan(101), {"change_limits": {"projects": {"envs/prod/*": {"deny_above": "x"}}}, "project": project})) == 1
+}

@@ -6,9 +6,11 @@
 #   data.tfgate.allow_delete.
 #
 #   Settings (all optional):
-#     data.tfgate.allow_delete         address globs that may be deleted or replaced
+#     data.tfgate.allow_delete         addresses (or globs) that may be deleted or replaced
 #     data.tfgate.protected_types      extra resource types to protect
-#     data.tfgate.protected_addresses  address globs to protect whatever their type
+#     data.tfgate.protected_addresses  addresses (or globs) to protect whatever their type
+#   An exact address always matches itself; in globs `[` and `]` are literal
+#   (see tfgate.lib.matches_any).
 package tfgate.rules.protected_resources
 
 import data.tfgate.lib
@@ -34,17 +36,20 @@ protected(rc) if rc.type in extra_types
 
 protected(rc) if lib.matches_any(protected_addresses, rc.address)
 
+# Settings of the wrong type are denied by the settings policy; meanwhile
+# a malformed allow-list exempts nothing and a malformed protection list
+# still protects what it names.
 default allow_delete := []
 
-allow_delete := data.tfgate.allow_delete
+allow_delete := lib.allow_list(data.tfgate.allow_delete)
 
 default extra_types := []
 
-extra_types := data.tfgate.protected_types
+extra_types := lib.strings_or(data.tfgate.protected_types, [])
 
 default protected_addresses := []
 
-protected_addresses := data.tfgate.protected_addresses
+protected_addresses := lib.strings_or(data.tfgate.protected_addresses, [])
 
 # Resource types whose deletion loses data or breaks what depends on them.
 stateful_types := {

@@ -99,3 +99,40 @@ test_empty_plan_passes if {
 	count(policy.deny) == 0 with input as {}
 		with data.tfgate.protected_addresses as ["*"]
 }
+
+# The address the deny message suggests, added to allow_delete, lets the
+# change through: indexed addresses hold brackets, which are no glob class.
+test_suggested_address_allows_the_change if {
+	address := `module.app.aws_db_instance.main["eu"]`
+	changes := [rc(address, "aws_db_instance", ["delete"])]
+	some f in deny(changes, {})
+	contains(f.msg, `add "module.app.aws_db_instance.main[\"eu\"]" to data.tfgate.allow_delete`)
+	count(deny(changes, {"allow_delete": [address]})) == 0
+	count(deny(changes, {"allow_delete": ["module.app.aws_db_instance.main[*]"]})) == 0
+	count(deny(changes, {"allow_delete": [`module.app.aws_db_instance.main["us"]`]})) == 1
+}
+
+test_protected_indexed_addresses if {
+	changes := [
+		rc(`module.app.aws_instance.web["eu"]`, "aws_instance", ["delete"]),
+		rc(`module.app.aws_instance.web["us"]`, "aws_instance", ["delete"]),
+		rc("aws_instance.api[0]", "aws_instance", ["delete"]),
+	]
+	result := deny(changes, {"protected_addresses": [`module.app.aws_instance.web["eu"]`, "*.api[*]"]})
+	{f.address | some f in result} == {`module.app.aws_instance.web["eu"]`, "aws_instance.api[0]"}
+}
+
+# Settings of the wrong type (denied by the settings policy) never weaken
+# this policy: a bare string still protects, an allow-list that is not a
+# list exempts nothing.
+test_malformed_settings_do_not_weaken if {
+	changes := [
+		rc("terraform_data.vpc", "terraform_data", ["delete"]),
+		rc("terraform_data.dns", "terraform_data", ["delete"]),
+		rc("aws_db_instance.main", "aws_db_instance", ["delete"]),
+	]
+	count(deny(changes, {"protected_types": "terraform_data"})) == 3
+	count(deny(changes, {"protected_addresses": "*.dns"})) == 2
+	count(deny(changes, {"allow_delete": "aws_db_instance.main"})) == 1
+	count(deny(changes, {"allow_delete": null})) == 1
+}
