@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tfgate/tfgate/internal/pipeline"
-	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 )
 
@@ -70,53 +69,48 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.PlanFile = args[0]
-			if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
-				return err
-			}
-			src, err := a.policySource(cmd, opts.Policies)
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			engine, err := policy.Load(ctx, src, policy.Options{PrintWriter: a.printWriter()})
-			if err != nil {
-				return err
-			}
-			data, err := readInput(cmd.InOrStdin(), opts.PlanFile)
-			if err != nil {
-				return fmt.Errorf("read plan: %w", err)
-			}
-			// Only plans are judged: state, garbage or an empty file would otherwise "pass".
-			tfplan, err := plan.Decode(data)
-			if err != nil {
-				return fmt.Errorf("%s: %w", opts.PlanFile, err)
-			}
-			// Messages may quote plan values: mask the plan's secrets as its rendering does.
-			mask := plan.Summarise(tfplan, plan.Options{Masks: a.masker.Values()}).Mask
-			name := opts.Project
-			if name == "" {
-				name = filepath.Base(opts.PlanFile)
-			}
-			res := engine.Eval(ctx, data, policy.Project{Name: name, Dir: ".", Workspace: "default", ChangedFiles: []string{}, Mask: mask})
-			res = pipeline.MaskPolicyResult(res, mask)
-			if opts.Format == "json" {
-				err = policy.WriteJSON(a.stdout, res)
-			} else {
-				err = policy.WriteText(a.stdout, res)
-			}
-			if err != nil {
-				return err
-			}
-			if res.Denied() {
-				return withCode(ExitPolicyDenied, fmt.Errorf("%s: denied by policy", opts.PlanFile))
-			}
-			return nil
+			return runPolicyEval(cmd, a, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Policies, "policies", "", "policy directory (default: the config's policies.paths, or policies/)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project name given to policies as data.tfgate.project.name")
 	return cmd
+}
+
+func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
+	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+		return err
+	}
+	src, err := a.policySource(cmd, opts.Policies)
+	if err != nil {
+		return err
+	}
+	data, err := readInput(cmd.InOrStdin(), opts.PlanFile)
+	if err != nil {
+		return fmt.Errorf("read plan: %w", err)
+	}
+	name := opts.Project
+	if name == "" {
+		name = filepath.Base(opts.PlanFile)
+	}
+	res, err := pipeline.EvalPlan(cmd.Context(), pipeline.EvalOptions{Source: src, Plan: data, PlanName: opts.PlanFile,
+		Project: name, Masks: a.masker.Values(), Print: a.printWriter()})
+	if err != nil {
+		return err
+	}
+	if opts.Format == "json" {
+		err = policy.WriteJSON(a.stdout, res)
+	} else {
+		err = policy.WriteText(a.stdout, res)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Denied() {
+		return withCode(ExitPolicyDenied, fmt.Errorf("%s: denied by policy", opts.PlanFile))
+	}
+	return nil
 }
 
 // policySource is DIR when given (relative to the working directory), else the policies of

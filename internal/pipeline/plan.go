@@ -42,7 +42,7 @@ type PlanOptions struct {
 	Masks         []string          // literal secrets to mask in rendered values
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
-	ChangedFiles  []string       // root-relative files changed (for data.tfgate.project)
+	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
 	TfgateVersion string
 	Now           func() time.Time
 }
