@@ -76,13 +76,14 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 	case PoliciesFromWorktree:
 		fsys = worktreeFS
 		out.Paths = policyPaths(opts.Config, fsys)
-		out.Source = "working tree"
+		out.Source = describe(out.Paths, "the working tree")
 	case PoliciesFromBase:
 		var base *config.Config
 		if fsys, base, out.Source, err = baseTree(ctx, opts); err != nil {
 			return out, err
 		}
 		out.Paths = policyPaths(base, fsys)
+		out.Source = describe(out.Paths, out.Source)
 		out.baseNames = projectNames(base)
 		out.Notes = baseNotes(opts, out, policyPaths(opts.Config, worktreeFS))
 	default:
@@ -132,6 +133,23 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 		return nil, nil, "", err
 	}
 	return fsys, cfg, source, nil
+}
+
+// describe names where policies come from for people: "policies/ in the working tree",
+// "policies/ at base commit 3f2c1aa (origin/main)".
+func describe(paths []string, where string) string {
+	if len(paths) == 0 {
+		return where
+	}
+	dirs := make([]string, len(paths))
+	for i, p := range paths {
+		dirs[i] = strings.TrimSuffix(p, "/") + "/"
+	}
+	prep := "at"
+	if where == "the working tree" {
+		prep = "in"
+	}
+	return strings.Join(dirs, ", ") + " " + prep + " " + where
 }
 
 // configPath is the config file relative to the root, as it is named in a commit's tree.
