@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,10 +25,14 @@ func (a *app) resolveTerraform(ctx context.Context, cfg *config.Config, install 
 		InstallDir: installDir,
 		PathEnv:    a.getenv("PATH"),
 	})
-	if err == nil {
-		a.log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
+	if err != nil {
+		if cfg.File != "" && (cfg.Terraform.Version != "" || cfg.Terraform.Binary == "tofu") {
+			return bin, fmt.Errorf("%w\n(the terraform section of %s chose: binary %q, version %q)", err, cfg.File, cfg.Terraform.Binary, cfg.Terraform.Version)
+		}
+		return bin, err
 	}
-	return bin, err
+	a.log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
+	return bin, nil
 }
 
 // terraformEnv is the environment terraform runs with: ours, made non-interactive.
