@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
 )
+
+// testTimeout bounds each Rego test.
+const testTimeout = 2 * time.Minute
 
 // Test runs the policies' unit tests (rules named test_*, usually in
 // *_test.rego files beside the policies) like `opa test`: same sandbox as
@@ -39,7 +43,10 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		SetModules(l.modules).
 		CapturePrintOutput(true).
 		RaiseBuiltinErrors(true).
-		EnableTracing(true) // so failures show the failing expression
+		EnableTracing(true). // so failures show the failing expression
+		// opa test's 5 s default fails slow tests on a loaded CI machine (tracing and -race
+		// slow them down); a test that is really stuck still ends.
+		SetTimeout(testTimeout)
 	ch, err := runner.RunTests(ctx, txn)
 	if err != nil {
 		var astErrs ast.Errors
