@@ -58,7 +58,7 @@ deny := x if some x in ["one", "two"]
 			}
 			start := time.Now()
 			r := e.Eval(context.Background(), []byte(`{}`), Project{})
-			if took := time.Since(start); took > 3*time.Second {
+			if took := time.Since(start); took > time.Minute { // generous: only "it stops", not how fast (shared, noisy machines)
 				t.Errorf("evaluation took %s with a 200ms limit", took)
 			}
 			if r.Verdict != VerdictError || !r.Denied() {

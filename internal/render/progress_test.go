@@ -245,7 +245,7 @@ func TestProgressHeartbeatTicker(t *testing.T) {
 		p := NewProgress(&buf, live, false)
 		p.beat, p.check, p.tick = 5*time.Millisecond, time.Millisecond, time.Millisecond
 		p.Start("envs/prod/app", "plan")
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(time.Minute)
 		for !live && time.Now().Before(deadline) && !strings.Contains(buf.String(), "still planning") {
 			time.Sleep(time.Millisecond)
 		}
