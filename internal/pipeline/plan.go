@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
@@ -103,9 +105,18 @@ func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
 func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir string) render.ProjectReport {
 	start := opts.Now()
 	rep := render.ProjectReport{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace}
+	// Values the project's var files and environment give to sensitive variables: terraform
+	// can quote them in its own error messages.
+	masks := append(slices.Clone(opts.Masks), project.SensitiveValues(ctx, opts.Root, p, opts.Env)...)
+	masker := secret.NewMasker(masks)
 	fail := func(err error) render.ProjectReport {
+		if opts.OutDir != "" {
+			// A failed project leaves no half-bundle: terraform may have written an errored
+			// plan (secrets in clear) that must not look like something to apply.
+			os.RemoveAll(dir)
+		}
 		rep.Status = render.StatusFailed
-		rep.Error = err.Error()
+		rep.Error = masker.String(err.Error())
 		rep.Duration = opts.Now().Sub(start)
 		opts.Progress.Done(p.Name, false, rep.Duration, headline(rep.Error))
 		return rep
@@ -159,7 +170,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 	if err != nil {
 		return fail(fmt.Errorf("read plan of %s: %w", p.Name, err))
 	}
-	rep.Changes = plan.Summarise(tfplan, plan.Options{Masks: opts.Masks})
+	rep.Changes = plan.Summarise(tfplan, plan.Options{Masks: masks})
 	rep.Status = render.StatusPlanned
 	if engine := opts.Policies.Engine; engine != nil {
 		opts.Progress.Phase(p.Name, "policy")

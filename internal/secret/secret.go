@@ -7,9 +7,11 @@ package secret
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -46,11 +48,17 @@ func NewMasker(values ...[]string) *Masker {
 	m := &Masker{}
 	for _, vs := range values {
 		for _, v := range vs {
-			if len(v) < minLen || seen[v] {
+			if len(v) < minLen {
 				continue
 			}
-			seen[v] = true
-			m.values = append(m.values, v)
+			// Also the escaped spellings: terraform prints `a"b` as "a\"b" in its messages,
+			// and JSON output escapes again.
+			for _, form := range escapedForms(v) {
+				if !seen[form] {
+					seen[form] = true
+					m.values = append(m.values, form)
+				}
+			}
 		}
 	}
 	sort.Slice(m.values, func(i, j int) bool { return len(m.values[i]) > len(m.values[j]) })
@@ -115,4 +123,27 @@ func (w *Writer) Flush() error {
 	w.buf = w.buf[:0]
 	_, err := io.WriteString(w.w, out)
 	return err
+}
+
+// escapedForms are v and its quoted spellings (Go/HCL and JSON, without the quotes), each
+// once more JSON-escaped as they appear inside JSON output.
+func escapedForms(v string) []string {
+	forms := []string{v}
+	add := func(f string) {
+		for _, g := range forms {
+			if g == f {
+				return
+			}
+		}
+		forms = append(forms, f)
+	}
+	quoted := strings.Trim(strconv.Quote(v), `"`)
+	add(quoted)
+	if j, err := json.Marshal(v); err == nil {
+		add(strings.Trim(string(j), `"`))
+	}
+	if j, err := json.Marshal(quoted); err == nil {
+		add(strings.Trim(string(j), `"`))
+	}
+	return forms
 }

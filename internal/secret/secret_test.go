@@ -54,3 +54,17 @@ func TestWriterNoSecretsPassesThrough(t *testing.T) {
 		t.Fatalf("without secrets the writer must not buffer, got %q", out.String())
 	}
 }
+
+func TestMaskerEscapedForms(t *testing.T) {
+	secret := "quote\"secret\tvalue\nline ü"
+	m := NewMasker([]string{secret})
+	for _, text := range []string{
+		"raw: " + secret,
+		`terraform: var.x is "quote\"secret\tvalue\nline ü"`,
+		`json: {"error": "var.x is \"quote\\\"secret\\tvalue\\nline ü\""}`,
+	} {
+		if got := m.String(text); strings.Contains(got, "secret") {
+			t.Errorf("String(%q) = %q: the secret survived", text, got)
+		}
+	}
+}
