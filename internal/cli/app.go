@@ -123,7 +123,12 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 func (a *app) loadConfig(ctx context.Context, root string) (*config.Config, error) {
 	path, explicit := config.FileName, false
 	if a.global.Config != "" {
-		path, explicit = a.global.Config, true
+		// Like every other path argument, relative to the working directory.
+		abs, err := filepath.Abs(a.global.Config)
+		if err != nil {
+			return nil, err
+		}
+		path, explicit = abs, true
 	}
 	return config.Load(ctx, root, path, explicit)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
@@ -49,7 +50,9 @@ func (a *app) loadPolicies(ctx context.Context, root string, cfg *config.Config,
 // configFile is the config path as given (read at the base commit relative to the root).
 func (a *app) configFile() string {
 	if a.global.Config != "" {
-		return a.global.Config
+		if abs, err := filepath.Abs(a.global.Config); err == nil {
+			return abs
+		}
 	}
 	return config.FileName
 }

@@ -121,7 +121,9 @@ func (a *app) policySource(cmd *cobra.Command, dir string) (policy.Source, error
 		if err != nil {
 			return policy.Source{}, err
 		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		if st, err := os.Stat(abs); err != nil {
+			return policy.Source{}, fmt.Errorf("policy directory %s: %w", dir, err)
+		} else if !st.IsDir() {
 			return policy.Source{}, fmt.Errorf("policy directory %s: not a directory", dir)
 		}
 		return policy.Source{FS: os.DirFS(abs), Paths: []string{"."}, Name: dir}, nil

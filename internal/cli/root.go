@@ -9,8 +9,8 @@ func newRootCmd(a *app) *cobra.Command {
 		Use:   "tfgate",
 		Short: "Plan, review and apply Terraform from pull requests — safely",
 		Long: `tfgate plans every Terraform project a change touches, checks each plan against
-policies, reports it (terminal, pull request, job summary), and applies exactly the
-reviewed plan once the approval gate holds.`,
+Rego policies read from the base commit, and reports the result: a coloured summary on a
+terminal, or JSON. Plan bundles (--out) pin each plan to its commit and input files.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

@@ -48,6 +48,10 @@ func TestParseErrors(t *testing.T) {
 		{"unknown anchor", "version: 1\nprojects: *all\n", ".tfgate.yaml:2: invalid YAML: unknown anchor 'all' referenced"},
 		{"two documents", "version: 1\n---\nversion: 1\n", `.tfgate.yaml:2: a second YAML document starts here; the file holds one, so remove the "---" line`},
 		{"not a mapping", "- version: 1\n", `.tfgate.yaml:1: the file must be a mapping of keys such as "version: 1", got a list`},
+		{"empty file", "", `.tfgate.yaml:1: the file is empty; write "version: 1" (and the settings you need), or remove the file to autodetect everything`},
+		{"only comments", "# nothing configured yet\n", `.tfgate.yaml:1: the file is empty; write "version: 1" (and the settings you need), or remove the file to autodetect everything`},
+		{"empty project list", "version: 1\nprojects: []\n", `.tfgate.yaml:2: projects lists no project; list each one ("- dir: ..."), or remove the key to autodetect projects`},
+		{"null project list", "version: 1\nprojects:\n", `.tfgate.yaml:2: projects lists no project; list each one ("- dir: ..."), or remove the key to autodetect projects`},
 		{"version missing", "drift: {labels: [drift]}\n", `.tfgate.yaml:1: version is missing; add "version: 1" at the top of the file`},
 		{"version empty", "version:\n", `.tfgate.yaml:1: version is empty; write "version: 1"`},
 		{"version unsupported", "version: 2\n", ".tfgate.yaml:1: version must be 1, got 2; this tfgate reads configuration version 1"},
@@ -207,12 +211,9 @@ func TestParseDefaults(t *testing.T) {
 		noRoot     bool
 		want       *Config
 	}{
-		{"empty file", "", false, withDefaults(func(*Config) {})},
-		{"only comments", "# nothing configured yet\n", false, withDefaults(func(*Config) {})},
 		{"only version", "version: 1\n", false, withDefaults(func(*Config) {})},
 		{"quoted version", "version: \"1\"\n", false, withDefaults(func(*Config) {})},
-		{"empty sections", "version: 1\nterraform:\npolicies:\napproval:\nprojects:\ndrift:\n", false, withDefaults(func(*Config) {})},
-		{"empty project list", "version: 1\nprojects: []\n", false, withDefaults(func(*Config) {})},
+		{"empty sections", "version: 1\nterraform:\npolicies:\napproval:\ndrift:\n", false, withDefaults(func(*Config) {})},
 		{"project defaults", "version: 1\nprojects:\n  - dir: ./envs/dev/\n", false, withDefaults(func(c *Config) {
 			c.Projects = []Project{dev(func(*Project) {})}
 		})},

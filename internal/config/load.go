@@ -101,13 +101,13 @@ func Parse(data []byte, name, root string) (*Config, error) {
 	return cfg, nil
 }
 
-// document returns the file's single top-level node, or nil for an empty file (only
-// comments, or nothing), which means "all defaults".
+// document returns the file's single top-level node. An empty file (only comments, or
+// nothing) is an error like "{}" is: it lacks "version: 1".
 func (d *decoder) document(data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-		return nil, nil
+		return nil, &Error{File: d.file, Line: 1, Msg: `the file is empty; write "version: 1" (and the settings you need), or remove the file to autodetect everything`}
 	} else if err != nil {
 		return nil, d.syntaxError(data, err)
 	}
@@ -119,7 +119,7 @@ func (d *decoder) document(data []byte) (*yaml.Node, error) {
 		return nil, d.syntaxError(data, err)
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		return nil, nil
+		return nil, &Error{File: d.file, Line: 1, Msg: `the file is empty; write "version: 1" (and the settings you need), or remove the file to autodetect everything`}
 	}
 	return doc.Content[0], nil
 }

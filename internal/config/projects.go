@@ -23,7 +23,10 @@ type rawProject struct {
 }
 
 func (d *decoder) projects(n *yaml.Node) []rawProject {
-	if isNull(n) {
+	if isNull(n) || n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+		// An empty list would silently mean "autodetect everything", the opposite of
+		// what a list that names exactly the projects promises.
+		d.errorf(n, `projects lists no project; list each one ("- dir: ..."), or remove the key to autodetect projects`)
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {

@@ -18,7 +18,7 @@ func testBinary(tb testing.TB) terraform.Binary {
 	}
 	bin, err := terraform.Resolve(context.Background(), terraform.ResolveOptions{Override: path})
 	if err != nil {
-		tb.Fatalf("terraform for tests: %v (run `make terraform`)", err)
+		tb.Fatalf("terraform for tests: %v (build it with `make terraform`)", err)
 	}
 	return bin
 }

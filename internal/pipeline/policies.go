@@ -85,6 +85,11 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		out.Paths = policyPaths(base, fsys)
 		out.Source = describe(out.Paths, out.Source)
 		out.baseNames = projectNames(base)
+		if opts.Changed == nil {
+			// No change detection this run (--all, named projects): still find what the
+			// change edits, so the notes are never missing.
+			opts.Changed = changedSince(ctx, opts.Root, opts.BaseRev)
+		}
 		out.Notes = baseNotes(opts, out, policyPaths(opts.Config, worktreeFS))
 	default:
 		return out, fmt.Errorf("policies from %q: want %s or %s", opts.From, PoliciesFromBase, PoliciesFromWorktree)
@@ -133,6 +138,19 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 		return nil, nil, "", err
 	}
 	return fsys, cfg, source, nil
+}
+
+// changedSince lists the files changed since base (nil when git cannot tell).
+func changedSince(ctx context.Context, root, base string) []string {
+	changes, err := ci.Git{Dir: root}.ChangedFiles(ctx, base)
+	if err != nil {
+		return nil
+	}
+	files, err := relativeToRoot(ctx, root, changes.Files)
+	if err != nil {
+		return nil
+	}
+	return files
 }
 
 // describe names where policies come from for people: "policies/ in the working tree",

@@ -16,7 +16,7 @@ import (
 //
 // Left out: hidden files and directories (.terraform/ and the like) except
 // .terraform.lock.hcl, which pins provider versions; terraform.tfstate.d/, *.tfstate*
-// and *.tfplan (outputs, not inputs); and subdirectories holding *.tf files, which are
+// and *.tfplan or tfplan (outputs, not inputs); and subdirectories holding *.tf files, which are
 // other projects or modules (p's own modules are listed through Modules). Symbolic links
 // count as the file they point at; links to directories are not followed.
 func InputFiles(ctx context.Context, root string, p Project) ([]string, error) {
@@ -92,5 +92,5 @@ func isInput(name string) bool {
 	}
 	return !strings.HasSuffix(name, ".tfstate") &&
 		!strings.Contains(name, ".tfstate.") &&
-		!strings.HasSuffix(name, ".tfplan")
+		!strings.HasSuffix(name, ".tfplan") && name != "tfplan" // the names terraform docs and CI templates use for -out
 }

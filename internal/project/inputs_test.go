@@ -26,6 +26,7 @@ func TestInputFiles(t *testing.T) {
 		"envs/app/terraform.tfstate.backup":                  "",
 		"envs/app/terraform.tfstate.d/dev/terraform.tfstate": "",
 		"envs/app/app.tfplan":                                "",
+		"envs/app/tfplan":                                    "",
 		"envs/app/templates/user_data.sh":                    "",
 		"envs/app/templates/deep/motd.txt":                   "",
 		"envs/app/nested/main.tf":                            "# another project",

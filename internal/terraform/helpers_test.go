@@ -37,10 +37,13 @@ func repoRoot(t testing.TB) string {
 // never use a terraform from PATH.
 func realTerraform(t testing.TB) Binary {
 	t.Helper()
-	path := filepath.Join(repoRoot(t), ".bin", "terraform")
+	path := os.Getenv("TFGATE_TEST_TERRAFORM") // set by the Makefile
+	if path == "" {
+		path = filepath.Join(repoRoot(t), ".bin", "terraform")
+	}
 	b, err := Resolve(context.Background(), ResolveOptions{Override: path})
 	if err != nil {
-		t.Fatalf("resolve %s (build it with `make .bin/terraform`): %v", path, err)
+		t.Fatalf("resolve %s (build it with `make terraform`): %v", path, err)
 	}
 	return b
 }
