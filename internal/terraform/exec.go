@@ -36,7 +36,7 @@ type CommandError struct {
 }
 
 func (e *CommandError) Error() string {
-	reason := firstLine(stripANSI(e.Err.Error()))
+	reason := firstLine(stripANSI(errorText(e.Err)))
 	if e.Ctx != nil {
 		reason = fmt.Sprintf("interrupted (%v): %s", e.Ctx, reason)
 		if strings.Contains(reason, "killed") {
@@ -175,4 +175,18 @@ func redactVarFileSnippets(stderr string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// errorText is err's message. tfexec's error type panics on Error() when it wraps no
+// error (a command cancelled right after it started), so that case is caught here.
+func errorText(err error) (text string) {
+	if err == nil {
+		return "no error reported"
+	}
+	defer func() {
+		if recover() != nil {
+			text = "cancelled"
+		}
+	}()
+	return err.Error()
 }

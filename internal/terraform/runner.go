@@ -2,9 +2,11 @@ package terraform
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os/exec"
 	"sort"
 	"sync"
 	"time"
@@ -148,17 +150,32 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	if opts.Destroy && opts.RefreshOnly {
 		return false, fmt.Errorf("%s plan in %s: destroy and refresh-only cannot be combined", r.bin.Flavor, r.name)
 	}
-	args := []tfexec.PlanOption{tfexec.Destroy(opts.Destroy), tfexec.RefreshOnly(opts.RefreshOnly)}
+	// plan runs without tfexec too: tfexec's runTerraformCmd returns at once, without
+	// waiting for terraform, when the context ends right after the process started — an
+	// interrupted plan must always wait for terraform to release its state lock.
+	args := []string{"plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock=true", "-refresh=true"}
+	if opts.Destroy {
+		args = append(args, "-destroy")
+	}
+	if opts.RefreshOnly {
+		args = append(args, "-refresh-only")
+	}
 	if opts.Out != "" {
-		args = append(args, tfexec.Out(opts.Out))
+		args = append(args, "-out="+opts.Out)
 	}
 	for _, f := range opts.VarFiles {
-		args = append(args, tfexec.VarFile(f))
+		args = append(args, "-var-file="+f)
 	}
 	var changes bool
 	err := r.run(ctx, "plan", func() error {
-		var err error
-		changes, err = r.tf.Plan(ctx, args...)
+		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
+		cmd.Stdout = r.log
+		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == 2 && ctx.Err() == nil {
+			changes, err = true, nil // -detailed-exitcode: 2 means "succeeded with changes"
+		}
 		return err
 	})
 	return changes, err
