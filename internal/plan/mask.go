@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // minHarvested is the shortest sensitive value that is also masked where it appears
@@ -45,7 +47,7 @@ func newMasker(explicit []string, harvested map[string]struct{}) *masker {
 	// Also the escaped spellings: text derived from the plan elsewhere (a policy message
 	// formatting an object, JSON output) writes `a"b` as `a\"b`.
 	for _, s := range secrets {
-		for _, e := range escapedForms(s) {
+		for _, e := range secret.EscapedForms(s) {
 			if e != s {
 				secrets = append(secrets, e)
 			}
@@ -143,14 +145,4 @@ func hasTrueShallow(m any) bool {
 		return len(t) > 0
 	}
 	return false
-}
-
-// escapedForms are the JSON and Go-quoted spellings of s, without their quotes.
-func escapedForms(s string) []string {
-	j, err := json.Marshal(s)
-	out := []string{strings.Trim(strconv.Quote(s), `"`)}
-	if err == nil {
-		out = append(out, strings.TrimSuffix(strings.TrimPrefix(string(j), `"`), `"`))
-	}
-	return out
 }

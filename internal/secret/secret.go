@@ -53,7 +53,7 @@ func NewMasker(values ...[]string) *Masker {
 			}
 			// Also the escaped spellings: terraform prints `a"b` as "a\"b" in its messages,
 			// and JSON output escapes again.
-			for _, form := range escapedForms(v) {
+			for _, form := range EscapedForms(v) {
 				if !seen[form] {
 					seen[form] = true
 					m.values = append(m.values, form)
@@ -125,9 +125,9 @@ func (w *Writer) Flush() error {
 	return err
 }
 
-// escapedForms are v and its quoted spellings (Go/HCL and JSON, without the quotes), each
+// EscapedForms are v and its quoted spellings (Go/HCL and JSON, without the quotes), each
 // once more JSON-escaped as they appear inside JSON output.
-func escapedForms(v string) []string {
+func EscapedForms(v string) []string {
 	forms := []string{v}
 	add := func(f string) {
 		for _, g := range forms {
