@@ -29,6 +29,7 @@ type leanPlan struct {
 	DeferredChanges    []*tfjson.DeferredResourceChange `json:"deferred_changes"`
 	OutputChanges      map[string]*tfjson.Change        `json:"output_changes"`
 	RelevantAttributes []tfjson.ResourceAttribute       `json:"relevant_attributes"`
+	ActionInvocations  []*tfjson.ActionInvocation       `json:"action_invocations"`
 	// Output sensitivity flags only: plans older than Terraform 0.15 carry no
 	// before/after_sensitive on output changes, so these flags are all there is.
 	PlannedValues *leanValues `json:"planned_values"`
@@ -101,6 +102,7 @@ func Decode(data []byte) (*tfjson.Plan, error) {
 		DeferredChanges:    lp.DeferredChanges,
 		OutputChanges:      lp.OutputChanges,
 		RelevantAttributes: lp.RelevantAttributes,
+		ActionInvocations:  lp.ActionInvocations,
 		PlannedValues:      stateValues(lp.PlannedValues),
 	}
 	p.UseJSONNumber(true)
@@ -132,7 +134,7 @@ func sniff(data []byte) error {
 
 func checkKind(lp *leanPlan) error {
 	isPlan := lp.ResourceChanges != nil || lp.OutputChanges != nil || lp.PlannedValues != nil ||
-		bool(lp.Configuration) || lp.ResourceDrift != nil
+		bool(lp.Configuration) || lp.ResourceDrift != nil || lp.ActionInvocations != nil
 	switch {
 	case bool(lp.LogMessage):
 		return errors.New("not a plan: this is a `terraform plan -json` log message; save the plan with -out=FILE and run `terraform show -json FILE`")

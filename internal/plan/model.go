@@ -24,6 +24,7 @@ type Summary struct {
 	Read                          int // data sources read during apply
 	Forget                        int // removed from state without being destroyed (`removed` blocks)
 	Outputs                       int // output changes that are not no-op
+	Actions                       int // action invocations (Terraform 1.14 `action` blocks) run on apply
 	Drift                         int // resource_drift entries: objects changed outside Terraform
 }
 
@@ -32,7 +33,7 @@ type Summary struct {
 // changes count; drift alone does not, because applying does not touch drifted objects
 // unless the configuration also asks for a change — the drift command reports Drift itself.
 func (s Summary) HasChanges() bool {
-	return s.Add+s.Change+s.Destroy+s.Replace+s.Import+s.Move+s.Read+s.Forget+s.Outputs > 0
+	return s.Add+s.Change+s.Destroy+s.Replace+s.Import+s.Move+s.Read+s.Forget+s.Outputs+s.Actions > 0
 }
 
 // Plus returns the element-wise sum, for totals across projects.
@@ -41,7 +42,7 @@ func (s Summary) Plus(o Summary) Summary {
 		Add: s.Add + o.Add, Change: s.Change + o.Change, Destroy: s.Destroy + o.Destroy,
 		Replace: s.Replace + o.Replace, Import: s.Import + o.Import, Move: s.Move + o.Move,
 		Read: s.Read + o.Read, Forget: s.Forget + o.Forget, Outputs: s.Outputs + o.Outputs,
-		Drift: s.Drift + o.Drift,
+		Drift: s.Drift + o.Drift, Actions: s.Actions + o.Actions,
 	}
 }
 

@@ -66,6 +66,17 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 		c.Warnings = append(c.Warnings, fmt.Sprintf(
 			"%d outputs are not listed: Terraform before 0.14 reports every output as new, so tfgate cannot tell whether their known values change; plan with a newer Terraform to see output changes", unlisted))
 	}
+	// Actions (Terraform 1.14) run arbitrary provider code on apply: a plan that invokes one
+	// is not "no changes", even though it changes no resource.
+	if n := len(p.ActionInvocations); n > 0 {
+		c.Summary.Actions = n
+		addrs := make([]string, 0, n)
+		for _, a := range p.ActionInvocations {
+			addrs = append(addrs, w.mask.apply(a.Address))
+		}
+		c.Warnings = append(c.Warnings, fmt.Sprintf("applying invokes %s: %s (configuration not shown)",
+			pluralWord(n, "action", "actions"), strings.Join(addrs, ", ")))
+	}
 	switch n := len(p.DeferredChanges); {
 	case n == 1:
 		c.Warnings = append(c.Warnings, "1 resource change is deferred to a later plan and is not shown")
@@ -214,4 +225,11 @@ func reasonText(r tfjson.ActionReason) string {
 		return s
 	}
 	return strings.ReplaceAll(string(r), "_", " ")
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -82,6 +82,7 @@ type JSONSummary struct {
 	Read       int  `json:"read"`
 	Forget     int  `json:"forget"`
 	Outputs    int  `json:"outputs"`
+	Actions    int  `json:"actions"` // action invocations run on apply (Terraform 1.14)
 	Drift      int  `json:"drift"`
 	HasChanges bool `json:"has_changes"`
 }
@@ -187,7 +188,7 @@ func jsonChanges(c *plan.Changes) JSONChanges {
 func jsonSummary(s plan.Summary) JSONSummary {
 	return JSONSummary{
 		Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace, Import: s.Import,
-		Move: s.Move, Read: s.Read, Forget: s.Forget, Outputs: s.Outputs, Drift: s.Drift,
+		Move: s.Move, Read: s.Read, Forget: s.Forget, Outputs: s.Outputs, Actions: s.Actions, Drift: s.Drift,
 		HasChanges: s.HasChanges(),
 	}
 }

@@ -154,7 +154,7 @@ func (t *textWriter) counts(s plan.Summary) (plainText, painted string) {
 	toks := []tok{
 		{"+", s.Add, ansiGreen, false}, {"~", s.Change, ansiYellow, false}, {"-", s.Destroy, ansiRed, false},
 		{"±", s.Replace, ansiMagenta, true}, {"⇐", s.Import, ansiCyan, true}, {"→", s.Move, ansiBlue, true},
-		{"<=", s.Read, ansiCyan, true}, {"⊘", s.Forget, ansiBlue, true},
+		{"<=", s.Read, ansiCyan, true}, {"⊘", s.Forget, ansiBlue, true}, {"!", s.Actions, ansiYellow, true},
 	}
 	var plain, col []string
 	for _, k := range toks {
@@ -234,6 +234,9 @@ func phrases(s plan.Summary) []string {
 		if x.n > 0 {
 			out = append(out, fmt.Sprintf("%d %s", x.n, x.what))
 		}
+	}
+	if s.Actions > 0 {
+		out = append(out, plural(s.Actions, "action to invoke", "actions to invoke"))
 	}
 	if s.Outputs > 0 {
 		out = append(out, plural(s.Outputs, "output change", "output changes"))
