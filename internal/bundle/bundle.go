@@ -36,6 +36,7 @@ type Counts struct {
 	Import  int `json:"import"`
 	Move    int `json:"move"`
 	Outputs int `json:"outputs"`
+	Actions int `json:"actions"`
 }
 
 // Manifest describes one project's saved plan.

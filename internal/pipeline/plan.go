@@ -203,7 +203,7 @@ func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		Inputs: sums, InputHash: inputHash, TerraformVersion: tfVersion,
 		HasChanges: s.HasChanges(),
 		Summary: bundle.Counts{Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace,
-			Import: s.Import, Move: s.Move, Outputs: s.Outputs},
+			Import: s.Import, Move: s.Move, Outputs: s.Outputs, Actions: s.Actions},
 		CreatedAt: opts.Now().UTC(), TfgateVersion: opts.TfgateVersion,
 	})
 }
