@@ -50,14 +50,14 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 	}
 	switch opts.Format {
 	case "json":
-		return writeProjectsJSON(a.stdout, sel.Projects)
+		return writeProjectsJSON(a.stdout, sel.Projects, sel.Why)
 	case "matrix":
 		return writeProjectsMatrix(a.stdout, sel.Projects)
 	}
 	if opts.Changed {
 		fmt.Fprintf(a.stderr, "Changed since %s (merge base %s): %s\n", sel.Base, short(sel.MergeBase), plural(len(sel.Projects), "project"))
 	}
-	return writeProjectsTable(a.stdout, sel.Projects)
+	return writeProjectsTable(a.stdout, sel.Projects, sel.Why)
 }
 
 // projectJSON is the stable JSON shape of a project (`tfgate projects --format json`).
@@ -68,22 +68,27 @@ type projectJSON struct {
 	Mode      string   `json:"mode"`
 	DependsOn []string `json:"depends_on"`
 	Modules   []string `json:"modules"`
-	Problems  []string `json:"problems"` // found reading its files (file:line: …); planning it fails
+	Problems  []string `json:"problems"`             // found reading its files (file:line: …); planning it fails
+	ChangedBy string   `json:"changed_by,omitempty"` // with --changed: a changed file that touches it
 }
 
-func toProjectJSON(ps []project.Project) []projectJSON {
+func toProjectJSON(ps []project.Project, why []string) []projectJSON {
 	out := make([]projectJSON, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, projectJSON{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Mode: string(p.Mode),
-			DependsOn: nonNil(p.DependsOn), Modules: nonNil(p.Modules), Problems: nonNil(p.Problems)})
+	for i, p := range ps {
+		j := projectJSON{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Mode: string(p.Mode),
+			DependsOn: nonNil(p.DependsOn), Modules: nonNil(p.Modules), Problems: nonNil(p.Problems)}
+		if i < len(why) {
+			j.ChangedBy = why[i]
+		}
+		out = append(out, j)
 	}
 	return out
 }
 
-func writeProjectsJSON(w io.Writer, ps []project.Project) error {
+func writeProjectsJSON(w io.Writer, ps []project.Project, why []string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(toProjectJSON(ps))
+	return enc.Encode(toProjectJSON(ps, why))
 }
 
 // writeProjectsMatrix prints a GitHub Actions matrix: {"include":[{"project":…,"dir":…},…]}.
@@ -102,19 +107,27 @@ func writeProjectsMatrix(w io.Writer, ps []project.Project) error {
 	return json.NewEncoder(w).Encode(m)
 }
 
-func writeProjectsTable(w io.Writer, ps []project.Project) error {
+func writeProjectsTable(w io.Writer, ps []project.Project, why []string) error {
 	if len(ps) == 0 {
 		_, err := fmt.Fprintln(w, "No projects.")
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tDIR\tWORKSPACE\tMODE\tMODULES")
-	for _, p := range ps {
+	header := "NAME\tDIR\tWORKSPACE\tMODE\tMODULES"
+	if len(why) > 0 {
+		header += "\tCHANGED BY"
+	}
+	fmt.Fprintln(tw, header)
+	for i, p := range ps {
 		mods := strings.Join(p.Modules, ",")
 		if mods == "" {
 			mods = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, p.Dir, p.Workspace, p.Mode, mods)
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", p.Name, p.Dir, p.Workspace, p.Mode, mods)
+		if i < len(why) {
+			row += "\t" + why[i]
+		}
+		fmt.Fprintln(tw, row)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -33,6 +33,7 @@ type Selection struct {
 	Base      string            // the ref compared against ("" when not detecting changes)
 	MergeBase string
 	Files     []string // changed files, root-relative
+	Why       []string // for change detection: the file that touched each of Projects
 	Removed   []string // dirs whose Terraform code the change removed
 }
 
@@ -69,7 +70,10 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 	}
 	sel.Base, sel.MergeBase, sel.Files = changes.Base, changes.MergeBase, files
 	sel.Removed = project.RemovedDirs(deletedFiles(opts.Root, files), func(dir string) bool { return hasTerraform(opts.Root, dir) })
-	sel.Projects = project.Changed(all, files)
+	for _, t := range project.ChangedWhy(all, files) {
+		sel.Projects = append(sel.Projects, t.Project)
+		sel.Why = append(sel.Why, t.File)
+	}
 	return sel, nil
 }
 

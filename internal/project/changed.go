@@ -24,12 +24,31 @@ import (
 // it uses only through a broken file is still missed. An empty WhenModified keeps such a
 // project out too.
 func Changed(projects []Project, files []string) []Project {
-	idx := newFileIndex(files)
-	anyTerraform := slices.ContainsFunc(idx, func(f string) bool { return isTerraformFile(path.Base(f)) })
 	var touched []Project
+	for _, t := range ChangedWhy(projects, files) {
+		touched = append(touched, t.Project)
+	}
+	return touched
+}
+
+// Touched is a changed project and a changed file that touches it.
+type Touched struct {
+	Project Project
+	File    string
+}
+
+// ChangedWhy is Changed with, for each project, the file that touched it: the answer to
+// "why is this project planned?".
+func ChangedWhy(projects []Project, files []string) []Touched {
+	idx := newFileIndex(files)
+	firstTerraform := ""
+	if i := slices.IndexFunc(idx, func(f string) bool { return isTerraformFile(path.Base(f)) }); i >= 0 {
+		firstTerraform = idx[i]
+	}
+	var touched []Touched
 	for _, p := range projects {
-		if idx.touches(p, anyTerraform) {
-			touched = append(touched, p)
+		if f := idx.touchedBy(p, firstTerraform); f != "" {
+			touched = append(touched, Touched{Project: p, File: f})
 		}
 	}
 	return touched
@@ -60,34 +79,37 @@ func (idx fileIndex) withPrefix(prefix string) []string {
 	return idx[lo:hi]
 }
 
-// touches reports whether the changed files touch p; anyTerraform says whether any of
-// them is a *.tf or *.tf.json file.
-func (idx fileIndex) touches(p Project, anyTerraform bool) bool {
+// touchedBy returns a changed file that touches p, or "" when none does; firstTerraform
+// is the first changed *.tf or *.tf.json file ("" when there is none).
+func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 	if len(p.WhenModified) == 0 || len(idx) == 0 {
-		return false
+		return ""
 	}
-	if len(p.Problems) > 0 && anyTerraform {
-		return true
+	if len(p.Problems) > 0 && firstTerraform != "" {
+		return firstTerraform
 	}
 	for _, glob := range p.WhenModified {
 		pattern := joinGlob(p.Dir, glob)
 		for _, f := range idx.withPrefix(literalPrefix(pattern)) {
 			if ok, _ := doublestar.Match(pattern, f); ok {
-				return true
+				return f
 			}
 		}
 	}
 	for _, vf := range p.VarFiles {
-		if idx.has(path.Join(p.Dir, vf)) {
-			return true
+		if f := path.Join(p.Dir, vf); idx.has(f) {
+			return f
 		}
 	}
 	for _, m := range p.Modules {
-		if m == "." || idx.hasPrefix(m+"/") {
-			return true
+		if m == "." && len(idx) > 0 {
+			return idx[0]
+		}
+		if f := idx.firstWithPrefix(m + "/"); f != "" {
+			return f
 		}
 	}
-	return false
+	return ""
 }
 
 func (idx fileIndex) has(f string) bool {
@@ -95,9 +117,12 @@ func (idx fileIndex) has(f string) bool {
 	return i < len(idx) && idx[i] == f
 }
 
-func (idx fileIndex) hasPrefix(prefix string) bool {
+func (idx fileIndex) firstWithPrefix(prefix string) string {
 	i := sort.SearchStrings(idx, prefix)
-	return i < len(idx) && strings.HasPrefix(idx[i], prefix)
+	if i < len(idx) && strings.HasPrefix(idx[i], prefix) {
+		return idx[i]
+	}
+	return ""
 }
 
 var globEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`, "{", `\{`, "}", `\}`)

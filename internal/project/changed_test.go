@@ -225,3 +225,20 @@ func TestChangedProjectWithProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestChangedWhy(t *testing.T) {
+	projects := []Project{
+		{Name: "app", Dir: "envs/app", WhenModified: DefaultWhenModified, Modules: []string{"modules/m"}},
+		{Name: "net", Dir: "envs/net", WhenModified: DefaultWhenModified, VarFiles: []string{"../common.tfvars"}},
+		{Name: "quiet", Dir: "envs/quiet", WhenModified: DefaultWhenModified},
+	}
+	got := ChangedWhy(projects, []string{"modules/m/templates/user_data.sh", "envs/common.tfvars", "README.md"})
+	var lines []string
+	for _, t := range got {
+		lines = append(lines, t.Project.Name+" <- "+t.File)
+	}
+	want := "app <- modules/m/templates/user_data.sh; net <- envs/common.tfvars"
+	if strings.Join(lines, "; ") != want {
+		t.Fatalf("ChangedWhy = %q, want %q", strings.Join(lines, "; "), want)
+	}
+}
