@@ -141,7 +141,16 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 			return fail(err)
 		}
 	}
-	tf, err := terraform.NewRunner(filepath.Join(opts.Root, filepath.FromSlash(p.Dir)), opts.Binary, terraform.RunnerOptions{Env: opts.Env, Name: p.Dir})
+	tf, err := terraform.NewRunner(filepath.Join(opts.Root, filepath.FromSlash(p.Dir)), opts.Binary, terraform.RunnerOptions{
+		Env: opts.Env, Name: p.Dir,
+		InitWait: func(waiting bool) {
+			if waiting {
+				opts.Progress.Phase(p.Name, "queued") // behind another project's init
+			} else {
+				opts.Progress.Phase(p.Name, "init")
+			}
+		},
+	})
 	if err != nil {
 		return fail(err)
 	}

@@ -326,3 +326,44 @@ func TestCancelReleasesStateLock(t *testing.T) {
 		t.Errorf("plan after cancellation: %v", err)
 	}
 }
+
+func TestInitWaitReported(t *testing.T) {
+	// Not parallel: it holds the process-wide init lock.
+	initSem <- struct{}{}
+	tmp := t.TempDir()
+	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"init": "exit 0"})
+	var mu sync.Mutex
+	var events []bool
+	waiting := make(chan struct{})
+	r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{InitWait: func(w bool) {
+		mu.Lock()
+		events = append(events, w)
+		mu.Unlock()
+		if w {
+			close(waiting)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Init(context.Background()) }()
+	<-waiting
+	<-initSem // let it go
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(events) != "[true false]" {
+		t.Fatalf("InitWait events = %v, want [true false]", events)
+	}
+	// Without contention nothing is reported.
+	events = nil
+	mu.Unlock()
+	err = r.Init(context.Background())
+	mu.Lock()
+	if err != nil || len(events) != 0 {
+		t.Fatalf("uncontended init: err %v, events %v", err, events)
+	}
+}

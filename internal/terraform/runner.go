@@ -53,6 +53,9 @@ type RunnerOptions struct {
 	// GracePeriod is how long terraform may take to exit after SIGINT before
 	// it is killed; 0 means DefaultGracePeriod.
 	GracePeriod time.Duration
+	// InitWait, when set, is told when Init starts waiting for another project's init
+	// (true) and when its own init starts after such a wait (false): progress shows it.
+	InitWait func(waiting bool)
 }
 
 // initSem serialises Init across every Runner in the process. Init installs
@@ -73,6 +76,8 @@ type runner struct {
 	stderr *tailBuffer
 	grace  time.Duration
 	mu     sync.Mutex // one command at a time: stderr is per command
+
+	initWait func(waiting bool)
 }
 
 // NewRunner returns a Runner for the terraform configuration in dir.
@@ -119,7 +124,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	}
 	r := &runner{
 		tf: tf, bin: bin, dir: dir, name: name, env: env,
-		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace,
+		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait,
 	}
 	tf.SetStdout(log)
 	tf.SetStderr(io.MultiWriter(log, r.stderr))
@@ -129,9 +134,19 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 func (r *runner) Init(ctx context.Context) error {
 	select {
 	case initSem <- struct{}{}:
-	case <-ctx.Done():
-		return &CommandError{Command: r.bin.Flavor + " init", Dir: r.name,
-			Err: fmt.Errorf("waiting for another init to finish"), Ctx: ctx.Err()}
+	default:
+		if r.initWait != nil {
+			r.initWait(true)
+		}
+		select {
+		case initSem <- struct{}{}:
+		case <-ctx.Done():
+			return &CommandError{Command: r.bin.Flavor + " init", Dir: r.name,
+				Err: fmt.Errorf("waiting for another init to finish"), Ctx: ctx.Err()}
+		}
+		if r.initWait != nil {
+			r.initWait(false)
+		}
 	}
 	defer func() { <-initSem }()
 	// init runs without tfexec: tfexec's Init probes `terraform version` first (to pick
