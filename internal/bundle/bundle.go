@@ -46,6 +46,7 @@ type Manifest struct {
 	Dir              string            `json:"dir"`
 	Workspace        string            `json:"workspace"`
 	Commit           string            `json:"commit"`     // full SHA of HEAD when planned ("" outside git)
+	Dirty            bool              `json:"dirty"`      // the working tree differed from Commit: the plan is not of Commit alone
 	Inputs           map[string]string `json:"inputs"`     // root-relative path → sha256 of every input file
 	InputHash        string            `json:"input_hash"` // sha256 over the sorted Inputs
 	TerraformVersion string            `json:"terraform_version"`

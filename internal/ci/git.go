@@ -187,3 +187,13 @@ func splitZ(out []byte) []string {
 	}
 	return paths
 }
+
+// Dirty reports whether the working tree differs from HEAD (modified, staged, deleted or
+// untracked files that are not ignored).
+func (g Git) Dirty(ctx context.Context) (bool, error) {
+	out, err := g.run(ctx, "status", "--porcelain", "-z", "--untracked-files=normal")
+	if err != nil {
+		return false, fmt.Errorf("git status: %w", err)
+	}
+	return len(out) > 0, nil
+}

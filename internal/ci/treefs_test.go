@@ -66,3 +66,26 @@ func TestTreeFSReadsTheCommitNotTheWorkingTree(t *testing.T) {
 		t.Fatalf("want empty tree, got %v", entries)
 	}
 }
+
+func TestDirty(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	g := Git{Dir: dir}
+	run := func(args ...string) {
+		t.Helper()
+		if _, err := g.run(ctx, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(dir, "a.tf"), []byte("x"), 0o644)
+	run("add", "-A")
+	run("commit", "-q", "-m", "c")
+	if dirty, err := g.Dirty(ctx); err != nil || dirty {
+		t.Fatalf("clean tree: dirty=%v err=%v", dirty, err)
+	}
+	os.WriteFile(filepath.Join(dir, "b.tf"), []byte("y"), 0o644)
+	if dirty, _ := g.Dirty(ctx); !dirty {
+		t.Fatal("an untracked file must make the tree dirty")
+	}
+}

@@ -93,10 +93,19 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 		return err
 	}
 	commit, _ := ci.Git{Dir: root}.Head(ctx) // "" outside git: bundles then carry no commit
+	dirty := false
+	if commit != "" && opts.Out != "" {
+		if dirty, err = (ci.Git{Dir: root}).Dirty(ctx); err != nil {
+			return err
+		}
+		if dirty {
+			fmt.Fprintf(a.stderr, "warning: the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)\n", short(commit))
+		}
+	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	report, err := pipeline.Plan(ctx, pipeline.PlanOptions{
 		Root: root, Projects: sel.Projects, Binary: bin, Env: a.terraformEnv(),
-		OutDir: opts.Out, Parallel: opts.Parallel, Commit: commit, Masks: a.masker.Values(),
+		OutDir: opts.Out, Parallel: opts.Parallel, Commit: commit, Dirty: dirty, Masks: a.masker.Values(),
 		Progress: progress, TfgateVersion: version(), Policies: pols, ChangedFiles: sel.Files,
 	})
 	progress.Close()

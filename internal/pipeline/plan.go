@@ -41,6 +41,7 @@ type PlanOptions struct {
 	OutDir        string            // write a bundle per project here; "" = plans are discarded
 	Parallel      int               // max projects at once; <= 0 = number of CPUs
 	Commit        string            // HEAD sha recorded in bundles
+	Dirty         bool              // the working tree differs from Commit
 	Masks         []string          // literal secrets to mask in rendered values
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
@@ -208,7 +209,7 @@ func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		tfVersion = opts.Binary.Version.String()
 	}
 	return bundle.Write(ctx, dir, bundle.Manifest{
-		Project: p.Name, Dir: p.Dir, Workspace: p.Workspace, Commit: opts.Commit,
+		Project: p.Name, Dir: p.Dir, Workspace: p.Workspace, Commit: opts.Commit, Dirty: opts.Dirty,
 		Inputs: sums, InputHash: inputHash, TerraformVersion: tfVersion,
 		HasChanges: s.HasChanges(),
 		Summary: bundle.Counts{Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace,
