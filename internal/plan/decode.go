@@ -36,10 +36,14 @@ type leanPlan struct {
 	PriorState    *struct {
 		Values *leanPriorValues `json:"values"`
 	} `json:"prior_state"`
+	// Root variables declared sensitive, and the variables' values: read only so that
+	// those values can be masked wherever they appear (a policy message quoting one);
+	// the variables block itself is never rendered.
+	Configuration leanConfig                      `json:"configuration"`
+	Variables     map[string]*tfjson.PlanVariable `json:"variables"`
 	// Presence only, to tell a plan from other JSON.
-	Configuration presence `json:"configuration"`
-	StateValues   presence `json:"values"`   // state JSON
-	LogMessage    presence `json:"@message"` // `terraform plan -json` log lines
+	StateValues presence `json:"values"`   // state JSON
+	LogMessage  presence `json:"@message"` // `terraform plan -json` log lines
 }
 
 type leanValues struct {
@@ -53,6 +57,38 @@ type leanValues struct {
 // to tell an unchanged output from a new one.
 type leanPriorValues struct {
 	Outputs map[string]*tfjson.StateOutput `json:"outputs"`
+}
+
+// leanConfig keeps which root variables are sensitive, and whether configuration was there.
+type leanConfig struct {
+	present   bool
+	Variables map[string]bool
+}
+
+func (c *leanConfig) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	var raw struct {
+		RootModule struct {
+			Variables map[string]struct {
+				Sensitive bool `json:"sensitive"`
+			} `json:"variables"`
+		} `json:"root_module"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	c.present = true
+	for name, v := range raw.RootModule.Variables {
+		if v.Sensitive {
+			if c.Variables == nil {
+				c.Variables = map[string]bool{}
+			}
+			c.Variables[name] = true
+		}
+	}
+	return nil
 }
 
 // presence records whether a key was present (and not null) without decoding its value.
@@ -104,6 +140,7 @@ func Decode(data []byte) (*tfjson.Plan, error) {
 		RelevantAttributes: lp.RelevantAttributes,
 		ActionInvocations:  lp.ActionInvocations,
 		PlannedValues:      stateValues(lp.PlannedValues),
+		Variables:          sensitiveVariables(&lp),
 	}
 	p.UseJSONNumber(true)
 	if lp.PriorState != nil && lp.PriorState.Values != nil {
@@ -134,7 +171,7 @@ func sniff(data []byte) error {
 
 func checkKind(lp *leanPlan) error {
 	isPlan := lp.ResourceChanges != nil || lp.OutputChanges != nil || lp.PlannedValues != nil ||
-		bool(lp.Configuration) || lp.ResourceDrift != nil || lp.ActionInvocations != nil
+		lp.Configuration.present || lp.ResourceDrift != nil || lp.ActionInvocations != nil
 	switch {
 	case bool(lp.LogMessage):
 		return errors.New("not a plan: this is a `terraform plan -json` log message; save the plan with -out=FILE and run `terraform show -json FILE`")
@@ -200,4 +237,16 @@ func lineCol(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	col = int(off) - bytes.LastIndexByte(before, '\n')
 	return line, col
+}
+
+// sensitiveVariables keeps the values of the root variables declared sensitive, and only
+// those: they are all the rest of tfgate may learn from the variables block.
+func sensitiveVariables(lp *leanPlan) map[string]*tfjson.PlanVariable {
+	out := map[string]*tfjson.PlanVariable{}
+	for name := range lp.Configuration.Variables {
+		if v := lp.Variables[name]; v != nil {
+			out[name] = v
+		}
+	}
+	return out
 }

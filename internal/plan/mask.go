@@ -91,6 +91,11 @@ func harvest(p *planView) map[string]struct{} {
 			add(rc.Change)
 		}
 	}
+	for _, v := range p.sensitiveVars {
+		if v != nil {
+			collectSensitive(v.Value, true, true, out)
+		}
+	}
 	for name, c := range p.outputs {
 		if c == nil {
 			continue

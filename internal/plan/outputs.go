@@ -17,10 +17,21 @@ type planView struct {
 	// legacyOutputs: the plan comes from Terraform 0.12 or 0.13, whose output changes say
 	// "create" for every output whatever its state (hashicorp/terraform#24628).
 	legacyOutputs bool
+	// sensitiveVars are the values of root variables declared sensitive (Decode keeps no
+	// other variable).
+	sensitiveVars map[string]*tfjson.PlanVariable
 }
 
 func newView(p *tfjson.Plan) *planView {
-	v := &planView{resources: p.ResourceChanges, drift: p.ResourceDrift, outputs: p.OutputChanges}
+	v := &planView{resources: p.ResourceChanges, drift: p.ResourceDrift, outputs: p.OutputChanges, sensitiveVars: p.Variables}
+	if p.Config != nil && p.Config.RootModule != nil { // a plan not from Decode: keep the sensitive ones
+		v.sensitiveVars = map[string]*tfjson.PlanVariable{}
+		for name, cv := range p.Config.RootModule.Variables {
+			if cv != nil && cv.Sensitive && p.Variables[name] != nil {
+				v.sensitiveVars[name] = p.Variables[name]
+			}
+		}
+	}
 	if p.PlannedValues != nil {
 		v.planned = p.PlannedValues.Outputs
 	}
