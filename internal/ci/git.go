@@ -98,9 +98,12 @@ func (g Git) Head(ctx context.Context) (string, error) {
 func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err error) {
 	out, err := g.run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
+		// --quiet: exit status 1 with nothing on stderr just means "no such commit". A
+		// fatal error (not a repository, dubious ownership: exit 128, with a message) is
+		// not that, and its own message says what to do.
 		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			// --quiet: exit status 1 with no output just means "no such commit".
+		var ge *gitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 && !errors.As(err, &ge) {
 			return "", false, nil
 		}
 		return "", false, fmt.Errorf("resolve %s: %w", rev, err)

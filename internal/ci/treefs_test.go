@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +65,13 @@ func TestTreeFSReadsTheCommitNotTheWorkingTree(t *testing.T) {
 	}
 	if entries, _ := fs.ReadDir(fsys, "."); len(entries) != 0 {
 		t.Fatalf("want empty tree, got %v", entries)
+	}
+}
+
+func TestCommitOutsideARepositoryIsNotUnknownRevision(t *testing.T) {
+	_, err := Git{Dir: t.TempDir()}.Commit(context.Background(), "HEAD")
+	if err == nil || strings.Contains(err.Error(), "unknown git revision") || !strings.Contains(err.Error(), "not a git repository") {
+		t.Fatalf("got %v, want git's own 'not a git repository'", err)
 	}
 }
 

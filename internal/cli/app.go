@@ -33,6 +33,7 @@ type app struct {
 	environ        []string
 	masker         *secret.Masker
 	log            *slog.Logger
+	level          slog.Level // parsed --log-level
 }
 
 func newApp(rawOut, rawErr, stdout, stderr io.Writer, environ []string, m *secret.Masker) *app {
@@ -55,6 +56,7 @@ func (a *app) setupLogging() error {
 	if err := level.UnmarshalText([]byte(a.global.LogLevel)); err != nil {
 		return fmt.Errorf("--log-level %q: want debug, info, warn or error", a.global.LogLevel)
 	}
+	a.level = level
 	a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	return nil
 }
@@ -89,7 +91,9 @@ func (a *app) root(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if st, err := os.Stat(dir); err != nil {
+			return "", fmt.Errorf("-C %s: %w", a.global.Chdir, err)
+		} else if !st.IsDir() {
 			return "", fmt.Errorf("-C %s: not a directory", a.global.Chdir)
 		}
 		return dir, nil

@@ -47,7 +47,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"render", "--format", "html", "x.json"}, `--format "html": want one of text, json`},
 		{[]string{"-C", dir, "plan", "--all", "some/project"}, "--all and project names are exclusive"},
 		{[]string{"--log-level", "loud", "version"}, `--log-level "loud": want debug, info, warn or error`},
-		{[]string{"-C", dir + "/nope", "projects"}, "not a directory"},
+		{[]string{"-C", dir + "/nope", "projects"}, "no such file or directory"},
 		{[]string{"render"}, "accepts 1 arg(s), received 0"},
 		{[]string{"plan", "--parallel", "many"}, `invalid argument "many"`},
 	}

@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"context"
-	"errors"
-)
+import "errors"
 
 // Exit codes: the one table, shared by every command (see README "Exit codes").
 const (
@@ -41,9 +38,6 @@ func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
-	}
-	if errors.Is(err, context.Canceled) {
-		return ExitError
 	}
 	return ExitError
 }

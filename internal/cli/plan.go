@@ -92,9 +92,13 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err != nil {
 		return err
 	}
-	commit, _ := ci.Git{Dir: root}.Head(ctx) // "" outside git: bundles then carry no commit
+	commit, headErr := ci.Git{Dir: root}.Head(ctx)
 	dirty := false
-	if commit != "" && opts.Out != "" {
+	if opts.Out != "" {
+		// A bundle exists to prove which commit was planned: without one it is worthless.
+		if headErr != nil {
+			return fmt.Errorf("--out: plan bundles record the commit they plan: %w", headErr)
+		}
 		if dirty, err = (ci.Git{Dir: root}).Dirty(ctx); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -142,7 +143,7 @@ func (a *app) policySource(cmd *cobra.Command, dir string) (policy.Source, error
 
 // printWriter receives print() output of policies: shown with --log-level debug.
 func (a *app) printWriter() io.Writer {
-	if a.global.LogLevel == "debug" {
+	if a.level <= slog.LevelDebug {
 		return a.stderr
 	}
 	return nil

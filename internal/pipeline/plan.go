@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -246,9 +245,6 @@ func Failed(r render.Report) []render.ProjectReport {
 	}
 	return out
 }
-
-// ErrProjectsFailed is returned (wrapped) by callers when some projects did not plan.
-var ErrProjectsFailed = errors.New("projects failed")
 
 func doneNote(rep render.ProjectReport) string {
 	if rep.Policy == nil {

@@ -51,6 +51,16 @@ func NewMasker(values ...[]string) *Masker {
 			if len(v) < minLen {
 				continue
 			}
+			// The writer masks line by line: a multi-line secret (a PEM key) written one line
+			// at a time is masked line by line too.
+			if strings.Contains(v, "\n") {
+				for _, line := range strings.Split(v, "\n") {
+					if line = strings.TrimSpace(line); len(line) >= minLen && !seen[line] {
+						seen[line] = true
+						m.values = append(m.values, line)
+					}
+				}
+			}
 			// Also the escaped spellings: terraform prints `a"b` as "a\"b" in its messages,
 			// and JSON output escapes again.
 			for _, form := range EscapedForms(v) {

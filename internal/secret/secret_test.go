@@ -68,3 +68,16 @@ func TestMaskerEscapedForms(t *testing.T) {
 		}
 	}
 }
+
+func TestWriterMasksMultiLineSecretWrittenLineByLine(t *testing.T) {
+	key := "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n-----END PRIVATE KEY-----"
+	var out bytes.Buffer
+	w := NewMasker([]string{key}).Writer(&out)
+	for _, line := range strings.Split(key, "\n") {
+		w.Write([]byte(line + "\n"))
+	}
+	w.Flush()
+	if strings.Contains(out.String(), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC") || strings.Contains(out.String(), "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj") {
+		t.Fatalf("key lines leaked:\n%s", out.String())
+	}
+}

@@ -148,9 +148,9 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// varFileSource matches the line of a diagnostic that names a var file as its source,
-// e.g. `  on secret.tfvars line 1:`.
-var varFileSource = regexp.MustCompile(`^\s*on .*\.tfvars(\.json)? line \d+`)
+// varFileSource matches the line of a diagnostic whose source is not a .tf/.tf.json file —
+// a var file, whatever its name (`  on secret.tfvars line 1:`, `on prod.vars line 3:`).
+var varFileSource = regexp.MustCompile(`^\s*on (\S+) line \d+`)
 
 // sourceLine matches a quoted source line of a diagnostic: `   1: pw = "…"`.
 var sourceLine = regexp.MustCompile(`^\s*\d+: `)
@@ -165,7 +165,8 @@ func redactVarFileSnippets(stderr string) string {
 	for _, l := range lines {
 		switch {
 		case varFileSource.MatchString(l):
-			inVarFile = true
+			file := varFileSource.FindStringSubmatch(l)[1]
+			inVarFile = !strings.HasSuffix(file, ".tf") && !strings.HasSuffix(file, ".tf.json")
 		case inVarFile && sourceLine.MatchString(l):
 			out = append(out, sourceLine.FindString(l)+"(line from a var file hidden: it may hold secrets)")
 			continue

@@ -29,3 +29,11 @@ An argument named "bogus" is not expected here.`
 		}
 	}
 }
+
+func TestRedactVarFileSnippetsAnyName(t *testing.T) {
+	in := "Error: Invalid expression\n\n  on prod.vars line 2:\n   2: token = \"SEKRIT-TOKEN\" x\n\n  on main.tf line 4:\n   4:   input = 1\n"
+	got := redactVarFileSnippets(in)
+	if strings.Contains(got, "SEKRIT") || !strings.Contains(got, "4:   input = 1") {
+		t.Fatalf("got:\n%s", got)
+	}
+}
