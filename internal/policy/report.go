@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 )
 
 // Policy names the policy a finding came from for people. The package is
@@ -90,16 +91,27 @@ func WriteText(w io.Writer, r Result) error {
 		if f.Level == LevelDeny {
 			mark = "✗ deny "
 		}
-		fmt.Fprintf(&b, "  %s %s: %s\n", mark, f.Policy(), strings.ReplaceAll(f.Text(), "\n", "\n"+indent))
+		fmt.Fprintf(&b, "  %s %s: %s\n", mark, clean(f.Policy()), strings.ReplaceAll(clean(f.Text()), "\n", "\n"+indent))
 	}
 	if r.Err != nil {
 		b.WriteString("  ! error: policy evaluation failed, which counts as a deny:\n")
 		for _, line := range strings.Split(r.Err.Error(), "\n") {
-			fmt.Fprintf(&b, "%s%s\n", indent, line)
+			fmt.Fprintf(&b, "%s%s\n", indent, clean(line))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// clean escapes control characters (newlines excepted): messages quote plan values, and
+// an escape sequence in one must not drive the reader's terminal.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
 
 // jsonResult is the stable JSON form of a Result.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +107,17 @@ func TestSummaryAndPolicyName(t *testing.T) {
 		if got := (Finding{Address: tt.addr, Msg: tt.msg}).Text(); got != tt.want {
 			t.Errorf("Text(%q, %q) = %q, want %q", tt.addr, tt.msg, got, tt.want)
 		}
+	}
+}
+
+func TestWriteTextEscapesControlCharacters(t *testing.T) {
+	r := Result{Verdict: VerdictDeny, Findings: []Finding{{Level: LevelDeny, Rule: "deny", Package: "data.main",
+		Msg: "value \x1b[2J\x1b]0;pwned\a here"}}}
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\a") {
+		t.Fatalf("control characters reached the output: %q", b.String())
 	}
 }
