@@ -90,6 +90,11 @@ func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
 		g.Go(func() error {
 			dirLocks[p.Dir].Lock()
 			defer dirLocks[p.Dir].Unlock()
+			if gctx.Err() != nil { // interrupted while it waited for a slot: never started
+				reports[i] = render.ProjectReport{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace,
+					Status: render.StatusFailed, Error: "not started: the run was interrupted"}
+				return nil
+			}
 			reports[i] = planProject(gctx, opts, p, filepath.Join(work, dirs[i]))
 			return nil
 		})
@@ -137,6 +142,7 @@ func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir s
 		if err != nil {
 			return fail(err)
 		}
+		files = outside(files, opts.Root, opts.OutDir)
 		if inputs, inputHash, err = bundle.HashInputs(ctx, opts.Root, files); err != nil {
 			return fail(err)
 		}
@@ -215,6 +221,23 @@ func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir s
 			Import: s.Import, Move: s.Move, Outputs: s.Outputs, Actions: s.Actions},
 		CreatedAt: opts.Now().UTC(), TfgateVersion: opts.TfgateVersion,
 	})
+}
+
+// outside drops the files under outDir (an --out inside the repository): bundles being
+// written are not inputs of the projects they describe.
+func outside(files []string, root, outDir string) []string {
+	rel, err := filepath.Rel(root, outDir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return files
+	}
+	prefix := filepath.ToSlash(rel) + "/"
+	kept := files[:0:0]
+	for _, f := range files {
+		if !strings.HasPrefix(f, prefix) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 // bundleDirs names each project's bundle directory. Names that sanitise to the same

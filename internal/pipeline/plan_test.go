@@ -168,3 +168,14 @@ func TestBundleDirsNeverCollide(t *testing.T) {
 		t.Errorf("names without a collision must stay readable: %v", dirs)
 	}
 }
+
+func TestOutsideDropsFilesUnderOutDir(t *testing.T) {
+	files := []string{"main.tf", "bundles/a/manifest.json", "bundlesx/keep.tf", "mod/x.tf"}
+	got := outside(files, "/repo", "/repo/bundles")
+	if strings.Join(got, ",") != "main.tf,bundlesx/keep.tf,mod/x.tf" {
+		t.Fatalf("outside = %v", got)
+	}
+	if got := outside(files, "/repo", "/elsewhere/out"); len(got) != len(files) {
+		t.Fatalf("an --out outside the repository must not drop inputs: %v", got)
+	}
+}
