@@ -69,7 +69,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Base, sel.MergeBase, sel.Files = changes.Base, changes.MergeBase, files
-	sel.Removed = project.RemovedDirs(deletedFiles(opts.Root, files), func(dir string) bool { return hasTerraform(opts.Root, dir) })
+	sel.Removed = project.RemovedDirs(deletedFiles(opts.Root, files), func(dir string) bool { return project.HasTerraform(opts.Root, dir) })
 	for _, t := range project.ChangedWhy(all, files) {
 		sel.Projects = append(sel.Projects, t.Project)
 		sel.Why = append(sel.Why, t.File)
@@ -118,15 +118,6 @@ func deletedFiles(root string, files []string) []string {
 		}
 	}
 	return out
-}
-
-func hasTerraform(root, dir string) bool {
-	for _, pattern := range []string{"*.tf", "*.tf.json"} {
-		if m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(dir), pattern)); len(m) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // RemovedNotes explain what removing Terraform code does not do.

@@ -59,6 +59,28 @@ func isTerraformFile(name string) bool {
 	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
 }
 
+// HasTerraform reports whether dir (root-relative) holds *.tf or *.tf.json files.
+func HasTerraform(root, dir string) bool {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && isTerraformFile(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseHCL parses native HCL or, for *.json names, HCL's JSON syntax.
+func parseHCL(src []byte, name string) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(name, ".json") {
+		return hcljson.Parse(src, name)
+	}
+	return hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+}
+
 // walk returns every directory under root (root-relative, sorted) holding Terraform files,
 // skipping the directories skipDir names.
 func (g *graph) walk(ctx context.Context) ([]string, error) {
@@ -221,13 +243,7 @@ func (g *graph) moduleCalls(file string) fileCalls {
 	if !bytes.Contains(src, []byte("module")) {
 		return fileCalls{}
 	}
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(file, ".json") {
-		f, diags = hcljson.Parse(src, file)
-	} else {
-		f, diags = hclsyntax.ParseConfig(src, file, hcl.InitialPos)
-	}
+	f, diags := parseHCL(src, file)
 	if diags.HasErrors() || f == nil {
 		return fileCalls{problem: syntaxProblem(file, diags)}
 	}

@@ -5,11 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -57,7 +54,7 @@ func SensitiveValues(ctx context.Context, root string, p Project, env map[string
 func sensitiveVariables(dir string) map[string]bool {
 	names := map[string]bool{}
 	for _, file := range globNames(dir, "*.tf", "*.tf.json") {
-		f := parseHCL(filepath.Join(dir, file))
+		f := parseFile(filepath.Join(dir, file))
 		if f == nil {
 			continue
 		}
@@ -76,7 +73,7 @@ func sensitiveVariables(dir string) map[string]bool {
 
 // varFileValues are the strings a var file assigns to the named variables, nested ones too.
 func varFileValues(path string, names map[string]bool) []string {
-	f := parseHCL(path)
+	f := parseFile(path)
 	if f == nil {
 		return nil
 	}
@@ -115,19 +112,14 @@ func appendStrings(out []string, v cty.Value) []string {
 	return out
 }
 
-func parseHCL(path string) *hcl.File {
+// parseFile reads and parses path; nil when it cannot be read or does not parse.
+func parseFile(path string) *hcl.File {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	var f *hcl.File
-	var diags hcl.Diagnostics
-	if strings.HasSuffix(path, ".json") {
-		f, diags = hcljson.Parse(src, path)
-	} else {
-		f, diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-	}
-	if diags.HasErrors() || f == nil {
+	f, diags := parseHCL(src, path)
+	if diags.HasErrors() {
 		return nil
 	}
 	return f
