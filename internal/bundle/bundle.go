@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/plan"
 )
 
 // SchemaVersion of manifest.json; bump on incompatible changes.
@@ -26,18 +28,6 @@ const (
 	ManifestFile = "manifest.json"
 	PlanFile     = "plan.tfplan"
 )
-
-// Counts is the plan summary recorded in the manifest.
-type Counts struct {
-	Add     int `json:"add"`
-	Change  int `json:"change"`
-	Destroy int `json:"destroy"`
-	Replace int `json:"replace"`
-	Import  int `json:"import"`
-	Move    int `json:"move"`
-	Outputs int `json:"outputs"`
-	Actions int `json:"actions"`
-}
 
 // Manifest describes one project's saved plan.
 type Manifest struct {
@@ -53,7 +43,7 @@ type Manifest struct {
 	PlanFile         string            `json:"plan_file"`
 	PlanSHA256       string            `json:"plan_sha256"`
 	HasChanges       bool              `json:"has_changes"`
-	Summary          Counts            `json:"summary"`
+	Summary          plan.Summary      `json:"summary"`
 	CreatedAt        time.Time         `json:"created_at"`
 	TfgateVersion    string            `json:"tfgate_version"`
 }

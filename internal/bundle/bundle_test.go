@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/plan"
 )
 
 func TestHashInputsChangesWithContentAndPath(t *testing.T) {
@@ -49,7 +51,7 @@ func TestWriteRead(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, PlanFile), []byte("plan"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Write(ctx, dir, Manifest{Project: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Commit: "abc", Summary: Counts{Add: 2}})
+	m, err := Write(ctx, dir, Manifest{Project: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Commit: "abc", Summary: plan.Summary{Add: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

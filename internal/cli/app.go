@@ -136,3 +136,13 @@ func (a *app) loadConfig(ctx context.Context, root string) (*config.Config, erro
 	}
 	return config.Load(ctx, root, path, explicit)
 }
+
+// configFile is the config path as given (read at the base commit relative to the root).
+func (a *app) configFile() string {
+	if a.global.Config != "" {
+		if abs, err := filepath.Abs(a.global.Config); err == nil {
+			return abs
+		}
+	}
+	return config.FileName
+}

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 type planOptions struct {
@@ -56,84 +56,43 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
 		return err
 	}
-	if opts.Parallel < 0 {
-		return fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", opts.Parallel)
-	}
-	if opts.Out != "" {
-		out, err := outDir(opts.Out)
-		if err != nil {
-			return err
-		}
-		opts.Out = out
-	}
-	if opts.All && len(opts.Projects) > 0 {
-		return fmt.Errorf("--all and project names are exclusive: pass one or the other")
-	}
 	ctx := cmd.Context()
 	root, cfg, err := a.repository(ctx)
 	if err != nil {
 		return err
 	}
-	sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, Names: opts.Projects,
-		All: opts.All, Changed: !opts.All && len(opts.Projects) == 0, Base: opts.Base})
-	if err != nil {
-		return err
-	}
-	notes := pipeline.RemovedNotes(sel.Removed)
-	if len(sel.Projects) == 0 {
-		return writePlanReport(a, opts.Format, render.Report{Base: sel.Base, MergeBase: short(sel.MergeBase), Notes: notes})
-	}
-
-	pols, err := a.loadPolicies(ctx, root, cfg, opts.PoliciesFrom, firstNonEmpty(sel.Base, opts.Base), sel.Files)
-	if err != nil {
-		return err
-	}
-	bin, err := a.resolveTerraform(ctx, cfg, opts.Install)
-	if err != nil {
-		return err
-	}
-	commit, headErr := ci.Git{Dir: root}.Head(ctx)
-	dirty := false
-	if opts.Out != "" {
-		// A bundle exists to prove which commit was planned: without one it is worthless.
-		if headErr != nil {
-			return fmt.Errorf("--out: plan bundles record the commit they plan: %w", headErr)
-		}
-		if dirty, err = (ci.Git{Dir: root}).Dirty(ctx); err != nil {
-			return err
-		}
-		if dirty {
-			fmt.Fprintf(a.stderr, "warning: the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)\n", short(commit))
-		}
-	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
-	report, err := pipeline.Plan(ctx, pipeline.PlanOptions{
-		Root: root, Projects: sel.Projects, Binary: bin, Env: a.terraformEnv(),
-		OutDir: opts.Out, Parallel: opts.Parallel, Commit: commit, Dirty: dirty, Masks: a.masker.Values(),
-		Progress: progress, TfgateVersion: version(), Policies: pols, ChangedFiles: sel.Files,
+	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
+		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
+		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
+		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
+		OutDir: opts.Out, Parallel: opts.Parallel, Masker: a.masker, Progress: progress, Print: a.printWriter(),
+		Warn: func(s string) { fmt.Fprintf(a.stderr, "warning: %s\n", s) }, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()
-	report.Base, report.MergeBase = sel.Base, short(sel.MergeBase)
-	report.Policies, report.PolicyNotes, report.Notes = pols.Source, pols.Notes, notes
-	if werr := writePlanReport(a, opts.Format, report); werr != nil && err == nil {
+	if err != nil && run.Projects == nil {
+		return err // nothing ran
+	}
+	if werr := writeRun(a, opts.Format, run); werr != nil && err == nil {
 		err = werr
 	}
 	if err != nil { // interrupted: what finished was reported above
 		return err
 	}
-	return planOutcome(report, opts.DetailedExitcode)
+	return planOutcome(run, opts.DetailedExitcode)
 }
 
-func writePlanReport(a *app, format string, r render.Report) error {
+func writeRun(a *app, format string, r report.Run) error {
 	if format == "json" {
 		return render.JSON(a.stdout, r)
 	}
 	return render.Text(a.stdout, r, render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)})
 }
 
-// planOutcome turns a finished report into the exit code: failures first, then changes.
-func planOutcome(r render.Report, detailed bool) error {
-	if failed := pipeline.Failed(r); len(failed) > 0 {
+// planOutcome turns a finished run into the exit code: failures first, then denials, then
+// changes.
+func planOutcome(r report.Run, detailed bool) error {
+	if failed := r.Unfinished(); len(failed) > 0 {
 		names := make([]string, len(failed))
 		for i, p := range failed {
 			names[i] = p.Name
@@ -141,29 +100,19 @@ func planOutcome(r render.Report, detailed bool) error {
 		return fmt.Errorf("%d of %d projects failed: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
 	}
 	if n := r.Denied(); n > 0 {
-		return withCode(ExitPolicyDenied, fmt.Errorf("%s denied by policy", plural(n, "project")))
+		return withCode(ExitPolicyDenied, fmt.Errorf("%s denied by policy", english.Plural(n, "project", "projects")))
 	}
-	if detailed && r.Totals().HasChanges() {
+	if detailed && r.HasChanges() {
 		return withCode(ExitChanges, nil)
 	}
 	return nil
 }
 
-// outDir makes --out absolute (terraform runs in each project's dir) and refuses a
-// directory that already holds files: stale bundles next to new ones could be applied.
-func outDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
+// terraformOptions are the environment's say in which terraform runs.
+func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
+	dir := ""
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cache, "tfgate", "terraform")
 	}
-	entries, err := os.ReadDir(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return abs, nil
-	case err != nil:
-		return "", fmt.Errorf("--out %s: %w", dir, err)
-	case len(entries) > 0:
-		return "", fmt.Errorf("--out %s is not empty: bundles from an earlier run could be mistaken for this one's; use a new or empty directory", dir)
-	}
-	return abs, nil
+	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/render"
 )
 
 func newPolicyCmd(a *app) *cobra.Command {
@@ -96,14 +97,14 @@ func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
 		name = filepath.Base(opts.PlanFile)
 	}
 	res, err := pipeline.EvalPlan(cmd.Context(), pipeline.EvalOptions{Source: src, Plan: data, PlanName: opts.PlanFile,
-		Project: name, Masks: a.masker.Values(), Print: a.printWriter()})
+		Project: name, Masker: a.masker, Print: a.printWriter()})
 	if err != nil {
 		return err
 	}
 	if opts.Format == "json" {
-		err = policy.WriteJSON(a.stdout, res)
+		err = render.PolicyJSON(a.stdout, res)
 	} else {
-		err = policy.WriteText(a.stdout, res)
+		err = render.PolicyText(a.stdout, res, render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)})
 	}
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
 )
 
@@ -23,11 +23,10 @@ func newRenderCmd(a *app) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("read plan: %w", err)
 			}
-			p, err := plan.Decode(data)
+			c, err := pipeline.ReadPlan(data, args[0], a.masker)
 			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
+				return err
 			}
-			c := plan.Summarise(p, plan.Options{Masks: a.masker.Values()})
 			if format == "json" {
 				return render.PlanJSON(a.stdout, c)
 			}

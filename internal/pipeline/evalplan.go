@@ -7,15 +7,16 @@ import (
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // EvalOptions configure the evaluation of one plan file (`tfgate policy eval`).
 type EvalOptions struct {
 	Source   policy.Source
-	Plan     []byte   // `terraform show -json` output
-	PlanName string   // where Plan came from, for errors
-	Project  string   // name given to policies as data.tfgate.project.name
-	Masks    []string // literal secrets to mask besides the plan's own
+	Plan     []byte         // `terraform show -json` output
+	PlanName string         // where Plan came from, for errors
+	Project  string         // name given to policies as data.tfgate.project.name
+	Masker   *secret.Masker // secrets to mask besides the plan's own
 	Print    io.Writer
 }
 
@@ -31,8 +32,18 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 	if err != nil {
 		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
 	}
-	mask := plan.Summarise(tfplan, plan.Options{Masks: opts.Masks}).Mask
+	mask := plan.Summarise(tfplan, plan.Options{Masker: opts.Masker}).Masker()
 	res := engine.Eval(ctx, opts.Plan, policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
-		ChangedFiles: []string{}, Mask: mask})
-	return MaskPolicyResult(res, mask), nil
+		ChangedFiles: []string{}, Masker: mask})
+	return res.Masked(mask), nil
+}
+
+// ReadPlan decodes a plan JSON document (`tfgate render`) into its redacted changes, masked
+// with m and the plan's own secrets. name says where it came from, for errors.
+func ReadPlan(data []byte, name string, m *secret.Masker) (*plan.Changes, error) {
+	p, err := plan.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return plan.Summarise(p, plan.Options{Masker: m}), nil
 }

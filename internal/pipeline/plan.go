@@ -4,44 +4,38 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
-	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
-	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
-// Progress receives each project's phases while it runs (render.Progress implements it).
-type Progress interface {
-	Start(project, phase string)
-	Phase(project, phase string)
-	Done(project string, ok bool, d time.Duration, note string)
-}
+// RunnerFactory makes the terraform runner of one project directory. Tests inject fakes;
+// the default runs the resolved binary.
+type RunnerFactory func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error)
 
-// PlanOptions configure a plan run.
+// PlanOptions configure the planning of a list of projects.
 type PlanOptions struct {
 	Root          string
 	Projects      []project.Project
 	Binary        terraform.Binary
+	NewRunner     RunnerFactory     // nil: terraform.NewRunner with Binary
 	Env           map[string]string // terraform's environment
 	OutDir        string            // write a bundle per project here; "" = plans are discarded
 	Parallel      int               // max projects at once; <= 0 = number of CPUs
 	Commit        string            // HEAD sha recorded in bundles
 	Dirty         bool              // the working tree differs from Commit
-	Masks         []string          // literal secrets to mask in rendered values
+	Masker        *secret.Masker    // secrets to mask everywhere (environment, configured)
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
 	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
@@ -49,178 +43,211 @@ type PlanOptions struct {
 	Now           func() time.Time
 }
 
-// Plan plans every project with bounded parallelism. One project failing does not stop the
-// others: its report says why. The error is only for problems that stop the whole run.
-func Plan(ctx context.Context, opts PlanOptions) (render.Report, error) {
+// Plan plans every project with bounded parallelism and returns the run (its projects
+// only: the caller adds base, policy source and notes). One project failing does not stop
+// the others: its result says why. The error is only for problems that stop the whole run,
+// and for an interrupted run, whose results are still returned.
+func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
+	run := report.Run{Kind: report.KindPlan}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.Progress == nil {
-		opts.Progress = nopProgress{}
-	}
-	limit := opts.Parallel
-	if limit <= 0 {
-		limit = runtime.NumCPU()
+	if opts.NewRunner == nil {
+		bin := opts.Binary
+		opts.NewRunner = func(dir string, ro terraform.RunnerOptions) (terraform.Runner, error) {
+			return terraform.NewRunner(dir, bin, ro)
+		}
 	}
 	work := opts.OutDir
 	if work == "" {
 		tmp, err := os.MkdirTemp("", "tfgate-plan-")
 		if err != nil {
-			return render.Report{}, err
+			return run, err
 		}
 		defer os.RemoveAll(tmp)
 		work = tmp
 	} else if err := os.MkdirAll(work, 0o700); err != nil {
-		return render.Report{}, fmt.Errorf("--out %s: %w", work, err)
-	}
-
-	// Projects sharing a directory (several workspaces) share its .terraform dir, so they
-	// must not run at the same time.
-	dirLocks := map[string]*sync.Mutex{}
-	for _, p := range opts.Projects {
-		if dirLocks[p.Dir] == nil {
-			dirLocks[p.Dir] = &sync.Mutex{}
-		}
+		return run, fmt.Errorf("--out %s: %w", work, err)
 	}
 	dirs := bundleDirs(opts.Projects)
-	reports := make([]render.ProjectReport, len(opts.Projects))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(limit)
+	byName := make(map[string]string, len(opts.Projects))
 	for i, p := range opts.Projects {
-		g.Go(func() error {
-			dirLocks[p.Dir].Lock()
-			defer dirLocks[p.Dir].Unlock()
-			if gctx.Err() != nil { // interrupted while it waited for a slot: never started
-				reports[i] = render.ProjectReport{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace,
-					Status: render.StatusFailed, Error: "not started: the run was interrupted"}
-				return nil
-			}
-			reports[i] = planProject(gctx, opts, p, filepath.Join(work, dirs[i]))
-			return nil
+		byName[p.Name+"\x00"+p.Workspace] = filepath.Join(work, dirs[i])
+	}
+	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
+		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
+			return runStages(ctx, &projectRun{opts: &opts, p: p, dir: byName[p.Name+"\x00"+p.Workspace], phase: phase}, planStages)
 		})
-	}
-	_ = g.Wait() // workers never return errors; failures live in the reports
 	if err := ctx.Err(); err != nil {
-		return render.Report{Projects: reports}, fmt.Errorf("plan interrupted: %w", err)
+		return run, fmt.Errorf("plan interrupted: %w", err)
 	}
-	return render.Report{Projects: reports}, nil
+	return run, nil
 }
 
-// planProject runs init → workspace → plan → show for one project and summarises the plan.
-func planProject(ctx context.Context, opts PlanOptions, p project.Project, dir string) render.ProjectReport {
-	start := opts.Now()
-	rep := render.ProjectReport{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace}
+// projectRun is the state one project's stages share.
+type projectRun struct {
+	opts   *PlanOptions
+	p      project.Project
+	dir    string // this project's bundle (or scratch) directory
+	phase  func(string)
+	masker *secret.Masker // opts.Masker plus the values of the project's sensitive variables
+
+	inputs    map[string]string // bundle inputs, hashed before init
+	inputHash string
+	tf        terraform.Runner
+	planFile  string
+	raw       []byte // `show -json` of the plan
+	result    report.Project
+}
+
+// stage is one step of a project's job. phase names it in progress ("" for a stage too
+// quick to show, or one that reports its own phase).
+type stage struct {
+	phase string
+	run   func(ctx context.Context, r *projectRun) error
+}
+
+// planStages: what `tfgate plan` does to each project. Apply and drift reuse the first
+// stages and add their own.
+var planStages = []stage{
+	{"", checkProblems},
+	{"", hashInputs},
+	{"", initProject}, // reports "waiting" and "init" itself
+	{"workspace", selectWorkspace},
+	{"plan", planProject},
+	{"show", showPlan},
+	{"", judgePlan}, // "policy" when policies are configured
+	{"", writeBundle},
+}
+
+// runStages runs the stages in order; the first error fails the project (and leaves no
+// half-bundle behind).
+func runStages(ctx context.Context, r *projectRun, stages []stage) report.Project {
 	// Values the project's var files and environment give to sensitive variables: terraform
 	// can quote them in its own error messages.
-	masks := append(slices.Clone(opts.Masks), project.SensitiveValues(ctx, opts.Root, p, opts.Env)...)
-	masker := secret.NewMasker(masks)
-	fail := func(err error) render.ProjectReport {
-		if opts.OutDir != "" {
-			// A failed project leaves no half-bundle: terraform may have written an errored
-			// plan (secrets in clear) that must not look like something to apply.
-			os.RemoveAll(dir)
+	r.masker = r.opts.Masker.With(project.SensitiveValues(ctx, r.opts.Root, r.p, r.opts.Env)...)
+	for _, s := range stages {
+		if s.phase != "" {
+			r.phase(s.phase)
 		}
-		rep.Status = render.StatusFailed
-		rep.Error = masker.String(err.Error())
-		rep.Duration = opts.Now().Sub(start)
-		opts.Progress.Done(p.Name, false, rep.Duration, headline(rep.Error))
-		return rep
-	}
-	opts.Progress.Start(p.Name, "init")
-	if len(p.Problems) > 0 { // found while reading its files: terraform would fail too
-		return fail(fmt.Errorf("%s", strings.Join(p.Problems, "\n")))
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fail(err)
-	}
-	// Hash the inputs before init: init may create or update .terraform.lock.hcl, and apply
-	// (from a fresh checkout) must see the same hash.
-	var inputs map[string]string
-	var inputHash string
-	if opts.OutDir != "" {
-		files, err := project.InputFiles(ctx, opts.Root, p)
-		if err != nil {
-			return fail(err)
-		}
-		files = outside(files, opts.Root, opts.OutDir)
-		if inputs, inputHash, err = bundle.HashInputs(ctx, opts.Root, files); err != nil {
-			return fail(err)
+		if err := s.run(ctx, r); err != nil {
+			if r.opts.OutDir != "" {
+				// A failed project leaves no half-bundle: terraform may have written an
+				// errored plan (secrets in clear) that must not look like something to apply.
+				os.RemoveAll(r.dir)
+			}
+			return report.Project{Status: report.StatusFailed, Error: r.masker.String(err.Error())}
 		}
 	}
-	tf, err := terraform.NewRunner(filepath.Join(opts.Root, filepath.FromSlash(p.Dir)), opts.Binary, terraform.RunnerOptions{
-		Env: opts.Env, Name: p.Dir,
+	r.result.Status = report.StatusPlanned
+	return r.result
+}
+
+// checkProblems fails a project whose files could not be read (a bad module source, an
+// HCL syntax error): terraform would fail on them too.
+func checkProblems(_ context.Context, r *projectRun) error {
+	if len(r.p.Problems) > 0 {
+		return errors.New(strings.Join(r.p.Problems, "\n"))
+	}
+	return os.MkdirAll(r.dir, 0o700)
+}
+
+// hashInputs records the bundle's input files before init: init may create or update
+// .terraform.lock.hcl, and apply (from a fresh checkout) must see the same hash.
+func hashInputs(ctx context.Context, r *projectRun) error {
+	if r.opts.OutDir == "" {
+		return nil
+	}
+	files, err := project.InputFiles(ctx, r.opts.Root, r.p)
+	if err != nil {
+		return err
+	}
+	files = outside(files, r.opts.Root, r.opts.OutDir)
+	r.inputs, r.inputHash, err = bundle.HashInputs(ctx, r.opts.Root, files)
+	return err
+}
+
+func initProject(ctx context.Context, r *projectRun) error {
+	tf, err := r.opts.NewRunner(filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)), terraform.RunnerOptions{
+		Env: r.opts.Env, Name: r.p.Dir,
 		InitWait: func(waiting bool) {
 			if waiting {
-				opts.Progress.Phase(p.Name, "queued") // behind another project's init
+				r.phase("queued") // behind another project's init
 			} else {
-				opts.Progress.Phase(p.Name, "init")
+				r.phase("init")
 			}
 		},
 	})
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	if err := tf.Init(ctx); err != nil {
-		return fail(err)
-	}
-	opts.Progress.Phase(p.Name, "workspace")
-	if err := tf.SelectWorkspace(ctx, p.Workspace); err != nil {
-		return fail(err)
-	}
-	opts.Progress.Phase(p.Name, "plan")
-	planFile := filepath.Join(dir, bundle.PlanFile)
-	if _, err := tf.Plan(ctx, terraform.PlanOptions{Out: planFile, VarFiles: p.VarFiles}); err != nil {
-		return fail(err)
+	r.tf = tf
+	return tf.Init(ctx)
+}
+
+func selectWorkspace(ctx context.Context, r *projectRun) error {
+	return r.tf.SelectWorkspace(ctx, r.p.Workspace)
+}
+
+func planProject(ctx context.Context, r *projectRun) error {
+	r.planFile = filepath.Join(r.dir, bundle.PlanFile)
+	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: r.planFile, VarFiles: r.p.VarFiles}); err != nil {
+		return err
 	}
 	// The plan file holds secrets in clear text: only its owner may read it.
-	if err := os.Chmod(planFile, 0o600); err != nil {
-		return fail(err)
-	}
-	opts.Progress.Phase(p.Name, "show")
-	raw, err := tf.ShowPlan(ctx, planFile)
+	return os.Chmod(r.planFile, 0o600)
+}
+
+func showPlan(ctx context.Context, r *projectRun) error {
+	raw, err := r.tf.ShowPlan(ctx, r.planFile)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	tfplan, err := plan.Decode(raw)
 	if err != nil {
-		return fail(fmt.Errorf("read plan of %s: %w", p.Name, err))
+		return fmt.Errorf("read plan of %s: %w", r.p.Name, err)
 	}
-	rep.Changes = plan.Summarise(tfplan, plan.Options{Masks: masks})
-	rep.Status = render.StatusPlanned
-	if engine := opts.Policies.Engine; engine != nil {
-		opts.Progress.Phase(p.Name, "policy")
-		res := engine.Eval(ctx, raw, policy.Project{Name: opts.Policies.ProjectName(p.Name, p.Dir, p.Workspace),
-			Dir: p.Dir, Workspace: p.Workspace, ChangedFiles: projectFiles(p, opts.ChangedFiles), Mask: rep.Changes.Mask})
-		res = MaskPolicyResult(res, rep.Changes.Mask)
-		rep.Policy = &res
-	}
-
-	if opts.OutDir != "" {
-		m, err := writeBundle(ctx, opts, p, dir, rep.Changes, inputs, inputHash)
-		if err != nil {
-			return fail(err)
-		}
-		rep.PlanFile = filepath.Join(dir, m.PlanFile)
-	}
-	rep.Duration = opts.Now().Sub(start)
-	opts.Progress.Done(p.Name, true, rep.Duration, doneNote(rep))
-	return rep
+	r.raw = raw
+	r.result.Changes = plan.Summarise(tfplan, plan.Options{Masker: r.masker})
+	return nil
 }
 
-func writeBundle(ctx context.Context, opts PlanOptions, p project.Project, dir string, c *plan.Changes, sums map[string]string, inputHash string) (bundle.Manifest, error) {
-	s := c.Summary
-	tfVersion := c.TerraformVersion
-	if tfVersion == "" && opts.Binary.Version != nil {
-		tfVersion = opts.Binary.Version.String()
+// judgePlan evaluates the policies on the plan and masks what they say with the plan's
+// secrets: policies read the raw plan.
+func judgePlan(ctx context.Context, r *projectRun) error {
+	engine := r.opts.Policies.Engine
+	if engine == nil {
+		return nil
 	}
-	return bundle.Write(ctx, dir, bundle.Manifest{
-		Project: p.Name, Dir: p.Dir, Workspace: p.Workspace, Commit: opts.Commit, Dirty: opts.Dirty,
-		Inputs: sums, InputHash: inputHash, TerraformVersion: tfVersion,
-		HasChanges: s.HasChanges(),
-		Summary: bundle.Counts{Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace,
-			Import: s.Import, Move: s.Move, Outputs: s.Outputs, Actions: s.Actions},
-		CreatedAt: opts.Now().UTC(), TfgateVersion: opts.TfgateVersion,
+	r.phase("policy")
+	m := r.result.Changes.Masker()
+	res := engine.Eval(ctx, r.raw, policy.Project{Name: r.opts.Policies.ProjectName(r.p.Name, r.p.Dir, r.p.Workspace),
+		Dir: r.p.Dir, Workspace: r.p.Workspace, ChangedFiles: projectFiles(r.p, r.opts.ChangedFiles), Masker: m})
+	res = res.Masked(m)
+	r.result.Policy = &res
+	return nil
+}
+
+func writeBundle(ctx context.Context, r *projectRun) error {
+	if r.opts.OutDir == "" {
+		return nil
+	}
+	c := r.result.Changes
+	tfVersion := c.TerraformVersion
+	if tfVersion == "" && r.opts.Binary.Version != nil {
+		tfVersion = r.opts.Binary.Version.String()
+	}
+	m, err := bundle.Write(ctx, r.dir, bundle.Manifest{
+		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, Dirty: r.opts.Dirty,
+		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion,
+		HasChanges: c.Summary.HasChanges(), Summary: c.Summary,
+		CreatedAt: r.opts.Now().UTC(), TfgateVersion: r.opts.TfgateVersion,
 	})
+	if err != nil {
+		return err
+	}
+	r.result.Bundle = filepath.Join(r.dir, m.PlanFile)
+	return nil
 }
 
 // outside drops the files under outDir (an --out inside the repository): bundles being
@@ -258,24 +285,6 @@ func bundleDirs(projects []project.Project) []string {
 	return dirs
 }
 
-// Failed lists the projects of a report that did not plan.
-func Failed(r render.Report) []render.ProjectReport {
-	var out []render.ProjectReport
-	for _, p := range r.Projects {
-		if p.Status == render.StatusFailed {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func doneNote(rep render.ProjectReport) string {
-	if rep.Policy == nil {
-		return "planned"
-	}
-	return "planned · policies: " + rep.Policy.Summary()
-}
-
 // projectFiles are the changed files inside the project's dir or its local modules.
 func projectFiles(p project.Project, files []string) []string {
 	out := []string{}
@@ -289,21 +298,3 @@ func projectFiles(p project.Project, files []string) []string {
 	}
 	return out
 }
-
-// headline is the one line of an error worth showing in progress: terraform's own
-// "Error: …" summary when there is one, else the first line.
-func headline(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for _, l := range lines {
-		if msg, ok := strings.CutPrefix(strings.TrimSpace(l), "Error: "); ok {
-			return msg
-		}
-	}
-	return lines[0]
-}
-
-type nopProgress struct{}
-
-func (nopProgress) Start(string, string)                     {}
-func (nopProgress) Phase(string, string)                     {}
-func (nopProgress) Done(string, bool, time.Duration, string) {}

@@ -12,7 +12,7 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
-	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 const twoResources = `
@@ -49,8 +49,8 @@ func TestPlanIsolatesFailuresAndKeepsOrder(t *testing.T) {
 	if rep.Projects[2].Changes.Summary.Add != 2 {
 		t.Errorf("c: add = %d, want 2", rep.Projects[2].Changes.Summary.Add)
 	}
-	if failed := Failed(rep); len(failed) != 1 || failed[0].Name != "a" {
-		t.Errorf("Failed = %v", failed)
+	if failed := rep.Unfinished(); len(failed) != 1 || failed[0].Name != "a" {
+		t.Errorf("Unfinished = %v", failed)
 	}
 	if rec.done["a"] != false || rec.done["c"] != true || len(rec.done) != 3 {
 		t.Errorf("progress done events = %v", rec.done)
@@ -81,7 +81,7 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Projects[0].Status != render.StatusPlanned {
+	if rep.Projects[0].Status != report.StatusPlanned {
 		t.Fatalf("app: %s %s", rep.Projects[0].Status, rep.Projects[0].Error)
 	}
 	m, err := bundle.Read(ctx, filepath.Join(out, "app"))
@@ -119,9 +119,12 @@ func TestPlanCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	projects, _ := project.Discover(context.Background(), root, config.Default())
-	_, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testEnv()})
+	run, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testEnv()})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("a cancelled run must say it was interrupted, got %v", err)
+	}
+	if len(run.Projects) != 1 || run.Projects[0].Status != report.StatusNotStarted || run.Projects[0].Name != "a" {
+		t.Fatalf("a project that never started must be reported as not started: %+v", run.Projects)
 	}
 }
 
@@ -132,26 +135,13 @@ type recordingProgress struct {
 
 func (r *recordingProgress) Start(string, string) {}
 func (r *recordingProgress) Phase(string, string) {}
-func (r *recordingProgress) Done(p string, ok bool, _ time.Duration, _ string) {
+func (r *recordingProgress) Finished(p report.Project) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.done == nil {
 		r.done = map[string]bool{}
 	}
-	r.done[p] = ok
-}
-
-func TestHeadline(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"terraform plan in x: exit status 1\n\nError: No value for required variable\n\n  on main.tf line 1:", "No value for required variable"},
-		{"read plan of x: not a plan\nmore", "read plan of x: not a plan"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		if got := headline(tt.in); got != tt.want {
-			t.Errorf("headline(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
+	r.done[p.Name] = p.Status.Succeeded()
 }
 
 func TestBundleDirsNeverCollide(t *testing.T) {

@@ -260,7 +260,7 @@ func (w *writer) path(p []any) string {
 	for i, e := range p {
 		switch t := e.(type) {
 		case string:
-			k := w.mask.apply(t)
+			k := w.mask.String(t)
 			if isIdent(k) {
 				if i > 0 {
 					b.WriteByte('.')

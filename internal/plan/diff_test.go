@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // attrLines renders attributes compactly for comparison: `path: before → after`, with
@@ -208,7 +210,7 @@ func TestValueText(t *testing.T) {
 }
 
 func TestPathRendering(t *testing.T) {
-	w := &writer{mask: newMasker([]string{"hidden"}, nil)}
+	w := &writer{mask: newMasker(secret.NewMasker(nil).With("hidden"), nil)}
 	tests := []struct {
 		path []any
 		want string

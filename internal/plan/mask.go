@@ -4,71 +4,26 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/tfgate/tfgate/internal/secret"
 )
 
-// minHarvested is the shortest sensitive value that is also masked where it appears
-// unmarked. Shorter values ("on", "1") would garble unrelated text and are weak secrets
-// anyway; they are still redacted wherever terraform marks them.
-const minHarvested = 4
-
-// masker replaces secret literals (configured masks, plus every value terraform marked
-// sensitive anywhere in the plan) wherever they occur.
+// newMasker is the base masker (configured and environment secrets) plus every value
+// terraform marked sensitive anywhere in the plan.
 //
 // The harvest exists because terraform's markers do not follow values everywhere: a value
 // marked sensitive in one attribute can appear unmarked in another (terraform_data.output
 // in Terraform 1.5 copies a sensitive input without the marker). Masking every marked
 // literal closes that gap.
-type masker struct {
-	r *strings.Replacer
-}
-
-func (m *masker) apply(s string) string {
-	if m == nil || m.r == nil || s == "" {
-		return s
-	}
-	return m.r.Replace(s)
-}
-
-func newMasker(explicit []string, harvested map[string]struct{}) *masker {
-	secrets := make([]string, 0, len(explicit)+len(harvested))
-	for _, s := range explicit {
-		if s != "" {
-			secrets = append(secrets, s)
-		}
-	}
+func newMasker(base *secret.Masker, harvested map[string]struct{}) *secret.Masker {
+	values := make([]string, 0, len(harvested))
 	for s := range harvested {
-		secrets = append(secrets, s)
+		values = append(values, s)
 	}
-	// Also the escaped spellings: text derived from the plan elsewhere (a policy message
-	// formatting an object, JSON output) writes `a"b` as `a\"b`.
-	for _, s := range secrets {
-		for _, e := range secret.EscapedForms(s) {
-			if e != s {
-				secrets = append(secrets, e)
-			}
-		}
-	}
-	if len(secrets) == 0 {
-		return &masker{}
-	}
-	// Longest first, so a secret that contains another is masked whole.
-	slices.SortFunc(secrets, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
-	secrets = slices.Compact(secrets)
-	pairs := make([]string, 0, 2*len(secrets))
-	for _, s := range secrets {
-		pairs = append(pairs, s, TextMasked)
-	}
-	return &masker{r: strings.NewReplacer(pairs...)}
+	slices.Sort(values) // deterministic
+	return base.With(values...)
 }
 
 // harvest collects the literal values of everything marked sensitive in the plan.
@@ -117,16 +72,16 @@ func collectSensitive(v, marker any, under bool, out map[string]struct{}) {
 	}
 	switch t := v.(type) {
 	case string:
-		if under && len(t) >= minHarvested {
+		if under {
 			out[t] = struct{}{}
 		}
 	case json.Number:
-		if under && len(t) >= minHarvested {
+		if under {
 			out[string(t)] = struct{}{}
 		}
 	case float64:
-		if s := strconv.FormatFloat(t, 'f', -1, 64); under && len(s) >= minHarvested {
-			out[s] = struct{}{}
+		if under {
+			out[strconv.FormatFloat(t, 'f', -1, 64)] = struct{}{}
 		}
 	case []any:
 		for i, e := range t {

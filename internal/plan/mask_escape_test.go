@@ -18,12 +18,12 @@ func TestMaskCoversEscapedSpellings(t *testing.T) {
 		"raw " + secret,
 		`json {"password": "Sup3r\"Secret\\Pass\ttab"}`,
 	} {
-		got := c.Mask(text)
+		got := c.Masker().String(text)
 		if strings.Contains(got, "Secret") {
 			t.Errorf("Mask(%q) = %q: the secret survived", text, got)
 		}
 	}
-	if got := c.Mask("unrelated text"); got != "unrelated text" {
+	if got := c.Masker().String("unrelated text"); got != "unrelated text" {
 		t.Errorf("Mask changed unrelated text: %q", got)
 	}
 }
@@ -39,10 +39,10 @@ func TestMaskCoversSensitiveRootVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := Summarise(p, Options{})
-	if got := c.Mask("password is hunter2-very-secret"); strings.Contains(got, "hunter2") {
+	if got := c.Masker().String("password is hunter2-very-secret"); strings.Contains(got, "hunter2") {
 		t.Errorf("sensitive variable not masked: %q", got)
 	}
-	if got := c.Mask("region is eu-west-1-region"); got != "region is eu-west-1-region" {
+	if got := c.Masker().String("region is eu-west-1-region"); got != "region is eu-west-1-region" {
 		t.Errorf("a non-sensitive variable was masked: %q", got)
 	}
 }

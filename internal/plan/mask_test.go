@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // everything returns all text of a Changes value, for "does X appear anywhere" checks.
@@ -26,7 +28,7 @@ func TestMasks(t *testing.T) {
 	     "after":{"url":"https://user:CI-SECRET-2@host","n":987654322,"m":{"CI-SECRET-1":"v"}},
 	     "after_unknown":{},"before_sensitive":{},"after_sensitive":{}}}],
 	  "output_changes":{"o-CI-SECRET-1":{"actions":["update"],"before":"CI-SECRET-1","after":"x","before_sensitive":false,"after_sensitive":false}}}`)
-	c := Summarise(p, Options{Masks: []string{"", "CI-SECRET-1", "CI-SECRET-2", "987654321"}})
+	c := Summarise(p, Options{Masker: secret.NewMasker(nil).With("", "CI-SECRET-1", "CI-SECRET-2", "987654321")})
 	all := everything(t, c)
 	for _, secret := range []string{"CI-SECRET", "987654321"} {
 		if strings.Contains(all, secret) {
@@ -41,7 +43,7 @@ func TestMasks(t *testing.T) {
 func TestMaskBeforeTruncation(t *testing.T) {
 	long := strings.Repeat("x", 15) + "VERY-LONG-SECRET-VALUE" + strings.Repeat("y", 40)
 	p := planWith(t, change(`["update"]`, `{"v":"a"}`, `{"v":"`+long+`"}`, `{}`, `{}`, `{}`, ""))
-	c := Summarise(p, Options{Masks: []string{"VERY-LONG-SECRET-VALUE"}, MaxValueLen: 25})
+	c := Summarise(p, Options{Masker: secret.NewMasker(nil).With("VERY-LONG-SECRET-VALUE"), MaxValueLen: 25})
 	got := c.Resources[0].Attributes[0].After.Text
 	if strings.Contains(got, "VERY") {
 		t.Errorf("a truncated secret leaked its beginning: %q", got)

@@ -11,6 +11,12 @@
 // variables and configuration are never read.
 package plan
 
+import (
+	"encoding/json"
+
+	"github.com/tfgate/tfgate/internal/secret"
+)
+
 // Summary counts a plan's changes the way a reviewer reads them.
 //
 // Every listed resource counts once in exactly one of Add, Change, Destroy, Replace, Read or
@@ -18,14 +24,33 @@ package plan
 // moved resource may also be updated. A replacement (delete then create, or create then
 // delete) counts only in Replace, never also in Add and Destroy.
 type Summary struct {
-	Add, Change, Destroy, Replace int
-	Import                        int // resources with change.importing set
-	Move                          int // resources whose previous_address differs from address
-	Read                          int // data sources read during apply
-	Forget                        int // removed from state without being destroyed (`removed` blocks)
-	Outputs                       int // output changes that are not no-op
-	Actions                       int // action invocations (Terraform 1.14 `action` blocks) run on apply
-	Drift                         int // resource_drift entries: objects changed outside Terraform
+	Add     int `json:"add"`
+	Change  int `json:"change"`
+	Destroy int `json:"destroy"`
+	Replace int `json:"replace"`
+	Import  int `json:"import"`  // resources with change.importing set
+	Move    int `json:"move"`    // resources whose previous_address differs from address
+	Read    int `json:"read"`    // data sources read during apply
+	Forget  int `json:"forget"`  // removed from state without being destroyed (`removed` blocks)
+	Outputs int `json:"outputs"` // output changes that are not no-op
+	Actions int `json:"actions"` // action invocations (Terraform 1.14 `action` blocks) run on apply
+	Drift   int `json:"drift"`   // resource_drift entries: objects changed outside Terraform
+}
+
+// MarshalJSON writes the counts and has_changes (HasChanges), the one summary shape of the
+// JSON report, bundle manifests and every later document.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type counts Summary // without the method
+	return json.Marshal(struct {
+		counts
+		HasChanges bool `json:"has_changes"`
+	}{counts(s), s.HasChanges()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (has_changes is derived, so it is ignored).
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	type counts Summary
+	return json.Unmarshal(b, (*counts)(s))
 }
 
 // HasChanges reports whether applying the plan would do anything. It follows terraform's
@@ -72,17 +97,17 @@ type Changes struct {
 	// values hidden because the plan carries no sensitivity markers, …).
 	Warnings []string
 
-	mask *masker // the secrets of this plan, for masking text derived from it elsewhere
+	masker *secret.Masker // the secrets of this plan, for masking text derived from it elsewhere
 }
 
-// Mask replaces this plan's secrets (values marked sensitive anywhere in it, and the
-// configured masks) in s. Text that other parts derive from the raw plan — policy
-// messages quoting attribute values, for one — must pass through it before it is shown.
-func (c *Changes) Mask(s string) string {
-	if c == nil || c.mask == nil {
-		return s
+// Masker masks this plan's secrets (values marked sensitive anywhere in it, and the base
+// masker's). Text that other parts derive from the raw plan — policy messages quoting
+// attribute values, for one — must pass through it before it is shown.
+func (c *Changes) Masker() *secret.Masker {
+	if c == nil {
+		return nil
 	}
-	return c.mask.apply(s)
+	return c.masker
 }
 
 // Resource is one resource instance that the plan changes.
@@ -141,7 +166,7 @@ const (
 	TextUnknown   = "(known after apply)"
 	TextSensitive = "(sensitive)"
 	TextNull      = "null"
-	TextMasked    = "(masked)"
+	TextMasked    = secret.Replacement
 )
 
 var (
@@ -159,10 +184,10 @@ type Output struct {
 
 // Options tune Summarise.
 type Options struct {
-	// Masks are literal secret values (for example the CI environment's secrets). Wherever
-	// one appears — as a whole value or inside one, in a map key or an address — it is
-	// replaced by "(masked)". Empty strings are ignored.
-	Masks []string
+	// Masker masks literal secret values (for example the CI environment's secrets):
+	// wherever one appears — as a whole value or inside one, in a map key or an address —
+	// it is replaced by "(masked)". Summarise adds the plan's own sensitive values to it.
+	Masker *secret.Masker
 	// MaxValueLen caps a Value's Text, in characters; 0 means DefaultMaxValueLen. The two
 	// sides of a change may run past it (up to four times) when they differ in many places.
 	MaxValueLen int

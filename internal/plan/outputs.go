@@ -117,7 +117,7 @@ func outputs(w *writer, v *planView) (out []Output, unlisted int) {
 			unlisted++
 			continue
 		}
-		o := Output{Name: w.mask.apply(name), Action: action}
+		o := Output{Name: w.mask.String(name), Action: action}
 		unmarked := ch.BeforeSensitive == nil && ch.AfterSensitive == nil && !v.knowsOutput(name)
 		if v.outputSensitive(name) || isTrue(ch.BeforeSensitive) || isTrue(ch.AfterSensitive) || unmarked {
 			o.Before, o.After = valueSensitive, valueSensitive

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 // Summarise builds the review model of a plan: counts, and the redacted attribute-level
@@ -21,9 +22,9 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 		maxLen = DefaultMaxValueLen
 	}
 	view := newView(p)
-	w := &writer{mask: newMasker(opts.Masks, harvest(view)), maxLen: maxLen}
+	w := &writer{mask: newMasker(opts.Masker, harvest(view)), maxLen: maxLen}
 	c.TerraformVersion = p.TerraformVersion
-	c.mask = w.mask
+	c.masker = w.mask
 
 	unmarked := 0
 	for _, rc := range p.ResourceChanges {
@@ -72,10 +73,10 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 		c.Summary.Actions = n
 		addrs := make([]string, 0, n)
 		for _, a := range p.ActionInvocations {
-			addrs = append(addrs, w.mask.apply(a.Address))
+			addrs = append(addrs, w.mask.String(a.Address))
 		}
 		c.Warnings = append(c.Warnings, fmt.Sprintf("applying invokes %s: %s (configuration not shown)",
-			pluralWord(n, "action", "actions"), strings.Join(addrs, ", ")))
+			english.Plural(n, "action", "actions"), strings.Join(addrs, ", ")))
 	}
 	switch n := len(p.DeferredChanges); {
 	case n == 1:
@@ -128,11 +129,11 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 		return r, false, false
 	}
 	r = Resource{
-		Address: w.mask.apply(rc.Address),
+		Address: w.mask.String(rc.Address),
 		Deposed: rc.DeposedKey,
 		Mode:    string(rc.Mode),
-		Type:    w.mask.apply(rc.Type),
-		Name:    w.mask.apply(rc.Name),
+		Type:    w.mask.String(rc.Type),
+		Name:    w.mask.String(rc.Name),
 		Action:  action,
 		Reason:  reasonText(rc.ActionReason),
 
@@ -142,11 +143,11 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 		r.Reason = reason
 	}
 	if moved {
-		r.PreviousAddress = w.mask.apply(rc.PreviousAddress)
+		r.PreviousAddress = w.mask.String(rc.PreviousAddress)
 	}
 	if ch.Importing != nil {
 		r.Importing = true
-		r.ImportID = w.mask.apply(ch.Importing.ID)
+		r.ImportID = w.mask.String(ch.Importing.ID)
 	}
 	rw := w
 	if ch.BeforeSensitive == nil && ch.AfterSensitive == nil {
@@ -225,11 +226,4 @@ func reasonText(r tfjson.ActionReason) string {
 		return s
 	}
 	return strings.ReplaceAll(string(r), "_", " ")
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -208,5 +209,21 @@ func TestSummariseNil(t *testing.T) {
 	p := &tfjson.Plan{ResourceChanges: []*tfjson.ResourceChange{nil, {Address: "x"}}, OutputChanges: map[string]*tfjson.Change{"o": nil}}
 	if c := Summarise(p, Options{}); len(c.Resources) != 0 || len(c.Outputs) != 0 {
 		t.Errorf("nil entries: %+v", c)
+	}
+}
+
+func TestSummaryJSON(t *testing.T) {
+	s := Summary{Add: 1, Replace: 2, Drift: 3}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"add":1,"change":0,"destroy":0,"replace":2,"import":0,"move":0,"read":0,"forget":0,"outputs":0,"actions":0,"drift":3,"has_changes":true}`
+	if string(b) != want {
+		t.Fatalf("json = %s\nwant   %s", b, want)
+	}
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil || back != s {
+		t.Fatalf("round trip = %+v, %v", back, err)
 	}
 }

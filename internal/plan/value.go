@@ -6,12 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // writer renders values compactly. It carries the masker and the length budget so that a
 // huge value costs no more than MaxValueLen characters of work.
 type writer struct {
-	mask   *masker
+	mask   *secret.Masker
 	maxLen int
 	// hideAll redacts every known value: set for changes that carry no sensitivity markers
 	// at all (plans from before Terraform 0.14), where tfgate cannot tell secrets apart.
@@ -81,11 +83,11 @@ func (w *writer) write(b *strings.Builder, v, sens, unk any, limit int) {
 	case nil:
 		b.WriteString(TextNull)
 	case string:
-		b.WriteString(strconv.Quote(w.mask.apply(t)))
+		b.WriteString(strconv.Quote(w.mask.String(t)))
 	case json.Number:
-		b.WriteString(w.mask.apply(t.String()))
+		b.WriteString(w.mask.String(t.String()))
 	case float64:
-		b.WriteString(w.mask.apply(strconv.FormatFloat(t, 'f', -1, 64)))
+		b.WriteString(w.mask.String(strconv.FormatFloat(t, 'f', -1, 64)))
 	case bool:
 		b.WriteString(strconv.FormatBool(t))
 	case []any:
@@ -116,7 +118,7 @@ func (w *writer) write(b *strings.Builder, v, sens, unk any, limit int) {
 
 // key renders a map key or object attribute name: bare when it is an identifier.
 func (w *writer) key(k string) string {
-	k = w.mask.apply(k)
+	k = w.mask.String(k)
 	if isIdent(k) {
 		return k
 	}

@@ -24,13 +24,14 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // Options tune Load.
 type Options struct {
 	// PrintWriter receives the output of print() calls in policies, one line
 	// per call prefixed with the project and the call's file:line, masked
-	// with the project's Mask. An evaluation's lines are written together
+	// with the project's Masker. An evaluation's lines are written together
 	// when it ends, each once (see evalPrints). Nil compiles print() away.
 	PrintWriter io.Writer
 	// EvalTimeout bounds each evaluation of one plan (Eval, EvalValue); 0
@@ -50,10 +51,9 @@ type Project struct {
 	Dir          string   `json:"dir"`
 	Workspace    string   `json:"workspace"`
 	ChangedFiles []string `json:"changed_files"`
-	// Mask hides the plan's sensitive values in the output of print() calls
-	// made while evaluating this project (nil prints values as they are).
-	// Policies read the raw plan, so anything they print may quote a secret.
-	Mask func(string) string `json:"-"`
+	// Masker hides the plan's sensitive values in the output of print() calls
+	// (policies read the raw plan, so anything they print may quote a secret).
+	Masker *secret.Masker `json:"-"`
 }
 
 // Engine holds compiled, prepared policies. Eval is safe for concurrent use.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/topdown/print"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // maxBufferedPrints bounds the print() output one evaluation holds back
@@ -26,7 +27,7 @@ func (p *printer) write(b []byte) error {
 }
 
 // evalPrints is the print hook of one evaluation. It is created per
-// evaluation so each line is masked with the evaluated project's own Mask,
+// evaluation so each line is masked with the evaluated project's own Masker,
 // whatever other projects evaluate at the same time.
 //
 // Lines are held back until the evaluation ends: when a rule fails, the
@@ -38,7 +39,7 @@ func (p *printer) write(b []byte) error {
 type evalPrints struct {
 	p       *printer
 	project string
-	mask    func(string) string
+	mask    *secret.Masker
 
 	mu       sync.Mutex
 	buf      []byte
@@ -50,11 +51,7 @@ func (e *Engine) newPrints(p Project) *evalPrints {
 	if e.printer == nil {
 		return nil
 	}
-	mask := p.Mask
-	if mask == nil {
-		mask = func(s string) string { return s }
-	}
-	return &evalPrints{p: e.printer, project: p.Name, mask: mask}
+	return &evalPrints{p: e.printer, project: p.Name, mask: p.Masker}
 }
 
 // Print implements print.Hook: "project: file:line: message".
@@ -67,7 +64,7 @@ func (h *evalPrints) Print(pc print.Context, msg string) error {
 	if h.project != "" {
 		prefix = h.project + ": "
 	}
-	line := prefix + loc + h.mask(msg) + "\n"
+	line := prefix + loc + h.mask.String(msg) + "\n"
 
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	secretpkg "github.com/tfgate/tfgate/internal/secret"
 )
 
 func loadPrinting(t *testing.T, w *syncBuffer, rego string) *Engine {
@@ -35,10 +37,10 @@ deny contains "x" if {
 	for i := range workers {
 		wg.Go(func() {
 			secret := fmt.Sprintf("hunter%d-secret", i)
-			mask := func(s string) string { return strings.ReplaceAll(s, secret, "(sensitive)") }
+			mask := secretpkg.NewMasker(nil).With(secret)
 			plan := fmt.Sprintf(`{"resource_changes": [{"address": "db.x", "change": {"after": {"password": %q, "owner": "w%d"}}}]}`, secret, i)
 			for range 10 {
-				e.Eval(context.Background(), []byte(plan), Project{Name: fmt.Sprintf("p%d", i), Mask: mask})
+				e.Eval(context.Background(), []byte(plan), Project{Name: fmt.Sprintf("p%d", i), Masker: mask})
 			}
 		})
 	}
@@ -57,13 +59,13 @@ deny contains "x" if {
 			t.Fatalf("line without project prefix: %s", l)
 		}
 		// Each project's own mask applied to its own line, not a neighbour's.
-		want := fmt.Sprintf(`p%d: policies/p.rego:4: {"owner": "w%d", "password": "(sensitive)"}`, i, i)
+		want := fmt.Sprintf(`p%d: policies/p.rego:4: {"owner": "w%d", "password": "(masked)"}`, i, i)
 		if l != want {
 			t.Fatalf("print line\n%s\nwant\n%s", l, want)
 		}
 	}
 
-	// A nil Mask prints the value as it is.
+	// A nil Masker prints the value as it is.
 	out = syncBuffer{}
 	e = loadPrinting(t, &out, "package p\ndeny contains \"x\" if print(input.v)\n")
 	e.Eval(context.Background(), []byte(`{"v": "plain"}`), Project{Name: "n"})

@@ -2,7 +2,11 @@ package policy
 
 import (
 	"cmp"
+	"errors"
 	"slices"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // Level is how serious a finding is.
@@ -43,7 +47,6 @@ const (
 )
 
 // Result is the outcome of evaluating every policy against one plan.
-// Its JSON form is documented on MarshalJSON.
 type Result struct {
 	Verdict  Verdict
 	Findings []Finding
@@ -105,4 +108,59 @@ func levelRank(l Level) int {
 		return 0
 	}
 	return 1
+}
+
+// Masked returns the result with every string (messages, addresses, metadata keys and
+// values, the evaluation error) passed through m. Policies read the raw plan, sensitive
+// values included, and a message may quote one ("password is …"): the result must be
+// masked like the plan's own rendering before anyone sees it. r itself is not modified.
+func (r Result) Masked(m *secret.Masker) Result {
+	out := r
+	out.Findings = make([]Finding, len(r.Findings))
+	for i, f := range r.Findings {
+		f.Msg = m.String(f.Msg)
+		f.Address = m.String(f.Address)
+		if f.Metadata != nil {
+			f.Metadata = m.Value(f.Metadata).(map[string]any)
+		}
+		out.Findings[i] = f
+	}
+	if r.Err != nil {
+		if masked := m.String(r.Err.Error()); masked != r.Err.Error() {
+			out.Err = errors.New(masked)
+		}
+	}
+	return out
+}
+
+// Policy names the policy a finding came from for people. The package is
+// shown without "data.": in full ("acme.security.v2", "main"), or, for the
+// library's packages under data.tfgate.rules, by the rest of the path
+// ("protected_resources"). The rule follows unless it is a bare deny or
+// warn, which only repeat the level shown beside the finding:
+//
+//	data.tfgate.rules.protected_resources deny  → protected_resources
+//	data.acme.security.v2 warn                  → acme.security.v2
+//	data.main deny_public_ingress               → main.deny_public_ingress
+//	data.main violation                         → main.violation
+//
+// A bare violation keeps its name because it is shown as a deny.
+func (f Finding) Policy() string {
+	pkg := strings.TrimPrefix(f.Package, "data.")
+	if rest, ok := strings.CutPrefix(pkg, "tfgate.rules."); ok && rest != "" {
+		pkg = rest
+	}
+	if f.Rule == "deny" || f.Rule == "warn" {
+		return pkg
+	}
+	return pkg + "." + f.Rule
+}
+
+// Text is the finding's message, preceded by its resource address when the
+// message does not already name it: "aws_security_group.web: open to the world".
+func (f Finding) Text() string {
+	if f.Address != "" && !strings.Contains(f.Msg, f.Address) {
+		return f.Address + ": " + f.Msg
+	}
+	return f.Msg
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/plan/plangen"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // The benchmarks compare tfgate's whole read path (Decode + Summarise + Text) with the bare
@@ -51,7 +52,7 @@ func BenchmarkParseSummariseRender(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c := plan.Summarise(p, plan.Options{Masks: []string{"not-in-the-plan"}})
+		c := plan.Summarise(p, plan.Options{Masker: secret.NewMasker(nil).With("not-in-the-plan")})
 		if err := PlanText(io.Discard, c, TextOptions{Width: 100}); err != nil {
 			b.Fatal(err)
 		}

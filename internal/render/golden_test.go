@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -63,22 +65,22 @@ func loadChanges(t *testing.T, name string) *plan.Changes {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return plan.Summarise(p, plan.Options{Masks: []string{"console-user"}})
+	return plan.Summarise(p, plan.Options{Masker: secret.NewMasker(nil).With("console-user")})
 }
 
-func testReport(t *testing.T) Report {
-	return Report{
+func testReport(t *testing.T) report.Run {
+	return report.Run{
 		Base:      "origin/main",
 		MergeBase: "3f2c1aa",
-		Projects: []ProjectReport{
-			{Name: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Status: StatusPlanned,
+		Projects: []report.Project{
+			{Name: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Status: report.StatusPlanned,
 				Duration: 2100 * time.Millisecond, Changes: loadChanges(t, "terraform-1.5.7")},
-			{Name: "envs/prod/app", Dir: "envs/prod/app", Workspace: "prod", Status: StatusPlanned,
-				Duration: 2400 * time.Millisecond, Changes: loadChanges(t, "mixed"), PlanFile: "out/envs-prod-app"},
-			{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Status: StatusFailed,
+			{Name: "envs/prod/app", Dir: "envs/prod/app", Workspace: "prod", Status: report.StatusPlanned,
+				Duration: 2400 * time.Millisecond, Changes: loadChanges(t, "mixed"), Bundle: "out/envs-prod-app"},
+			{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Status: report.StatusFailed,
 				Duration: 800 * time.Millisecond,
 				Error:    "Error: Reference to undeclared input variable\n\n  on main.tf line 5, in resource \"terraform_data\" \"x\":\n   5:   input = var.\x1b[31mb\x1b[0m\n"},
-			{Name: "envs/staging/db", Dir: "envs/staging/db", Status: StatusPlanned,
+			{Name: "envs/staging/db", Dir: "envs/staging/db", Status: report.StatusPlanned,
 				Duration: 1500 * time.Millisecond, Changes: loadChanges(t, "empty")},
 		},
 	}
@@ -109,11 +111,15 @@ func TestText(t *testing.T) {
 func TestTextSmallReports(t *testing.T) {
 	tests := []struct {
 		name string
-		r    Report
+		r    report.Run
 	}{
-		{"no projects", Report{Base: "origin/main", MergeBase: "3f2c1aa"}},
-		{"all failed", Report{Projects: []ProjectReport{{Name: "a", Status: StatusFailed, Error: "boom"}, {Name: "b", Status: StatusFailed}}}},
-		{"no changes", Report{Projects: []ProjectReport{{Name: "a", Status: StatusPlanned, Changes: loadChanges(t, "empty")}}}},
+		{"no projects", report.Run{Base: "origin/main", MergeBase: "3f2c1aa"}},
+		{"all failed", report.Run{Projects: []report.Project{{Name: "a", Status: report.StatusFailed, Error: "boom"}, {Name: "b", Status: report.StatusFailed}}}},
+		{"no changes", report.Run{Projects: []report.Project{{Name: "a", Status: report.StatusPlanned, Changes: loadChanges(t, "empty")}}}},
+		{"interrupted", report.Run{Projects: []report.Project{
+			{Name: "a", Status: report.StatusPlanned, Changes: loadChanges(t, "empty")},
+			{Name: "b", Status: report.StatusInterrupted, Error: "terraform plan in b: interrupted"},
+			{Name: "c", Status: report.StatusNotStarted, Error: "the run was interrupted before it started"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // SchemaVersion of the JSON documents below. Fields may be added without a bump; a field
@@ -19,11 +20,12 @@ const SchemaVersion = 1
 // are the policies' own text (see JSONFinding).
 type JSONReport struct {
 	SchemaVersion int           `json:"schema_version"` // 1
+	Kind          report.Kind   `json:"kind"`           // plan (later also gate, apply, drift)
 	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
 	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
 	Projects      []JSONProject `json:"projects"`       // in project order
 	Totals        JSONTotals    `json:"totals"`         // sums over planned projects
-	Failed        int           `json:"failed"`         // number of failed projects
+	Failed        int           `json:"failed"`         // projects that did not finish: failed, interrupted or not started
 	HasChanges    bool          `json:"has_changes"`    // applying any plan would change something
 	// Policies says where the policies came from; null when no policies are configured.
 	Policies *JSONPolicies `json:"policies"`
@@ -31,22 +33,49 @@ type JSONReport struct {
 	Notes []string `json:"notes"`
 }
 
-// JSONTotals is JSONSummary summed over the planned projects, plus the number of projects
-// a policy denied (a deny finding or an evaluation error; they need an override to apply).
+// JSONTotals is the summary (plan.Summary's JSON form) summed over the planned projects,
+// plus the number of projects a policy denied (a deny finding or an evaluation error; they
+// need an override to apply).
 type JSONTotals struct {
-	JSONSummary
-	Denied int `json:"denied"`
+	Summary plan.Summary `json:"-"` // written inline, see MarshalJSON
+	Denied  int          `json:"-"`
+}
+
+// jsonTotals is JSONTotals as written: the summary's keys, then denied.
+type jsonTotals struct {
+	summaryCounts
+	HasChanges bool `json:"has_changes"`
+	Denied     int  `json:"denied"`
+}
+
+type summaryCounts plan.Summary // plan.Summary without its MarshalJSON, to embed its keys
+
+// MarshalJSON writes the summary's keys and denied in one object.
+func (t JSONTotals) MarshalJSON() ([]byte, error) {
+	return json.Marshal(jsonTotals{summaryCounts(t.Summary), t.Summary.HasChanges(), t.Denied})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (t *JSONTotals) UnmarshalJSON(b []byte) error {
+	var in jsonTotals
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*t = JSONTotals{Summary: plan.Summary(in.summaryCounts), Denied: in.Denied}
+	return nil
 }
 
 // JSONProject is one project's result.
 type JSONProject struct {
-	Name       string `json:"name"`
-	Dir        string `json:"dir"`
-	Workspace  string `json:"workspace"`
-	Status     Status `json:"status"`              // "planned" or "failed"
-	Error      string `json:"error,omitempty"`     // why it failed
-	DurationMS int64  `json:"duration_ms"`         // wall time of init + plan + show
-	PlanFile   string `json:"plan_file,omitempty"` // bundle directory when --out was given
+	Name      string `json:"name"`
+	Dir       string `json:"dir"`
+	Workspace string `json:"workspace"`
+	// Status is "planned" or "failed"; an interrupted run also reports "interrupted"
+	// (stopped while it ran) and "not_started".
+	Status     report.Status `json:"status"`
+	Error      string        `json:"error,omitempty"`     // why it failed
+	DurationMS int64         `json:"duration_ms"`         // wall time of init + plan + show
+	PlanFile   string        `json:"plan_file,omitempty"` // bundle directory when --out was given
 	// Policy is the policies' verdict on this project's plan; null when it was not
 	// evaluated (no policies configured, or the project failed to plan).
 	Policy *JSONPolicy `json:"policy"`
@@ -62,30 +91,17 @@ type JSONPlan struct {
 // JSONChanges is the redacted content of one plan. For a failed project it is empty.
 type JSONChanges struct {
 	TerraformVersion string         `json:"terraform_version"`
-	Summary          JSONSummary    `json:"summary"`
+	Summary          plan.Summary   `json:"summary"`
 	Resources        []JSONResource `json:"resources"` // resources the plan changes, in plan order
 	Outputs          []JSONOutput   `json:"outputs"`   // changed root outputs, by name
 	Drift            []JSONResource `json:"drift"`     // objects changed outside Terraform
 	Warnings         []string       `json:"warnings"`  // about the plan itself (incomplete, hidden values)
 }
 
-// JSONSummary counts changes. A replacement counts only in replace; import and move count
-// in addition to the resource's action. has_changes follows terraform -detailed-exitcode
-// (drift alone is not a change).
-type JSONSummary struct {
-	Add        int  `json:"add"`
-	Change     int  `json:"change"`
-	Destroy    int  `json:"destroy"`
-	Replace    int  `json:"replace"`
-	Import     int  `json:"import"`
-	Move       int  `json:"move"`
-	Read       int  `json:"read"`
-	Forget     int  `json:"forget"`
-	Outputs    int  `json:"outputs"`
-	Actions    int  `json:"actions"` // action invocations run on apply (Terraform 1.14)
-	Drift      int  `json:"drift"`
-	HasChanges bool `json:"has_changes"`
-}
+// The summary of changes is plan.Summary's JSON form: counts of add, change, destroy,
+// replace, import, move, read, forget, outputs, actions, drift, and has_changes. A
+// replacement counts only in replace; import and move count in addition to the resource's
+// action. has_changes follows terraform -detailed-exitcode (drift alone is not a change).
 
 // JSONResource is one changed resource instance.
 type JSONResource struct {
@@ -129,14 +145,15 @@ type JSONOutput struct {
 }
 
 // JSON writes the report as a JSONReport.
-func JSON(w io.Writer, r Report) error {
+func JSON(w io.Writer, r report.Run) error {
 	doc := JSONReport{
 		SchemaVersion: SchemaVersion,
 		Base:          r.Base,
 		MergeBase:     r.MergeBase,
 		Projects:      make([]JSONProject, 0, len(r.Projects)),
-		Totals:        JSONTotals{JSONSummary: jsonSummary(r.Totals()), Denied: r.Denied()},
-		Failed:        r.Failed(),
+		Kind:          kindOf(r),
+		Totals:        JSONTotals{Summary: r.Totals(), Denied: r.Denied()},
+		Failed:        len(r.Unfinished()),
 		HasChanges:    r.HasChanges(),
 		Policies:      jsonPolicies(r),
 		Notes:         append([]string{}, r.Notes...),
@@ -144,7 +161,7 @@ func JSON(w io.Writer, r Report) error {
 	for _, p := range r.Projects {
 		doc.Projects = append(doc.Projects, JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
-			DurationMS: p.Duration.Milliseconds(), PlanFile: p.PlanFile,
+			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
 			Policy: jsonPolicy(p.Policy), JSONChanges: jsonChanges(p.Changes),
 		})
 	}
@@ -171,7 +188,7 @@ func jsonChanges(c *plan.Changes) JSONChanges {
 		return out
 	}
 	out.TerraformVersion = c.TerraformVersion
-	out.Summary = jsonSummary(c.Summary)
+	out.Summary = c.Summary
 	for _, r := range c.Resources {
 		out.Resources = append(out.Resources, jsonResource(r))
 	}
@@ -185,12 +202,11 @@ func jsonChanges(c *plan.Changes) JSONChanges {
 	return out
 }
 
-func jsonSummary(s plan.Summary) JSONSummary {
-	return JSONSummary{
-		Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace, Import: s.Import,
-		Move: s.Move, Read: s.Read, Forget: s.Forget, Outputs: s.Outputs, Actions: s.Actions, Drift: s.Drift,
-		HasChanges: s.HasChanges(),
+func kindOf(r report.Run) report.Kind {
+	if r.Kind == "" {
+		return report.KindPlan
 	}
+	return r.Kind
 }
 
 func jsonResource(r plan.Resource) JSONResource {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 const removedNote = "envs/old was removed from the repository; removing code does not destroy its infrastructure: run terraform destroy there first, or remove it from state on purpose"
@@ -15,16 +17,16 @@ const removedNote = "envs/old was removed from the repository; removing code doe
 func TestTextNotes(t *testing.T) {
 	tests := []struct {
 		name string
-		r    Report
+		r    report.Run
 		opts TextOptions
 	}{
-		{"only notes", Report{Base: "origin/main", MergeBase: "3f2c1aa", Notes: []string{removedNote}}, TextOptions{}},
-		{"with policies", Report{
+		{"only notes", report.Run{Base: "origin/main", MergeBase: "3f2c1aa", Notes: []string{removedNote}}, TextOptions{}},
+		{"with policies", report.Run{
 			Base: "origin/main", MergeBase: "3f2c1aa",
 			Policies:    "base commit 3f2c1aa (origin/main)",
 			PolicyNotes: []string{"this change edits policies/blast_radius.rego; policy changes take effect after merge"},
 			Notes:       []string{removedNote, "second \x1b[31mnote"},
-			Projects: []ProjectReport{{Name: "envs/dev/app", Status: StatusPlanned, Duration: time.Second,
+			Projects: []report.Project{{Name: "envs/dev/app", Status: report.StatusPlanned, Duration: time.Second,
 				Changes: loadChanges(t, "empty")}},
 		}, TextOptions{Width: 60, Color: true}},
 	}
@@ -46,7 +48,7 @@ func TestTextNotes(t *testing.T) {
 func TestJSONNotes(t *testing.T) {
 	for _, notes := range [][]string{nil, {removedNote}} {
 		var buf bytes.Buffer
-		if err := JSON(&buf, Report{Notes: notes}); err != nil {
+		if err := JSON(&buf, report.Run{Notes: notes}); err != nil {
 			t.Fatal(err)
 		}
 		var doc map[string]json.RawMessage

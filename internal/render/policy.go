@@ -1,10 +1,14 @@
 package render
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // Layout of a finding, aligned so that messages start in one column whatever the level:
@@ -15,16 +19,59 @@ import (
 //	"  ✗ error rule data.x.deny: eval_type_error: …"
 const findingIndent = "          " // width of "  ✗ deny  "
 
+// PolicyText writes one policy result (`tfgate policy eval`): the verdict line, then the
+// findings exactly as the plan report lists them under a project.
+func PolicyText(w io.Writer, r policy.Result, opts TextOptions) error {
+	t := newTextWriter(w, opts)
+	line := "policies: " + t.pal.paint(verdictColour(r.Verdict), policySummary(r))
+	var counts []string
+	if n := r.Count(policy.LevelDeny); n > 0 {
+		counts = append(counts, fmt.Sprintf("%d denied", n))
+	}
+	if n := r.Count(policy.LevelWarn); n > 0 && r.Verdict != policy.VerdictWarn {
+		counts = append(counts, english.Plural(n, "warning", "warnings"))
+	}
+	if len(r.Excepted) > 0 {
+		counts = append(counts, fmt.Sprintf("%d excepted", len(r.Excepted)))
+	}
+	if len(counts) > 0 {
+		line += " (" + strings.Join(counts, ", ") + ")"
+	}
+	t.line(line)
+	t.findings(&r, nil)
+	return t.flush()
+}
+
+// PolicyJSON writes one policy result as a JSONPolicy, the shape the plan report uses.
+func PolicyJSON(w io.Writer, r policy.Result) error {
+	return writeJSON(w, jsonPolicy(&r))
+}
+
+// policySummary is the short verdict shown beside a project: "pass", "2 warnings",
+// "DENIED" or "ERROR".
+func policySummary(r policy.Result) string {
+	switch r.Verdict {
+	case policy.VerdictDeny:
+		return "DENIED"
+	case policy.VerdictError:
+		return "ERROR"
+	case policy.VerdictWarn:
+		return english.Plural(r.Count(policy.LevelWarn), "warning", "warnings")
+	default:
+		return "pass"
+	}
+}
+
 // policyCell is the summary table's policies column for one project: the plain text (for
 // alignment) and its painted form. A planned project without a result says so rather than
 // looking like a pass.
-func (t *textWriter) policyCell(p ProjectReport) (plainText, painted string) {
+func (t *textWriter) policyCell(p report.Project) (plainText, painted string) {
 	const label = "policies: "
 	switch {
 	case p.Policy != nil:
-		s := clean(p.Policy.Summary())
+		s := policySummary(*p.Policy)
 		return label + s, label + t.pal.paint(verdictColour(p.Policy.Verdict), s)
-	case p.Status == StatusPlanned && p.Changes != nil:
+	case p.Status == report.StatusPlanned && p.Changes != nil:
 		return label + "not evaluated", label + t.pal.paint(ansiYellow, "not evaluated")
 	}
 	return "", ""
@@ -43,7 +90,7 @@ func verdictColour(v policy.Verdict) string {
 // policySource writes, under the summary table, where the policies came from, the notes
 // about them (for example that this change edits policies, which only apply after merge)
 // and the notes about the run.
-func (t *textWriter) policySource(r Report) {
+func (t *textWriter) policySource(r report.Run) {
 	if r.Policies == "" && len(r.PolicyNotes) == 0 && len(r.Notes) == 0 {
 		return
 	}
@@ -79,7 +126,7 @@ func (t *textWriter) findings(r *policy.Result, c *plan.Changes) {
 			mark, code = "✗ deny", ansiRed
 		}
 		head := "  " + t.pal.paint(code, mark) + "  "
-		t.message(head, t.pal.paint(ansiBold, clean(f.Policy()))+": ", findingText(f))
+		t.message(head, t.pal.paint(ansiBold, clean(f.Policy()))+": ", f.Text())
 	}
 	if r.Err != nil {
 		// The engine joins one error per failing rule: each gets its own line.
@@ -99,15 +146,6 @@ func (t *textWriter) findings(r *policy.Result, c *plan.Changes) {
 		}
 		t.wrapped("excepted by an exception rule: "+strings.Join(names, ", "), "  ", "    ", ansiDim)
 	}
-}
-
-// findingText is the message, preceded by the resource address when the message does not
-// already name it.
-func findingText(f policy.Finding) string {
-	if f.Address != "" && !strings.Contains(f.Msg, f.Address) {
-		return f.Address + ": " + f.Msg
-	}
-	return f.Msg
 }
 
 // message writes head+label+text, wrapping text to the width with continuation lines in the

@@ -1,6 +1,9 @@
 package render
 
-import "github.com/tfgate/tfgate/internal/policy"
+import (
+	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/report"
+)
 
 // JSONPolicies is the report-level part of the policy results.
 type JSONPolicies struct {
@@ -12,9 +15,10 @@ type JSONPolicies struct {
 	Notes []string `json:"notes"`
 }
 
-// JSONPolicy is the policies' verdict on one project's plan. Its keys are a superset of
-// the policy package's own JSON form (policy.Result.MarshalJSON), so a consumer can read
-// either; render owns this shape and keeps it stable under SchemaVersion.
+// JSONPolicy is the policies' verdict on one plan: in the plan report per project, and the
+// whole document of `tfgate policy eval --format json`. Its keys are a superset of what
+// policy eval wrote before (verdict, denied, counts, findings, excepted, error); render
+// owns this one shape and keeps it stable under SchemaVersion.
 type JSONPolicy struct {
 	Verdict policy.Verdict `json:"verdict"` // pass|warn|deny|error
 	// Summary is the verdict as the text report shows it: "pass", "2 warnings",
@@ -40,7 +44,7 @@ type JSONPolicyCounts struct {
 }
 
 // JSONFinding is one message from one policy rule. Msg and metadata are the policy's
-// own text, escaped by the JSON encoder but not redacted here: see ProjectReport.Policy.
+// own text, escaped by the JSON encoder but not redacted here: see report.Project.Policy.
 type JSONFinding struct {
 	Level policy.Level `json:"level"` // deny|warn
 	// Policy is the short name people see: the last segment of the package, plus the
@@ -56,7 +60,7 @@ type JSONFinding struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
-func jsonPolicies(r Report) *JSONPolicies {
+func jsonPolicies(r report.Run) *JSONPolicies {
 	if r.Policies == "" && len(r.PolicyNotes) == 0 {
 		return nil
 	}
@@ -69,7 +73,7 @@ func jsonPolicy(r *policy.Result) *JSONPolicy {
 	}
 	out := &JSONPolicy{
 		Verdict:  r.Verdict,
-		Summary:  r.Summary(),
+		Summary:  policySummary(*r),
 		Denied:   r.Denied(),
 		Counts:   JSONPolicyCounts{Deny: r.Count(policy.LevelDeny), Warn: r.Count(policy.LevelWarn)},
 		Findings: make([]JSONFinding, len(r.Findings)),

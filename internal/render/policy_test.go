@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // testPolicyReport has one project per verdict: pass, warn, deny (with no resource changes,
 // so its section exists only for the findings), error, and a failed project that was never
 // evaluated.
-func testPolicyReport(t *testing.T) Report {
+func testPolicyReport(t *testing.T) report.Run {
 	warn := &policy.Result{Verdict: policy.VerdictWarn, Findings: []policy.Finding{
 		{Level: policy.LevelWarn, Rule: "warn", Package: "data.tfgate.rules.blast_radius",
 			Msg: "2 resources change in production (limit 1)", Metadata: map[string]any{"changes": 2, "limit": 1}},
@@ -34,21 +35,21 @@ func testPolicyReport(t *testing.T) Report {
 	}, Err: errors.Join(
 		errors.New("data.main.deny_x: eval_type_error: count: operand 1 must be one of {array, object, set, string} but got number"),
 		errors.New("data.main.deny_y: an object value needs a string \"msg\" key, got no msg key\n(second line of the same error)"))}
-	return Report{
+	return report.Run{
 		Base: "origin/main", MergeBase: "3f2c1aa",
 		Policies:    "base commit 3f2c1aa (origin/main)",
 		PolicyNotes: []string{"this change edits policies/blast_radius.rego; policy changes take effect after merge"},
-		Projects: []ProjectReport{
-			{Name: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Status: StatusPlanned,
+		Projects: []report.Project{
+			{Name: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Status: report.StatusPlanned,
 				Duration: 2100 * time.Millisecond, Changes: loadChanges(t, "terraform-1.5.7"),
 				Policy: &policy.Result{Verdict: policy.VerdictPass, Findings: []policy.Finding{}}},
-			{Name: "envs/prod/app", Dir: "envs/prod/app", Workspace: "default", Status: StatusPlanned,
+			{Name: "envs/prod/app", Dir: "envs/prod/app", Workspace: "default", Status: report.StatusPlanned,
 				Duration: 2400 * time.Millisecond, Changes: loadChanges(t, "unknown"), Policy: warn},
-			{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Status: StatusPlanned,
+			{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Status: report.StatusPlanned,
 				Duration: 3000 * time.Millisecond, Changes: loadChanges(t, "empty"), Policy: deny},
-			{Name: "envs/staging/db", Dir: "envs/staging/db", Workspace: "default", Status: StatusPlanned,
+			{Name: "envs/staging/db", Dir: "envs/staging/db", Workspace: "default", Status: report.StatusPlanned,
 				Duration: 1500 * time.Millisecond, Changes: loadChanges(t, "empty"), Policy: evalErr},
-			{Name: "envs/broken", Dir: "envs/broken", Status: StatusFailed, Duration: 300 * time.Millisecond,
+			{Name: "envs/broken", Dir: "envs/broken", Status: report.StatusFailed, Duration: 300 * time.Millisecond,
 				Error: "Error: Unsupported argument"},
 		},
 	}
@@ -97,22 +98,22 @@ func TestTextPolicies(t *testing.T) {
 func TestTextPolicyColumn(t *testing.T) {
 	tests := []struct {
 		name   string
-		r      Report
+		r      report.Run
 		want   []string
 		absent []string
 	}{
 		{"no policies configured: no column, no source",
-			Report{Projects: []ProjectReport{{Name: "a", Status: StatusPlanned, Changes: loadChanges(t, "empty")}}},
+			report.Run{Projects: []report.Project{{Name: "a", Status: report.StatusPlanned, Changes: loadChanges(t, "empty")}}},
 			nil, []string{"policies", "Policies", "denied"}},
 		{"planned but not evaluated is not a pass",
-			Report{Policies: "working tree", Projects: []ProjectReport{{Name: "a", Status: StatusPlanned, Changes: loadChanges(t, "empty")}}},
+			report.Run{Policies: "working tree", Projects: []report.Project{{Name: "a", Status: report.StatusPlanned, Changes: loadChanges(t, "empty")}}},
 			[]string{"\na  +0 ~0 -0  policies: not evaluated  no changes\n", "Policies: working tree"}, []string{"pass", "denied"}},
 		{"error counts as denied",
-			Report{Policies: "working tree", Projects: []ProjectReport{{Name: "a", Status: StatusPlanned, Changes: loadChanges(t, "empty"),
+			report.Run{Policies: "working tree", Projects: []report.Project{{Name: "a", Status: report.StatusPlanned, Changes: loadChanges(t, "empty"),
 				Policy: &policy.Result{Verdict: policy.VerdictError, Err: errors.New("boom")}}}},
 			[]string{"policies: ERROR", "  ✗ error boom\n", "Plan: 1 project, no changes. 1 denied by policy.\n"}, nil},
 		{"notes without projects",
-			Report{Base: "origin/main", Policies: "base commit 3f2c1aa (origin/main)", PolicyNotes: []string{"this change edits policies/a.rego"}},
+			report.Run{Base: "origin/main", Policies: "base commit 3f2c1aa (origin/main)", PolicyNotes: []string{"this change edits policies/a.rego"}},
 			[]string{"Policies: base commit 3f2c1aa (origin/main)\nNote: this change edits policies/a.rego\n"}, []string{"denied"}},
 	}
 	for _, tt := range tests {
@@ -142,18 +143,18 @@ func TestJSONPolicies(t *testing.T) {
 	}
 	golden(t, buf.Bytes())
 
-	// The per-project object stays readable by the policy package (a superset of its form).
+	// The per-project object reads back as the one policy shape, JSONPolicy.
 	var doc struct {
 		Projects []struct {
-			Policy *policy.Result `json:"policy"`
+			Policy *JSONPolicy `json:"policy"`
 		} `json:"projects"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	got := doc.Projects[3].Policy
-	if got == nil || got.Verdict != policy.VerdictError || got.Err == nil || len(got.Findings) != 1 {
-		t.Errorf("policy.Result read back = %+v", got)
+	if got == nil || got.Verdict != policy.VerdictError || got.Error == "" || len(got.Findings) != 1 {
+		t.Errorf("policy result read back = %+v", got)
 	}
 	if doc.Projects[4].Policy != nil {
 		t.Errorf("failed project has a policy result: %+v", doc.Projects[4].Policy)

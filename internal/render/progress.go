@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // Progress shows what each project is doing while projects run in parallel (on stderr).
@@ -101,6 +103,36 @@ func (p *Progress) Done(project string, ok bool, d time.Duration, note string) {
 	r := p.row(project)
 	r.done, r.ok, r.dur, r.note = true, ok, d, note
 	p.event(r)
+}
+
+// Finished records that a project's part of a run ended, saying how in a few words: its
+// status ("planned · policies: pass"), or for a failure the headline of its error.
+func (p *Progress) Finished(r report.Project) {
+	p.Done(r.Name, r.Status.Succeeded(), r.Duration, progressNote(r))
+}
+
+func progressNote(r report.Project) string {
+	switch {
+	case r.Status == report.StatusFailed:
+		return headline(r.Error)
+	case !r.Status.Succeeded():
+		return statusWord(r.Status)
+	case r.Policy != nil:
+		return statusWord(r.Status) + " · policies: " + policySummary(*r.Policy)
+	}
+	return statusWord(r.Status)
+}
+
+// headline is the one line of an error worth showing in progress: terraform's own
+// "Error: …" summary when there is one, else the first line.
+func headline(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for _, l := range lines {
+		if msg, ok := strings.CutPrefix(strings.TrimSpace(l), "Error: "); ok {
+			return msg
+		}
+	}
+	return lines[0]
 }
 
 // Close stops the redraws and leaves every line on screen. It is safe to call twice.

@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // fakeClock advances only when told.
@@ -256,6 +259,37 @@ func TestProgressHeartbeatTicker(t *testing.T) {
 		p.Close()
 		if got := strings.Contains(buf.String(), "still planning"); got == live {
 			t.Errorf("live=%v: heartbeat printed = %v:\n%s", live, got, buf.String())
+		}
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"terraform plan in x: exit status 1\n\nError: No value for required variable\n\n  on main.tf line 1:", "No value for required variable"},
+		{"read plan of x: not a plan\nmore", "read plan of x: not a plan"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := headline(tt.in); got != tt.want {
+			t.Errorf("headline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestProgressNote(t *testing.T) {
+	tests := []struct {
+		p    report.Project
+		want string
+	}{
+		{report.Project{Status: report.StatusPlanned}, "planned"},
+		{report.Project{Status: report.StatusPlanned, Policy: &policy.Result{Verdict: policy.VerdictDeny}}, "planned · policies: DENIED"},
+		{report.Project{Status: report.StatusFailed, Error: "x\nError: boom"}, "boom"},
+		{report.Project{Status: report.StatusNotStarted, Error: "dependency a failed"}, "not started"},
+		{report.Project{Status: report.StatusInterrupted}, "interrupted"},
+	}
+	for _, tt := range tests {
+		if got := progressNote(tt.p); got != tt.want {
+			t.Errorf("progressNote(%s) = %q, want %q", tt.p.Status, got, tt.want)
 		}
 	}
 }

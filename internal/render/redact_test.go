@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // Every secret the tests plant starts and ends with a marker, so a leak of either end (a
@@ -30,7 +32,7 @@ func renderAll(t *testing.T, c *plan.Changes) string {
 		if err := PlanText(&all, c, opts); err != nil {
 			t.Fatal(err)
 		}
-		r := Report{Projects: []ProjectReport{{Name: "p", Status: StatusPlanned, Changes: c}}}
+		r := report.Run{Projects: []report.Project{{Name: "p", Status: report.StatusPlanned, Changes: c}}}
 		if err := Text(&all, r, opts); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +40,7 @@ func renderAll(t *testing.T, c *plan.Changes) string {
 	if err := PlanJSON(&all, c); err != nil {
 		t.Fatal(err)
 	}
-	if err := JSON(&all, Report{Projects: []ProjectReport{{Name: "p", Status: StatusPlanned, Changes: c}}}); err != nil {
+	if err := JSON(&all, report.Run{Projects: []report.Project{{Name: "p", Status: report.StatusPlanned, Changes: c}}}); err != nil {
 		t.Fatal(err)
 	}
 	return all.String()
@@ -85,7 +87,7 @@ func TestRedactionRandomPlans(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		c := plan.Summarise(p, plan.Options{Masks: g.masks})
+		c := plan.Summarise(p, plan.Options{Masker: secret.NewMasker(nil).With(g.masks...)})
 		out := renderAll(t, c)
 		assertNoSecrets(t, out, js)
 		for _, s := range []string{"(sensitive)", "(masked)", "plain", "(known after apply)"} {

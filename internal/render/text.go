@@ -6,12 +6,14 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // Text writes the terminal report: a summary table, the changes of each project, failures,
 // and one closing line with the totals (the mock-up in UX.md, "Laptop: tfgate plan").
-func Text(w io.Writer, r Report, opts TextOptions) error {
+func Text(w io.Writer, r report.Run, opts TextOptions) error {
 	t := newTextWriter(w, opts)
 	t.header(r)
 	if len(r.Projects) > 0 {
@@ -23,7 +25,7 @@ func Text(w io.Writer, r Report, opts TextOptions) error {
 		t.project(p)
 	}
 	t.line("")
-	t.closing(t.reportTotals(r))
+	t.closing(closingLabel(r.Kind), t.reportTotals(r))
 	return t.flush()
 }
 
@@ -38,7 +40,7 @@ func PlanText(w io.Writer, c *plan.Changes, opts TextOptions) error {
 		t.line("")
 	}
 	if c.Summary.HasChanges() {
-		t.closing(strings.Join(phrases(c.Summary), ", ") + "." + driftSentence(c.Summary))
+		t.closing(closingLabel(report.KindPlan), strings.Join(phrases(c.Summary), ", ")+"."+driftSentence(c.Summary))
 	} else {
 		t.line("No changes." + driftSentence(c.Summary))
 	}
@@ -70,12 +72,12 @@ func (t *textWriter) flush() error {
 	return nil
 }
 
-// closing writes the "Plan: …" line, wrapped to the width; a denial is red when it fits on
-// one line (it nearly always does).
-func (t *textWriter) closing(totals string) {
-	for i, l := range wrap("Plan: "+totals, t.width) {
+// closing writes the closing line ("Plan: …"), wrapped to the width; a denial is red when
+// it fits on one line (it nearly always does).
+func (t *textWriter) closing(label, totals string) {
+	for i, l := range wrap(label+" "+totals, t.width) {
 		if i == 0 {
-			l = t.pal.paint(ansiBold, "Plan:") + strings.TrimPrefix(l, "Plan:")
+			l = t.pal.paint(ansiBold, label) + strings.TrimPrefix(l, label)
 		}
 		if j := strings.Index(l, " denied by policy."); j >= 0 {
 			k := strings.LastIndexByte(l[:j], ' ') + 1
@@ -85,8 +87,8 @@ func (t *textWriter) closing(totals string) {
 	}
 }
 
-func (t *textWriter) header(r Report) {
-	n := plural(len(r.Projects), "project", "projects")
+func (t *textWriter) header(r report.Run) {
+	n := english.Plural(len(r.Projects), "project", "projects")
 	switch {
 	case len(r.Projects) == 0 && r.Base != "" && r.MergeBase != "":
 		t.line(fmt.Sprintf("No projects changed since %s (merge base %s).", clean(r.Base), clean(r.MergeBase)))
@@ -103,7 +105,7 @@ func (t *textWriter) header(r Report) {
 
 // table is the first screen: one row per project with its counts, policy verdict (when
 // policies are configured) and status.
-func (t *textWriter) table(r Report) {
+func (t *textWriter) table(r report.Run) {
 	type row struct{ name, counts, countsPlain, policy, policyPlain, status string }
 	rows := make([]row, len(r.Projects))
 	nameW, countsW, policyW := 0, 0, 0
@@ -113,8 +115,8 @@ func (t *textWriter) table(r Report) {
 			rw.policyPlain, rw.policy = t.policyCell(p)
 		}
 		switch {
-		case p.Status == StatusFailed || p.Changes == nil:
-			rw.status = t.pal.paint(ansiRed, "failed")
+		case !p.Status.Succeeded() || p.Changes == nil:
+			rw.status = t.pal.paint(statusColour(p.Status), statusWord(p.Status))
 		default:
 			rw.countsPlain, rw.counts = t.counts(p.Changes.Summary)
 			rw.status = "planned"
@@ -172,15 +174,16 @@ func (t *textWriter) counts(s plan.Summary) (plainText, painted string) {
 	return strings.Join(plain, " "), strings.Join(col, " ")
 }
 
-func (t *textWriter) project(p ProjectReport) {
-	if p.Status == StatusFailed || p.Changes == nil {
+func (t *textWriter) project(p report.Project) {
+	if !p.Status.Succeeded() || p.Changes == nil {
 		msg := p.Error
 		if msg == "" {
 			msg = "no plan was produced"
 		}
 		lines := cleanLines(msg)
+		code := statusColour(p.Status)
 		t.line("")
-		t.line(t.pal.paint(ansiRed, "✗") + " " + t.pal.paint(ansiBold, projectLabel(p)) + "  " + t.pal.paint(ansiRed, "failed:") + " " + lines[0])
+		t.line(t.pal.paint(code, "✗") + " " + t.pal.paint(ansiBold, projectLabel(p)) + "  " + t.pal.paint(code, statusWord(p.Status)+":") + " " + lines[0])
 		for _, l := range lines[1:] {
 			if strings.TrimSpace(l) == "" {
 				t.line("")
@@ -200,12 +203,12 @@ func (t *textWriter) project(p ProjectReport) {
 	t.findings(p.Policy, p.Changes)
 }
 
-func (t *textWriter) reportTotals(r Report) string {
+func (t *textWriter) reportTotals(r report.Run) string {
 	s := r.Totals()
-	failed := r.Failed()
-	out := plural(len(r.Projects), "project", "projects")
+	unfinished := len(r.Unfinished())
+	out := english.Plural(len(r.Projects), "project", "projects")
 	switch {
-	case len(r.Projects) > 0 && failed == len(r.Projects):
+	case len(r.Projects) > 0 && unfinished == len(r.Projects):
 	case s.HasChanges():
 		out += ", " + strings.Join(phrases(s), ", ")
 	default:
@@ -215,8 +218,10 @@ func (t *textWriter) reportTotals(r Report) string {
 	if denied := r.Denied(); denied > 0 {
 		out += fmt.Sprintf(" %d denied by policy.", denied)
 	}
-	if failed > 0 {
-		out += fmt.Sprintf(" %d failed.", failed)
+	for _, st := range []report.Status{report.StatusFailed, report.StatusInterrupted, report.StatusNotStarted} {
+		if n := r.Count(st); n > 0 {
+			out += fmt.Sprintf(" %d %s.", n, statusWord(st))
+		}
 	}
 	return out + driftSentence(s)
 }
@@ -236,10 +241,10 @@ func phrases(s plan.Summary) []string {
 		}
 	}
 	if s.Actions > 0 {
-		out = append(out, plural(s.Actions, "action to invoke", "actions to invoke"))
+		out = append(out, english.Plural(s.Actions, "action to invoke", "actions to invoke"))
 	}
 	if s.Outputs > 0 {
-		out = append(out, plural(s.Outputs, "output change", "output changes"))
+		out = append(out, english.Plural(s.Outputs, "output change", "output changes"))
 	}
 	return out
 }
@@ -248,14 +253,14 @@ func driftSentence(s plan.Summary) string {
 	if s.Drift == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" %s changed outside Terraform.", plural(s.Drift, "resource", "resources"))
+	return fmt.Sprintf(" %s changed outside Terraform.", english.Plural(s.Drift, "resource", "resources"))
 }
 
 func hasContent(c *plan.Changes) bool {
 	return len(c.Resources) > 0 || len(c.Outputs) > 0 || len(c.Drift) > 0 || len(c.Warnings) > 0
 }
 
-func projectLabel(p ProjectReport) string {
+func projectLabel(p report.Project) string {
 	name := p.Name
 	if name == "" {
 		name = p.Dir
@@ -266,11 +271,29 @@ func projectLabel(p ProjectReport) string {
 	return clean(name)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// statusWord is how a status reads in a sentence or a table cell.
+func statusWord(s report.Status) string {
+	return strings.ReplaceAll(string(s), "_", " ")
+}
+
+func statusColour(s report.Status) string {
+	switch s {
+	case report.StatusNotStarted:
+		return ansiDim
+	case report.StatusRefused, report.StatusDrifted, report.StatusPending:
+		return ansiYellow
+	case report.StatusFailed, report.StatusInterrupted:
+		return ansiRed
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return ansiGreen
+}
+
+// closingLabel names the kind of run on its closing line ("Plan: 3 projects, …").
+func closingLabel(k report.Kind) string {
+	if k == "" {
+		k = report.KindPlan
+	}
+	return capitalise(string(k)) + ":"
 }
 
 func capitalise(s string) string {

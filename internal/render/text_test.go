@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 func TestClean(t *testing.T) {
@@ -70,20 +71,6 @@ func TestPhrases(t *testing.T) {
 	}
 }
 
-func TestReportTotals(t *testing.T) {
-	r := Report{Projects: []ProjectReport{
-		{Status: StatusPlanned, Changes: &plan.Changes{Summary: plan.Summary{Add: 1, Drift: 1}}},
-		{Status: StatusFailed, Error: "x"},
-		{Status: StatusPlanned, Changes: &plan.Changes{Summary: plan.Summary{Add: 2, Replace: 1}}},
-	}}
-	if got := r.Totals(); got != (plan.Summary{Add: 3, Replace: 1, Drift: 1}) {
-		t.Errorf("Totals = %+v", got)
-	}
-	if r.Failed() != 1 || !r.HasChanges() {
-		t.Errorf("Failed = %d, HasChanges = %v", r.Failed(), r.HasChanges())
-	}
-}
-
 // Names, paths, errors and values from a repository or a plan must not be able to move the
 // cursor, change colours or forge lines in the terminal.
 func TestTextHasNoControlCharacters(t *testing.T) {
@@ -94,12 +81,12 @@ func TestTextHasNoControlCharacters(t *testing.T) {
 		{Level: policy.LevelDeny, Rule: "deny_" + evil, Package: "data." + evil, Address: "addr" + evil, Msg: "msg " + evil},
 		{Level: policy.LevelWarn, Rule: "warn", Package: "data.x", Msg: evil},
 	}, Excepted: []string{"data.x.deny_" + evil}, Err: errors.Join(errors.New("eval "+evil), errors.New(evil))}
-	r := Report{
+	r := report.Run{
 		Base: "origin/" + evil, MergeBase: "abc" + evil,
 		Policies: "base " + evil, PolicyNotes: []string{"note " + evil},
-		Projects: []ProjectReport{
-			{Name: "envs/" + evil, Workspace: evil, Status: StatusPlanned, Duration: time.Second, Changes: c, Policy: verdict},
-			{Name: "broken" + evil, Status: StatusFailed, Error: "Error: " + evil + "\nsecond line " + evil, Policy: verdict},
+		Projects: []report.Project{
+			{Name: "envs/" + evil, Workspace: evil, Status: report.StatusPlanned, Duration: time.Second, Changes: c, Policy: verdict},
+			{Name: "broken" + evil, Status: report.StatusFailed, Error: "Error: " + evil + "\nsecond line " + evil, Policy: verdict},
 		},
 	}
 	var buf bytes.Buffer

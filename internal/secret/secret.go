@@ -1,8 +1,10 @@
-// Package secret masks known secret values in everything tfgate writes.
+// Package secret is tfgate's one masker: it replaces secret values in every string, value and
+// stream tfgate writes (terminal, logs, JSON, and later GitHub).
 //
-// Redaction by sensitive markers happens where plans are summarised (internal/plan); this
-// package is the last line of defence: a writer that replaces literal secret values (from the
-// environment or configured masks) before bytes reach a terminal, a log or GitHub.
+// Redaction by sensitive markers happens where plans are summarised (internal/plan). This
+// package masks the literal values behind them wherever they appear unmarked — in terraform's
+// own error text, in policy messages, in addresses — plus the values of secret-looking
+// environment variables. plan, policy and the writers share one Masker per project.
 package secret
 
 import (
@@ -10,7 +12,7 @@ import (
 	"encoding/json"
 	"io"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,8 +21,15 @@ import (
 // Replacement is what a masked value is shown as.
 const Replacement = "(masked)"
 
-// minLen avoids masking short values such as "1" or "true" that would garble output.
-const minLen = 6
+// Length floors. A value known to be sensitive (terraform marked it, or it is the value of a
+// sensitive variable) is masked from MinKnown characters; a value only guessed to be secret
+// (an environment variable with a secret-looking name) from MinGuessed, so that "1" or
+// "true" in the environment does not garble unrelated text. Shorter known values are still
+// redacted wherever terraform marks them.
+const (
+	MinKnown   = 4
+	MinGuessed = 6
+)
 
 var secretName = regexp.MustCompile(`(?i)(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|API_KEY|ACCESS_KEY|_KEY$|^TFGATE_PLAN_KEY$)`)
 
@@ -37,55 +46,107 @@ func FromEnv(environ []string) []string {
 	return out
 }
 
-// Masker replaces secret values in strings and streams.
+// Masker replaces secret values in strings, structured values and streams. It is immutable:
+// With returns a new Masker. A nil *Masker masks nothing.
 type Masker struct {
-	values []string // longest first, so a secret containing another is masked whole
+	values []string // every spelling to replace, longest first, so a secret holding another is masked whole
+	once   sync.Once
+	r      *strings.Replacer
 }
 
-// NewMasker keeps the values long enough to mask safely.
-func NewMasker(values ...[]string) *Masker {
-	seen := map[string]bool{}
-	m := &Masker{}
-	for _, vs := range values {
-		for _, v := range vs {
-			if len(v) < minLen {
-				continue
-			}
-			// The writer masks line by line: a multi-line secret (a PEM key) written one line
-			// at a time is masked line by line too.
-			if strings.Contains(v, "\n") {
-				for _, line := range strings.Split(v, "\n") {
-					if line = strings.TrimSpace(line); len(line) >= minLen && !seen[line] {
-						seen[line] = true
-						m.values = append(m.values, line)
-					}
-				}
-			}
-			// Also the escaped spellings: terraform prints `a"b` as "a\"b" in its messages,
-			// and JSON output escapes again.
-			for _, form := range EscapedForms(v) {
-				if !seen[form] {
-					seen[form] = true
-					m.values = append(m.values, form)
+// NewMasker masks guessed secrets (environment heuristics): values of MinGuessed characters
+// or more.
+func NewMasker(guessed []string) *Masker {
+	return (&Masker{}).add(guessed, MinGuessed)
+}
+
+// With returns a masker that also masks known secrets: values of MinKnown characters or
+// more.
+func (m *Masker) With(known ...string) *Masker {
+	if m == nil {
+		m = &Masker{}
+	}
+	return m.add(known, MinKnown)
+}
+
+func (m *Masker) add(values []string, floor int) *Masker {
+	seen := make(map[string]bool, len(m.values)+4*len(values))
+	out := &Masker{values: slices.Clone(m.values)}
+	for _, v := range out.values {
+		seen[v] = true
+	}
+	keep := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out.values = append(out.values, s)
+		}
+	}
+	for _, v := range values {
+		if len(v) < floor {
+			continue
+		}
+		// The writer masks line by line: a multi-line secret (a PEM key) written one line
+		// at a time is masked line by line too. Lines are held to the guessed floor: a
+		// line such as "null" or "}," of a sensitive document is not itself a secret.
+		if strings.Contains(v, "\n") {
+			for _, line := range strings.Split(v, "\n") {
+				if line = strings.TrimSpace(line); len(line) >= MinGuessed {
+					keep(line)
 				}
 			}
 		}
+		// Also the escaped spellings: terraform prints `a"b` as "a\"b" in its messages,
+		// and JSON output escapes again.
+		for _, form := range EscapedForms(v) {
+			keep(form)
+		}
 	}
-	sort.Slice(m.values, func(i, j int) bool { return len(m.values[i]) > len(m.values[j]) })
-	return m
+	slices.SortStableFunc(out.values, func(a, b string) int { return len(b) - len(a) })
+	return out
 }
 
-// Values returns the secrets this masker knows (for passing to redaction).
-func (m *Masker) Values() []string { return append([]string(nil), m.values...) }
+// Empty reports whether the masker knows no secret.
+func (m *Masker) Empty() bool { return m == nil || len(m.values) == 0 }
 
 // String masks s.
 func (m *Masker) String(s string) string {
-	for _, v := range m.values {
-		if strings.Contains(s, v) {
-			s = strings.ReplaceAll(s, v, Replacement)
-		}
+	if m.Empty() || s == "" {
+		return s
 	}
-	return s
+	m.once.Do(func() {
+		pairs := make([]string, 0, 2*len(m.values))
+		for _, v := range m.values {
+			pairs = append(pairs, v, Replacement)
+		}
+		m.r = strings.NewReplacer(pairs...)
+	})
+	return m.r.Replace(s)
+}
+
+// Value masks every string in a decoded JSON-like value (map keys included) and returns the
+// masked copy; other values are returned as they are.
+func (m *Masker) Value(v any) any {
+	if m.Empty() {
+		return v
+	}
+	switch v := v.(type) {
+	case string:
+		return m.String(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[m.String(k)] = m.Value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = m.Value(e)
+		}
+		return out
+	default:
+		return v
+	}
 }
 
 // Writer returns a writer that masks secrets before writing to w. It buffers until a newline
@@ -103,7 +164,7 @@ type Writer struct {
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.m.values) == 0 {
+	if w.m.Empty() {
 		return w.w.Write(p)
 	}
 	w.buf = append(w.buf, p...)
@@ -140,12 +201,9 @@ func (w *Writer) Flush() error {
 func EscapedForms(v string) []string {
 	forms := []string{v}
 	add := func(f string) {
-		for _, g := range forms {
-			if g == f {
-				return
-			}
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
 		}
-		forms = append(forms, f)
 	}
 	quoted := strings.Trim(strconv.Quote(v), `"`)
 	add(quoted)

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,37 @@ func TestWriterMasksMultiLineSecretWrittenLineByLine(t *testing.T) {
 	w.Flush()
 	if strings.Contains(out.String(), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC") || strings.Contains(out.String(), "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj") {
 		t.Fatalf("key lines leaked:\n%s", out.String())
+	}
+}
+
+func TestWithKnownValuesHaveALowerFloor(t *testing.T) {
+	env := NewMasker([]string{"pin1", "guessed-long"})
+	m := env.With("pin2", "abc")
+	tests := []struct{ in, want string }{
+		{"pin1 is a guess, too short to mask", "pin1 is a guess, too short to mask"},
+		{"pin2 is known sensitive", "(masked) is known sensitive"},
+		{"abc is shorter than any floor", "abc is shorter than any floor"},
+		{"guessed-long", "(masked)"},
+	}
+	for _, tt := range tests {
+		if got := m.String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := env.String("pin2"); got != "pin2" {
+		t.Errorf("With must not change the masker it derives from: %q", got)
+	}
+	var none *Masker
+	if got := none.With("secret-x").String("a secret-x b"); got != "a (masked) b" {
+		t.Errorf("nil masker With = %q", got)
+	}
+}
+
+func TestValueMasksKeysAndNestedStrings(t *testing.T) {
+	m := NewMasker(nil).With("hunter2")
+	got := m.Value(map[string]any{"hunter2": []any{"x hunter2", 3.5, map[string]any{"k": "hunter2"}}})
+	b, _ := json.Marshal(got)
+	if strings.Contains(string(b), "hunter2") {
+		t.Fatalf("Value left a secret: %s", b)
 	}
 }

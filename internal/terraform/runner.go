@@ -54,7 +54,8 @@ type RunnerOptions struct {
 	// it is killed; 0 means DefaultGracePeriod.
 	GracePeriod time.Duration
 	// InitWait, when set, is told when Init starts waiting for another project's init
-	// (true) and when its own init starts after such a wait (false): progress shows it.
+	// (true) and when its own init starts, after such a wait or at once (false):
+	// progress shows the real phase.
 	InitWait func(waiting bool)
 }
 
@@ -144,9 +145,9 @@ func (r *runner) Init(ctx context.Context) error {
 			return &CommandError{Command: r.bin.Flavor + " init", Dir: r.name,
 				Err: fmt.Errorf("waiting for another init to finish"), Ctx: ctx.Err()}
 		}
-		if r.initWait != nil {
-			r.initWait(false)
-		}
+	}
+	if r.initWait != nil {
+		r.initWait(false)
 	}
 	defer func() { <-initSem }()
 	// init runs without tfexec: tfexec's Init probes `terraform version` first (to pick

@@ -1,24 +1,24 @@
-package pipeline
+package policy
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
-func TestMaskResult(t *testing.T) {
-	mask := func(s string) string { return strings.ReplaceAll(s, "hunter2", "(masked)") }
-	in := policy.Result{
-		Verdict: policy.VerdictDeny,
-		Findings: []policy.Finding{{
-			Level: policy.LevelDeny, Msg: "password hunter2 is weak", Address: "x",
+func TestMasked(t *testing.T) {
+	mask := secret.NewMasker(nil).With("hunter2")
+	in := Result{
+		Verdict: VerdictDeny,
+		Findings: []Finding{{
+			Level: LevelDeny, Msg: "password hunter2 is weak", Address: "x",
 			Metadata: map[string]any{"value": "hunter2", "nested": []any{"hunter2", 1.0}, "hunter2": true},
 		}},
 		Err: errors.New("eval: hunter2"),
 	}
-	out := MaskPolicyResult(in, mask)
+	out := in.Masked(mask)
 	got := out.Findings[0].Msg + out.Findings[0].Address + out.Err.Error()
 	for k, v := range out.Findings[0].Metadata {
 		got += k

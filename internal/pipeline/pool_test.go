@@ -1,0 +1,229 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+func projectsNamed(names ...string) []project.Project {
+	ps := make([]project.Project, len(names))
+	for i, n := range names {
+		ps[i] = project.Project{Name: n, Dir: n, Workspace: "default"}
+	}
+	return ps
+}
+
+func planned() report.Project { return report.Project{Status: report.StatusPlanned} }
+
+func statuses(rs []report.Project) string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Name+":"+string(r.Status))
+	}
+	return strings.Join(out, " ")
+}
+
+func TestForEachKeepsProjectOrder(t *testing.T) {
+	ps := projectsNamed("a", "b", "c", "d")
+	// Later projects finish first.
+	got := forEach(context.Background(), ps, poolOptions{Limit: 4}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+		time.Sleep(time.Duration(4-strings.Index("abcd", p.Name)) * 10 * time.Millisecond)
+		return planned()
+	})
+	if want := "a:planned b:planned c:planned d:planned"; statuses(got) != want {
+		t.Fatalf("results = %s, want %s", statuses(got), want)
+	}
+	for _, r := range got {
+		if r.Dir != r.Name || r.Workspace != "default" {
+			t.Errorf("the pool fills in dir and workspace: %+v", r)
+		}
+	}
+}
+
+func TestForEachBoundsParallelism(t *testing.T) {
+	for _, limit := range []int{1, 2, 3} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			var running, peak atomic.Int32
+			ps := projectsNamed("a", "b", "c", "d", "e", "f", "g", "h")
+			forEach(context.Background(), ps, poolOptions{Limit: limit}, func(context.Context, project.Project, func(string)) report.Project {
+				n := running.Add(1)
+				for {
+					old := peak.Load()
+					if n <= old || peak.CompareAndSwap(old, n) {
+						break
+					}
+				}
+				time.Sleep(15 * time.Millisecond)
+				running.Add(-1)
+				return planned()
+			})
+			if p := peak.Load(); p > int32(limit) {
+				t.Fatalf("%d projects ran at once, limit %d", p, limit)
+			}
+			if limit > 1 && peak.Load() < 2 {
+				t.Logf("no overlap observed (busy machine?): peak %d", peak.Load())
+			}
+		})
+	}
+}
+
+func TestForEachSerialisesADirectory(t *testing.T) {
+	ps := []project.Project{{Name: "a", Dir: "x", Workspace: "default"}, {Name: "a@stage", Dir: "x", Workspace: "stage"}, {Name: "b", Dir: "y"}}
+	var inX atomic.Int32
+	var overlap atomic.Bool
+	forEach(context.Background(), ps, poolOptions{Limit: 3}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+		if p.Dir == "x" {
+			if inX.Add(1) > 1 {
+				overlap.Store(true)
+			}
+			time.Sleep(20 * time.Millisecond)
+			inX.Add(-1)
+		}
+		return planned()
+	})
+	if overlap.Load() {
+		t.Fatal("two workspaces of one directory ran at the same time")
+	}
+}
+
+func TestForEachFailureDoesNotStopOthers(t *testing.T) {
+	got := forEach(context.Background(), projectsNamed("a", "b", "c"), poolOptions{Limit: 1}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+		if p.Name == "a" {
+			return report.Project{Status: report.StatusFailed, Error: "boom"}
+		}
+		return planned()
+	})
+	if want := "a:failed b:planned c:planned"; statuses(got) != want {
+		t.Fatalf("results = %s, want %s", statuses(got), want)
+	}
+}
+
+func TestForEachCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	progress := &recordingProgress{}
+	got := forEach(ctx, projectsNamed("a", "b", "c"), poolOptions{Limit: 1, Progress: progress}, func(ctx context.Context, p project.Project, phase func(string)) report.Project {
+		phase("plan")
+		cancel()     // Ctrl-C while the first project plans
+		<-ctx.Done() // terraform stops when interrupted and fails
+		return report.Project{Status: report.StatusFailed, Error: "terraform plan: interrupted"}
+	})
+	if want := "a:interrupted b:not_started c:not_started"; statuses(got) != want {
+		t.Fatalf("results = %s, want %s", statuses(got), want)
+	}
+	if got[0].Error != "terraform plan: interrupted" || !strings.Contains(got[1].Error, "interrupted before it started") {
+		t.Errorf("errors: %q, %q", got[0].Error, got[1].Error)
+	}
+	if len(progress.done) != 1 {
+		t.Errorf("progress must only show projects that started: %v", progress.done)
+	}
+}
+
+func TestForEachCancelledBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	got := forEach(ctx, projectsNamed("a", "b"), poolOptions{Limit: 2}, func(context.Context, project.Project, func(string)) report.Project {
+		ran = true
+		return planned()
+	})
+	if ran || statuses(got) != "a:not_started b:not_started" {
+		t.Fatalf("ran %v, results %s", ran, statuses(got))
+	}
+}
+
+func TestForEachDependsOnOrder(t *testing.T) {
+	// core ← network ← app; app2 depends on core; lone depends on nothing.
+	ps := projectsNamed("app", "network", "core", "app2", "lone")
+	ps[0].DependsOn = []string{"network"}
+	ps[1].DependsOn = []string{"core"}
+	ps[3].DependsOn = []string{"core"}
+	var mu sync.Mutex
+	var order []string
+	got := forEach(context.Background(), ps, poolOptions{Limit: 4, Ordered: true}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+		mu.Lock()
+		order = append(order, p.Name)
+		mu.Unlock()
+		return planned()
+	})
+	pos := map[string]int{}
+	for i, n := range order {
+		pos[n] = i
+	}
+	if len(order) != 5 || pos["core"] > pos["network"] || pos["network"] > pos["app"] || pos["core"] > pos["app2"] {
+		t.Fatalf("run order %v breaks depends_on", order)
+	}
+	if want := "app:planned network:planned core:planned app2:planned lone:planned"; statuses(got) != want {
+		t.Fatalf("results = %s, want %s (project order, whatever the run order)", statuses(got), want)
+	}
+}
+
+func TestForEachFailedDependencySkipsDependents(t *testing.T) {
+	ps := projectsNamed("core", "network", "app", "lone")
+	ps[1].DependsOn = []string{"core"}
+	ps[2].DependsOn = []string{"network"}
+	var ran sync.Map
+	got := forEach(context.Background(), ps, poolOptions{Limit: 2, Ordered: true}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+		ran.Store(p.Name, true)
+		if p.Name == "core" {
+			return report.Project{Status: report.StatusFailed, Error: "boom"}
+		}
+		return planned()
+	})
+	if want := "core:failed network:not_started app:not_started lone:planned"; statuses(got) != want {
+		t.Fatalf("results = %s, want %s", statuses(got), want)
+	}
+	if _, ok := ran.Load("network"); ok {
+		t.Error("a dependent of a failed project ran")
+	}
+	if got[1].Error != "it depends on core, which failed" || got[2].Error != "it depends on network, which did not start" {
+		t.Errorf("reasons: %q, %q", got[1].Error, got[2].Error)
+	}
+	// Unordered (plan): dependencies do not gate anything.
+	got = forEach(context.Background(), ps, poolOptions{Limit: 2}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+		if p.Name == "core" {
+			return report.Project{Status: report.StatusFailed, Error: "boom"}
+		}
+		return planned()
+	})
+	if want := "core:failed network:planned app:planned lone:planned"; statuses(got) != want {
+		t.Fatalf("unordered results = %s, want %s", statuses(got), want)
+	}
+}
+
+func TestForEachReportsPhasesOnce(t *testing.T) {
+	p := &phaseLog{}
+	forEach(context.Background(), projectsNamed("a"), poolOptions{Progress: p}, func(_ context.Context, _ project.Project, phase func(string)) report.Project {
+		phase("init")
+		phase("plan")
+		return report.Project{Status: report.StatusFailed, Error: errors.New("x").Error()}
+	})
+	if got := strings.Join(p.events, " "); got != "start:init phase:plan finished:failed" {
+		t.Fatalf("progress events = %s", got)
+	}
+}
+
+type phaseLog struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (l *phaseLog) Start(_, phase string) { l.add("start:" + phase) }
+func (l *phaseLog) Phase(_, phase string) { l.add("phase:" + phase) }
+func (l *phaseLog) Finished(r report.Project) {
+	l.add("finished:" + string(r.Status))
+}
+func (l *phaseLog) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, s)
+}

@@ -1,0 +1,188 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/terraform"
+)
+
+// PlanRequest is everything `tfgate plan` was asked to do.
+type PlanRequest struct {
+	Root       string
+	Config     *config.Config
+	ConfigFile string   // the config's path (absolute, or relative to Root), read again at the base commit
+	Names      []string // explicit projects; none and !All = the changed projects
+	All        bool
+	Base       string // ref to compare with; "" = the remote default branch
+
+	PoliciesFrom string // "", PoliciesFromBase or PoliciesFromWorktree (see PolicySource)
+	InCI         bool   // running in CI: policies always come from the base
+
+	Terraform TerraformOptions
+	Env       map[string]string // terraform's environment
+	OutDir    string            // bundles; relative to the working directory; "" = none
+	Parallel  int
+
+	Masker        *secret.Masker
+	Progress      Progress     // nil: none
+	Print         io.Writer    // print() output of policies; nil drops it
+	Warn          func(string) // warnings for the user before the run starts; nil drops them
+	Log           *slog.Logger // nil: none
+	TfgateVersion string
+}
+
+// RunPlan is `tfgate plan`: select the projects, load the policies that judge them, find
+// terraform, plan every project and return the whole run. A failed project is in the run,
+// not an error; the error is for what stops the run, and for an interrupted run, whose
+// results are still returned.
+func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
+	run := report.Run{Kind: report.KindPlan}
+	if req.Log == nil {
+		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if req.Warn == nil {
+		req.Warn = func(string) {}
+	}
+	if req.Parallel < 0 {
+		return run, fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", req.Parallel)
+	}
+	if req.All && len(req.Names) > 0 {
+		return run, fmt.Errorf("--all and project names are exclusive: pass one or the other")
+	}
+	if req.OutDir != "" {
+		out, err := outDir(req.OutDir)
+		if err != nil {
+			return run, err
+		}
+		req.OutDir = out
+	}
+	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names,
+		All: req.All, Changed: !req.All && len(req.Names) == 0, Base: req.Base})
+	if err != nil {
+		return run, err
+	}
+	run.Base, run.MergeBase, run.Notes = sel.Base, short(sel.MergeBase), RemovedNotes(sel.Removed)
+	if len(sel.Projects) == 0 {
+		return run, nil
+	}
+
+	base := sel.Base
+	if base == "" {
+		base = req.Base
+	}
+	pols, err := loadRunPolicies(ctx, req, base, sel.Files)
+	if err != nil {
+		return run, err
+	}
+	run.Policies, run.PolicyNotes = pols.Source, pols.Notes
+	bin, err := ResolveTerraform(ctx, req.Config, req.Terraform)
+	if err != nil {
+		return run, err
+	}
+	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
+
+	git := ci.Git{Dir: req.Root}
+	commit, headErr := git.Head(ctx)
+	dirty := false
+	if req.OutDir != "" {
+		// A bundle exists to prove which commit was planned: without one it is worthless.
+		if headErr != nil {
+			return run, fmt.Errorf("--out: plan bundles record the commit they plan: %w", headErr)
+		}
+		if dirty, err = git.Dirty(ctx); err != nil {
+			return run, err
+		}
+		if dirty {
+			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", short(commit)))
+		}
+	}
+	planned, err := Plan(ctx, PlanOptions{
+		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env,
+		OutDir: req.OutDir, Parallel: req.Parallel, Commit: commit, Dirty: dirty, Masker: req.Masker,
+		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
+	})
+	run.Projects = planned.Projects
+	return run, err
+}
+
+// loadRunPolicies applies PolicySource and loads the policies once for the run.
+func loadRunPolicies(ctx context.Context, req PlanRequest, base string, changed []string) (Policies, error) {
+	from, needBase, err := PolicySource(req.PoliciesFrom, base, req.InCI)
+	if err != nil {
+		return Policies{}, err
+	}
+	if needBase {
+		if base, err = (ci.Git{Dir: req.Root}).DefaultBase(ctx); err != nil {
+			return Policies{}, err
+		}
+	}
+	pols, err := LoadPolicies(ctx, PolicyOptions{
+		Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, From: from, BaseRev: base, Changed: changed, Print: req.Print,
+	})
+	if err == nil && pols.Engine != nil {
+		req.Log.Info("policies", "source", pols.Source, "paths", pols.Paths)
+	}
+	return pols, err
+}
+
+// TerraformOptions say how to find terraform, from the environment the command runs in.
+type TerraformOptions struct {
+	Override   string // TFGATE_TERRAFORM: a path or a name on PATH
+	PathEnv    string // PATH
+	InstallDir string // where downloaded versions go
+	Install    bool   // --install: downloading one is allowed
+}
+
+// ResolveTerraform finds the terraform (or tofu) binary the config asks for.
+func ResolveTerraform(ctx context.Context, cfg *config.Config, opts TerraformOptions) (terraform.Binary, error) {
+	bin, err := terraform.Resolve(ctx, terraform.ResolveOptions{
+		Override:   opts.Override,
+		Constraint: cfg.Terraform.Version,
+		Binary:     cfg.Terraform.Binary,
+		Install:    opts.Install || cfg.Terraform.Install,
+		InstallDir: opts.InstallDir,
+		PathEnv:    opts.PathEnv,
+	})
+	if err != nil && cfg.File != "" && (cfg.Terraform.Version != "" || cfg.Terraform.Binary == "tofu") {
+		return bin, fmt.Errorf("%w\n(the terraform section of %s chose: binary %q, version %q)", err, cfg.File, cfg.Terraform.Binary, cfg.Terraform.Version)
+	}
+	return bin, err
+}
+
+// outDir makes --out absolute (terraform runs in each project's dir) and refuses a
+// directory that already holds files: stale bundles next to new ones could be applied.
+func outDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return abs, nil
+	case err != nil:
+		return "", fmt.Errorf("--out %s: %w", dir, err)
+	case len(entries) > 0:
+		return "", fmt.Errorf("--out %s is not empty: bundles from an earlier run could be mistaken for this one's; use a new or empty directory", dir)
+	}
+	return abs, nil
+}
+
+// short is a commit's abbreviation as people read it.
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

@@ -1,0 +1,141 @@
+// Package report is the neutral model of one tfgate run — plan, gate, apply or drift — over
+// several projects. The pipeline returns a whole Run; renderers (text, markdown, JSON) and
+// publishers only read it. Nothing here formats text or knows about a medium.
+package report
+
+import (
+	"time"
+
+	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/policy"
+)
+
+// Kind is the job a run did.
+type Kind string
+
+const (
+	KindPlan  Kind = "plan"
+	KindGate  Kind = "gate"
+	KindApply Kind = "apply"
+	KindDrift Kind = "drift"
+)
+
+// Status is how one project's part of a run ended.
+type Status string
+
+const (
+	StatusPlanned     Status = "planned"     // plan succeeded (with or without changes)
+	StatusApplied     Status = "applied"     // apply succeeded
+	StatusInSync      Status = "in_sync"     // drift: infrastructure, state and code agree
+	StatusDrifted     Status = "drifted"     // drift: infrastructure changed outside Terraform
+	StatusPending     Status = "pending"     // drift: code in Git not yet applied
+	StatusRefused     Status = "refused"     // the approval gate refused it; Error says why
+	StatusFailed      Status = "failed"      // init/plan/show/apply failed; Error says why
+	StatusNotStarted  Status = "not_started" // never ran: interrupted before, or a dependency did not succeed
+	StatusInterrupted Status = "interrupted" // stopped by Ctrl-C/SIGTERM while it ran
+)
+
+// Succeeded reports whether the project's job ran to its end, whatever it found.
+func (s Status) Succeeded() bool {
+	switch s {
+	case StatusPlanned, StatusApplied, StatusInSync, StatusDrifted, StatusPending:
+		return true
+	}
+	return false
+}
+
+// Run is the result of one tfgate command over its projects.
+type Run struct {
+	Kind      Kind
+	Base      string // the ref changes were compared with, e.g. "origin/main"; "" for --all or explicit projects
+	MergeBase string // short sha of the merge base with Base
+	// Policies says where the policies came from ("policies/ at base commit 3f2c1aa
+	// (origin/main)", "policies/ in the working tree"), "" when none are configured.
+	Policies string
+	// PolicyNotes are about the policies themselves, e.g. that this change edits policy
+	// files, which take effect only after merge.
+	PolicyNotes []string
+	// Notes are about the run as a whole, e.g. that a project was removed from the
+	// repository (removing code destroys nothing). Plain sentences; renderers escape them.
+	Notes    []string
+	Projects []Project // in project order
+}
+
+// Project is one project's part of a run. Fields that do not apply to the run's kind or to
+// how the project ended are zero; renderers ignore what they do not know.
+type Project struct {
+	Name, Dir, Workspace string
+	Status               Status
+	Error                string // why it failed, was refused or did not start; already masked
+	Duration             time.Duration
+	Changes              *plan.Changes // the plan's redacted changes; nil when there is no plan
+	Bundle               string        // the plan file written with --out
+	// Policy is nil when no policies are configured or there was no plan to judge. Its
+	// messages quote plan values: the pipeline masks it before it lands here.
+	Policy *policy.Result
+	Gate   *Gate  // the approval gate's verdict (gate and apply runs)
+	Apply  *Apply // what apply did (apply runs)
+}
+
+// Gate is the approval gate's verdict on one project.
+type Gate struct {
+	Allowed   bool
+	Reasons   []string // why not, one sentence each; or what made it pass
+	Approvers []string // the logins whose approvals counted
+}
+
+// Apply is the outcome of applying one project's reviewed plan.
+type Apply struct {
+	PlanSHA256 string       // the plan file that was applied
+	Applied    plan.Summary // what it changed
+}
+
+// Totals sums the summaries of every project that has a plan.
+func (r Run) Totals() plan.Summary {
+	var s plan.Summary
+	for _, p := range r.Projects {
+		if p.Changes != nil {
+			s = s.Plus(p.Changes.Summary)
+		}
+	}
+	return s
+}
+
+// Unfinished lists the projects that did not run to their end: failed, interrupted or
+// never started (a refusal is a verdict, not a failure).
+func (r Run) Unfinished() []Project {
+	var out []Project
+	for _, p := range r.Projects {
+		if !p.Status.Succeeded() && p.Status != StatusRefused {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Count counts the projects with the given status.
+func (r Run) Count(s Status) int {
+	n := 0
+	for _, p := range r.Projects {
+		if p.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Denied counts the projects whose plan a policy denied (or whose evaluation failed).
+func (r Run) Denied() int {
+	n := 0
+	for _, p := range r.Projects {
+		if p.Policy != nil && p.Policy.Denied() {
+			n++
+		}
+	}
+	return n
+}
+
+// HasChanges reports whether applying any project's plan would change something.
+func (r Run) HasChanges() bool {
+	return r.Totals().HasChanges()
+}
