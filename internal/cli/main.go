@@ -11,30 +11,45 @@ import (
 	"syscall"
 
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // Main runs tfgate with the process's arguments, streams and environment, and returns the
 // exit code. Ctrl-C and SIGTERM cancel the context, which interrupts terraform with SIGINT
 // and waits for it to stop (releasing its state lock); a second one exits at once, leaving
-// terraform to finish stopping on its own.
+// terraform to finish stopping on its own. When no terraform runs, the first one exits at
+// once (see watchSignals).
 func Main() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	go func() {
-		if _, ok := <-sigs; !ok {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "tfgate: interrupting terraform and waiting for it to release its locks (Ctrl-C again to exit now)")
-		cancel()
-		if _, ok := <-sigs; ok {
-			fmt.Fprintln(os.Stderr, "tfgate: exiting; terraform may still be stopping in the background")
-			os.Exit(ExitError)
-		}
-	}()
+	go watchSignals(sigs, cancel, terraform.Running, os.Stderr, os.Exit)
 	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
+}
+
+// watchSignals handles Ctrl-C and SIGTERM. The first cancels the run. If terraform is
+// running, tfgate then waits for it to stop, so that it releases its state lock; a second
+// signal exits at once. If none is, there is nothing to wait for — tfgate may be blocked
+// reading a file or waiting for git, which no context stops — so it exits at once with the
+// shell's code for the signal.
+func watchSignals(sigs <-chan os.Signal, cancel func(), running func() int, stderr io.Writer, exit func(int)) {
+	sig, ok := <-sigs
+	if !ok {
+		return
+	}
+	cancel() // before counting: a cancelled context starts no terraform
+	if running() == 0 {
+		fmt.Fprintf(stderr, "tfgate: interrupted (%s); no terraform was running\n", signalName(sig))
+		exit(signalExitCode(sig))
+		return
+	}
+	fmt.Fprintln(stderr, "tfgate: interrupting terraform and waiting for it to release its locks (Ctrl-C again to exit now)")
+	if _, ok := <-sigs; ok {
+		fmt.Fprintln(stderr, "tfgate: exiting; terraform may still be stopping in the background")
+		exit(ExitError)
+	}
 }
 
 // Run is Main with every input explicit, for tests.
