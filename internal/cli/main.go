@@ -62,7 +62,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := newApp(stdout, stderr, mout, merr, environ, masker)
 	cmd := newRootCmd(a)
 	cmd.SetArgs(args)
-	cmd.SetIn(stdin)
+	cmd.SetIn(withInputLimit(stdin, a.getenv(maxInputEnv)))
 	cmd.SetOut(mout)
 	cmd.SetErr(merr)
 	err := cmd.ExecuteContext(ctx)
