@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
@@ -26,6 +27,10 @@ func Main() int {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go watchSignals(sigs, cancel, terraform.Running, os.Stderr, os.Exit)
+	if err := setPolicyMemoryLimit(os.Getenv(policyMemoryEnv)); err != nil {
+		fmt.Fprintf(os.Stderr, "tfgate: %s\n", err)
+		return ExitError
+	}
 	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
 }
 
@@ -50,6 +55,22 @@ func watchSignals(sigs <-chan os.Signal, cancel func(), running func() int, stde
 		fmt.Fprintln(stderr, "tfgate: exiting; terraform may still be stopping in the background")
 		exit(ExitError)
 	}
+}
+
+// policyMemoryEnv overrides policy.DefaultMemoryLimit. It is read by Main, not Run: the
+// limit is process-wide, like the heap it bounds.
+const policyMemoryEnv = "TFGATE_POLICY_MAX_MEMORY"
+
+func setPolicyMemoryLimit(value string) error {
+	if value == "" {
+		return nil
+	}
+	n, err := parseSize(value)
+	if err != nil {
+		return fmt.Errorf("%s=%q: %w", policyMemoryEnv, value, err)
+	}
+	policy.SetMemoryLimit(n)
+	return nil
 }
 
 // Run is Main with every input explicit, for tests.
