@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,11 +70,13 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"copydir":   cmdCopyDir,
-			"initrepo":  cmdInitRepo,
-			"jsonfield": cmdJSONField,
-			"exitcode":  cmdExitCode,
-			"waitfile":  cmdWaitFile,
+			"copydir":    cmdCopyDir,
+			"initrepo":   cmdInitRepo,
+			"jsonfield":  cmdJSONField,
+			"exitcode":   cmdExitCode,
+			"waitfile":   cmdWaitFile,
+			"mkfifo":     cmdMkfifo,
+			"signalexit": cmdSignalExit,
 		},
 	})
 }
@@ -224,5 +227,77 @@ func cmdJSONField(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if match == neg {
 		ts.Fatalf("%s %s = %q, want %s%q", args[0], args[1], got, map[bool]string{true: "not ", false: ""}[neg], args[2])
+	}
+}
+
+// mkfifo NAME makes a named pipe: a file tfgate blocks on when it reads it, with nothing
+// running that a cancelled context could stop.
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo NAME")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o600))
+}
+
+// signalexit SIGNAL CODE FIFO ARGS... runs tfgate ARGS, waits until it opens the named pipe
+// FIFO for reading (so it is running and blocked), sends it SIGNAL (INT or TERM), and checks
+// that it exits with CODE within 20s. Its stderr is written to signalexit.stderr, since only
+// exec sets what the stderr command reads.
+func cmdSignalExit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 4 {
+		ts.Fatalf("usage: signalexit SIGNAL CODE FIFO ARGS...")
+	}
+	sig := map[string]os.Signal{"INT": os.Interrupt, "TERM": syscall.SIGTERM}[args[0]]
+	if sig == nil {
+		ts.Fatalf("signalexit: unknown signal %q; use INT or TERM", args[0])
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	cmd := exec.Command(filepath.Join(ts.Getenv("BINDIR"), "tfgate"), args[3:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = os.Environ()
+	for _, k := range []string{"HOME", "XDG_CACHE_HOME", "PATH", "TFGATE_TERRAFORM", "TF_CLI_CONFIG_FILE", "NO_COLOR", "CI", "GITHUB_ACTIONS"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	ts.Check(cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	// Opening the pipe for writing returns once tfgate has opened it for reading; the open
+	// end then keeps tfgate waiting for data rather than reading the end of the file.
+	opened := make(chan *os.File, 1)
+	go func() {
+		if f, err := os.OpenFile(ts.MkAbs(args[2]), os.O_WRONLY, 0); err == nil {
+			opened <- f
+		}
+	}()
+	select {
+	case f := <-opened:
+		defer f.Close()
+	case err := <-exited:
+		ts.Fatalf("tfgate exited before opening %s: %v\n%s", args[2], err, stderr.String())
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		ts.Fatalf("tfgate did not open %s within a minute", args[2])
+	}
+	ts.Check(cmd.Process.Signal(sig))
+	select {
+	case err := <-exited:
+		got := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			got = ee.ExitCode()
+		} else if err != nil {
+			ts.Fatalf("signalexit: %v", err)
+		}
+		ts.Check(os.WriteFile(ts.MkAbs("signalexit.stderr"), []byte(stderr.String()), 0o644))
+		if got != want {
+			ts.Fatalf("tfgate exited %d after SIG%s, want %d\n%s", got, args[0], want, stderr.String())
+		}
+	case <-time.After(20 * time.Second): // generous: "at once" on a loaded machine
+		cmd.Process.Kill()
+		ts.Fatalf("tfgate did not exit within 20s of SIG%s\n%s", args[0], stderr.String())
 	}
 }

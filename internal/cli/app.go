@@ -115,14 +115,6 @@ func (a *app) repository(ctx context.Context) (string, *config.Config, error) {
 	return root, cfg, err
 }
 
-// readInput reads a file argument; "-" is standard input.
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
-}
-
 // loadConfig reads --config or .tfgate.yaml at root (absent = autodetect).
 func (a *app) loadConfig(ctx context.Context, root string) (*config.Config, error) {
 	path, explicit := config.FileName, false

@@ -1,6 +1,10 @@
 package cli
 
-import "errors"
+import (
+	"errors"
+	"os"
+	"syscall"
+)
 
 // Exit codes: the one table, shared by every command (see README "Exit codes").
 const (
@@ -9,7 +13,27 @@ const (
 	ExitChanges      = 2 // changes present (plan --detailed-exitcode) or drift found (drift)
 	ExitPolicyDenied = 3 // a policy denied the plan
 	ExitGateRefused  = 4 // the approval gate refused (apply not allowed)
+	// A signal while no terraform runs ends tfgate at once with the shell's code for it
+	// (128 + the signal number); with terraform running, tfgate waits for it and exits 1.
+	ExitInterrupted = 130 // SIGINT (Ctrl-C)
+	ExitTerminated  = 143 // SIGTERM
 )
+
+// signalExitCode is the exit code for ending on sig.
+func signalExitCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return ExitTerminated
+	}
+	return ExitInterrupted
+}
+
+// signalName names sig as users know it.
+func signalName(sig os.Signal) string {
+	if sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
+}
 
 // exitError carries an exit code other than ExitError through cobra's error return.
 // A nil Err means the command already reported everything and only the code matters.

@@ -10,31 +10,67 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // Main runs tfgate with the process's arguments, streams and environment, and returns the
 // exit code. Ctrl-C and SIGTERM cancel the context, which interrupts terraform with SIGINT
 // and waits for it to stop (releasing its state lock); a second one exits at once, leaving
-// terraform to finish stopping on its own.
+// terraform to finish stopping on its own. When no terraform runs, the first one exits at
+// once (see watchSignals).
 func Main() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	go func() {
-		if _, ok := <-sigs; !ok {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "tfgate: interrupting terraform and waiting for it to release its locks (Ctrl-C again to exit now)")
-		cancel()
-		if _, ok := <-sigs; ok {
-			fmt.Fprintln(os.Stderr, "tfgate: exiting; terraform may still be stopping in the background")
-			os.Exit(ExitError)
-		}
-	}()
+	go watchSignals(sigs, cancel, terraform.Running, os.Stderr, os.Exit)
+	if err := setPolicyMemoryLimit(os.Getenv(policyMemoryEnv)); err != nil {
+		fmt.Fprintf(os.Stderr, "tfgate: %s\n", err)
+		return ExitError
+	}
 	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
+}
+
+// watchSignals handles Ctrl-C and SIGTERM. The first cancels the run. If terraform is
+// running, tfgate then waits for it to stop, so that it releases its state lock; a second
+// signal exits at once. If none is, there is nothing to wait for — tfgate may be blocked
+// reading a file or waiting for git, which no context stops — so it exits at once with the
+// shell's code for the signal.
+func watchSignals(sigs <-chan os.Signal, cancel func(), running func() int, stderr io.Writer, exit func(int)) {
+	sig, ok := <-sigs
+	if !ok {
+		return
+	}
+	cancel() // before counting: a cancelled context starts no terraform
+	if running() == 0 {
+		fmt.Fprintf(stderr, "tfgate: interrupted (%s); no terraform was running\n", signalName(sig))
+		exit(signalExitCode(sig))
+		return
+	}
+	fmt.Fprintln(stderr, "tfgate: interrupting terraform and waiting for it to release its locks (Ctrl-C again to exit now)")
+	if _, ok := <-sigs; ok {
+		fmt.Fprintln(stderr, "tfgate: exiting; terraform may still be stopping in the background")
+		exit(ExitError)
+	}
+}
+
+// policyMemoryEnv overrides policy.DefaultMemoryLimit. It is read by Main, not Run: the
+// limit is process-wide, like the heap it bounds.
+const policyMemoryEnv = "TFGATE_POLICY_MAX_MEMORY"
+
+func setPolicyMemoryLimit(value string) error {
+	if value == "" {
+		return nil
+	}
+	n, err := parseSize(value)
+	if err != nil {
+		return fmt.Errorf("%s=%q: %w", policyMemoryEnv, value, err)
+	}
+	policy.SetMemoryLimit(n)
+	return nil
 }
 
 // Run is Main with every input explicit, for tests.
@@ -47,7 +83,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := newApp(stdout, stderr, mout, merr, environ, masker)
 	cmd := newRootCmd(a)
 	cmd.SetArgs(args)
-	cmd.SetIn(stdin)
+	cmd.SetIn(withInputLimit(stdin, a.getenv(maxInputEnv)))
 	cmd.SetOut(mout)
 	cmd.SetErr(merr)
 	err := cmd.ExecuteContext(ctx)

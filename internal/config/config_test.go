@@ -37,6 +37,17 @@ func newRoot(t *testing.T) string {
 	return root
 }
 
+// mergeChain is a ~1 KB file of merge keys whose expansion doubles per level.
+func mergeChain(levels int) string {
+	var b strings.Builder
+	b.WriteString("x0: &a0 {dir: envs/dev}\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "x%d: &a%d {<<: [*a%d, *a%d]}\n", i, i, i-1, i-1)
+	}
+	fmt.Fprintf(&b, "projects: [*a%d]\n", levels)
+	return b.String()
+}
+
 func TestParseErrors(t *testing.T) {
 	root := newRoot(t)
 	tests := []struct {
@@ -66,6 +77,9 @@ func TestParseErrors(t *testing.T) {
 		{"key set twice", "version: 1\napproval:\n  min_approvals: 1\n  min_approvals: 2\n", `.tfgate.yaml:4: key "min_approvals" in approval is set twice (first on line 3); keep one`},
 		{"non-scalar key", "version: 1\n? [a]\n: b\n", ".tfgate.yaml:2: keys must be plain words, got a list"},
 		{"bad merge", "version: 1\nterraform:\n  <<: [1]\n", ".tfgate.yaml:3: << can only merge a mapping or a list of mappings, got 1"},
+		{"merge of its own anchor", "version: 1\nprojects:\n  - &a {dir: envs/dev, <<: *a}\n", ".tfgate.yaml:3: *a refers to &a (line 3), which contains it: a recursive alias or merge; remove it"},
+		{"alias inside its anchor", "version: 1\nterraform: &t\n  binary: *t\n", ".tfgate.yaml:3: *t refers to &t (line 2), which contains it: a recursive alias or merge; remove it"},
+		{"merge chain", "version: 1\n" + mergeChain(40), ".tfgate.yaml:15: aliases expand the file to more than 100000 values (at *a12); use fewer or smaller anchors"},
 
 		// Types.
 		{"section not a mapping", "version: 1\nterraform: tofu\n", `.tfgate.yaml:2: terraform must be a mapping, got "tofu"`},

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tfgate/tfgate/internal/yamlguard"
 )
 
 // Load reads the configuration at path; a relative path is relative to root and "" means
@@ -117,6 +119,12 @@ func (d *decoder) document(data []byte) (*yaml.Node, error) {
 			Msg: `a second YAML document starts here; the file holds one, so remove the "---" line`}
 	} else if !errors.Is(err, io.EOF) {
 		return nil, d.syntaxError(data, err)
+	}
+	// The decoder expands aliases and merge keys as it goes: a recursive one would never
+	// end, and a chain of them would take for ever.
+	var p *yamlguard.Problem
+	if err := yamlguard.Aliases(&doc); errors.As(err, &p) {
+		return nil, &Error{File: d.file, Line: p.Line, Column: p.Column, Msg: p.Msg}
 	}
 	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
 		return nil, &Error{File: d.file, Line: 1, Msg: `the file is empty; write "version: 1" (and the settings you need), or remove the file to autodetect everything`}

@@ -109,6 +109,8 @@ func (p *presence) UnmarshalJSON(b []byte) error {
 // saying what it is and what to run instead. When the plan is marked errored, the plan is
 // returned with an error wrapping ErrErrored.
 func Decode(data []byte) (*tfjson.Plan, error) {
+	// A byte order mark is not JSON, but editors on Windows add one; it says nothing.
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := sniff(data); err != nil {
 		return nil, err
 	}
@@ -152,21 +154,45 @@ func Decode(data []byte) (*tfjson.Plan, error) {
 	return p, nil
 }
 
-// sniff rejects input that is obviously not JSON, with a hint for the usual mistakes.
+// utf8BOM is the UTF-8 byte order mark, which Decode (and the policy decoder) skip.
+var utf8BOM = []byte("\ufeff")
+
+// sniff rejects input that is obviously not a plan, with a hint for the usual mistakes.
 func sniff(data []byte) error {
-	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
 		return errors.New("not a plan: the input is empty; expected the output of `terraform show -json PLANFILE`")
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
 		return errors.New("not a plan: this is a binary plan file; convert it with `terraform show -json PLANFILE`")
 	case trimmed[0] != '{':
-		if trimmed[0] == '[' || trimmed[0] == '"' || (trimmed[0] >= '0' && trimmed[0] <= '9') {
-			return errors.New("not a plan: expected a JSON object from `terraform show -json PLANFILE`")
+		if kind := jsonKind(trimmed); kind != "" {
+			return fmt.Errorf("not a plan: a JSON %s; expected a JSON object from `terraform show -json PLANFILE`", kind)
 		}
 		return errors.New("not a plan: the input is not JSON; expected the output of `terraform show -json PLANFILE`")
 	}
 	return nil
+}
+
+// jsonKind names the JSON value data starts with other than an object ("array", "null"),
+// or "" when data is not JSON. Arrays, strings and numbers are named from their first
+// byte: whatever follows, they are no plan.
+func jsonKind(data []byte) string {
+	switch c := data[0]; {
+	case c == '[':
+		return "array"
+	case c == '"':
+		return "string"
+	case c == '-' || c >= '0' && c <= '9':
+		return "number"
+	case !json.Valid(data):
+		return ""
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	}
+	return ""
 }
 
 func checkKind(lp *leanPlan) error {

@@ -14,9 +14,16 @@ func TestDecodeRejects(t *testing.T) {
 		{"empty", "", "the input is empty"},
 		{"whitespace", " \n\t", "the input is empty"},
 		{"binary plan file", "PK\x03\x04\x14\x00rest-of-zip", "binary plan file"},
-		{"array", `[1, 2]`, "expected a JSON object"},
-		{"string", `"plan"`, "expected a JSON object"},
+		{"array", `[1, 2]`, "not a plan: a JSON array; expected a JSON object from `terraform show -json PLANFILE`"},
+		{"string", `"plan"`, "not a plan: a JSON string; expected a JSON object"},
+		{"number", "-12.5\n", "not a plan: a JSON number; expected a JSON object"},
+		{"true", "true", "not a plan: a JSON boolean; expected a JSON object"},
+		{"false", " false\n", "not a plan: a JSON boolean; expected a JSON object"},
+		{"null", "null\n", "not a plan: a JSON null; expected a JSON object"},
+		{"null after a byte order mark", "\ufeffnull", "not a plan: a JSON null"},
+		{"word starting like a literal", "trueish", "not a plan: the input is not JSON"},
 		{"garbage", "Terraform will perform the following actions:", "not JSON"},
+		{"byte order mark only", "\ufeff", "the input is empty"},
 		{"state JSON", `{"format_version":"1.0","terraform_version":"1.5.7","values":{"root_module":{}}}`, "state JSON"},
 		{"plan -json log", `{"@level":"info","@message":"Terraform 1.5.7","type":"version"}` + "\n" + `{"@level":"info","@message":"Plan: 1 to add"}`, "log output"},
 		{"single log line", `{"@level":"info","@message":"Terraform 1.5.7","type":"version"}`, "log message"},
@@ -113,5 +120,16 @@ func TestDecodeAcceptsFormats(t *testing.T) {
 		if _, err := Decode([]byte(`{"format_version":"` + v + `","planned_values":{}}`)); err != nil {
 			t.Errorf("format %s: %v", v, err)
 		}
+	}
+}
+
+// A byte order mark (Windows editors add one) is skipped, not "invalid character 'ï'".
+func TestDecodeSkipsByteOrderMark(t *testing.T) {
+	p, err := Decode([]byte("\ufeff{\"format_version\":\"1.2\",\"resource_changes\":[{\"address\":\"a.b\",\"change\":{\"actions\":[\"create\"]}}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.ResourceChanges) != 1 || p.ResourceChanges[0].Address != "a.b" {
+		t.Errorf("decoded %+v", p.ResourceChanges)
 	}
 }

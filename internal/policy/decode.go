@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -19,6 +20,9 @@ import (
 func DecodeJSON(data []byte) (ast.Value, error) {
 	return decodeJSON(data, nil)
 }
+
+// utf8BOM is the UTF-8 byte order mark: editors on Windows start files with it.
+var utf8BOM = []byte("\ufeff")
 
 // maxDepth bounds nesting so hostile input cannot exhaust the goroutine stack.
 const maxDepth = 10000
@@ -63,6 +67,9 @@ func decodeJSON(data []byte, keep func(string) bool) (ast.Value, error) {
 		keys: make(map[string]*ast.Term, 512),
 		vals: make(map[string]*ast.Term, 1024),
 		nums: make(map[string]*ast.Term, 256),
+	}
+	if bytes.HasPrefix(data, utf8BOM) {
+		d.pos = len(utf8BOM) // skipped, as plan.Decode does
 	}
 	d.skipSpace()
 	t, err := d.value()

@@ -62,6 +62,20 @@ func TestDecodeJSONMatchesReference(t *testing.T) {
 	}
 }
 
+// A leading byte order mark is skipped, as plan.Decode skips it.
+func TestDecodeJSONSkipsByteOrderMark(t *testing.T) {
+	got, err := DecodeJSON([]byte("\ufeff{\"format_version\":\"1.2\"}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := reference(t, []byte(`{"format_version":"1.2"}`)); got.Compare(want) != 0 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if _, err := DecodeJSON([]byte("{}\ufeff")); err == nil {
+		t.Error("a byte order mark after the value was accepted")
+	}
+}
+
 func TestDecodeJSONGeneratedPlan(t *testing.T) {
 	plan := plangen.Generate(50)
 	got, err := DecodeJSON(plan)

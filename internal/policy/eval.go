@@ -39,10 +39,13 @@ func (e *Engine) Decode(planJSON []byte) (ast.Value, error) {
 
 // EvalValue is Eval for a plan already decoded with Decode (or DecodeJSON),
 // so one decoded plan can be evaluated for several projects or repeatedly.
-// It stops after the engine's EvalTimeout.
+// It stops after the engine's EvalTimeout, or when the heap passes the memory limit
+// (SetMemoryLimit).
 func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Result {
 	ctx, cancel := context.WithTimeoutCause(ctx, e.timeout, errTimeout)
 	defer cancel()
+	ctx, stop := watchMemory(ctx)
+	defer stop()
 	prints := e.newPrints(p)
 	res := e.evalValue(ctx, plan, p, prints)
 	if err := prints.flush(); err != nil {
@@ -111,11 +114,15 @@ func (e *Engine) evalValue(ctx context.Context, plan ast.Value, p Project, print
 	return res
 }
 
-// stopped explains why ctx ended, if it did: the engine's time limit, or the
-// caller's cancellation.
+// stopped explains why ctx ended, if it did: the engine's time limit, the memory
+// limit, or the caller's cancellation.
 func (e *Engine) stopped(ctx context.Context) error {
 	if ctx.Err() == nil {
 		return nil
+	}
+	var mem errMemory
+	if errors.As(context.Cause(ctx), &mem) {
+		return mem
 	}
 	if context.Cause(ctx) == errTimeout {
 		return fmt.Errorf("policy evaluation exceeded %s; a policy is too expensive for this plan", formatDuration(e.timeout))

@@ -70,6 +70,9 @@ func loadSource(src Source, caps *ast.Capabilities, withTests bool) (*loaded, er
 		paths = append(paths, clean)
 	}
 
+	if err := checkDataFiles(src.FS, paths, withTests); err != nil {
+		return nil, fmt.Errorf("load policies%s:\n%w", src.where(), err)
+	}
 	res, err := loader.NewFileLoader().
 		WithFS(src.FS).
 		WithRegoVersion(ast.RegoV1).

@@ -12,6 +12,16 @@ import (
 	"testing/fstest"
 )
 
+// mergeChain is a ~1 KB YAML file of merge keys whose expansion doubles per level.
+func mergeChain(levels int) string {
+	var b strings.Builder
+	b.WriteString("x0: &a0 {v: 1}\n")
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&b, "x%d: &a%d {<<: [*a%d, *a%d]}\n", i, i, i-1, i-1)
+	}
+	return b.String()
+}
+
 func TestLoadFailsClosed(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -102,6 +112,30 @@ func TestLoadFailsClosed(t *testing.T) {
 			fsys:  policyFS(map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n", "data.json": "{\"a\": "}),
 			paths: []string{"policies"},
 			want:  []string{"load policies", "policies/data.json"},
+		},
+		{
+			name:  "data key set twice",
+			fsys:  policyFS(map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n", "aws/limits.yaml": "max_instances: 5\nregions: [eu-west-1]\nmax_instances: 50\n"}),
+			paths: []string{"policies"},
+			want:  []string{"load policies (base commit abc123):\n", `policies/aws/limits.yaml:3: key "max_instances" is set twice in one mapping (first on line 1); keep one`},
+		},
+		{
+			name:  "json data key set twice",
+			fsys:  policyFS(map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n", "data.json": "{\"limits\": {\n  \"max\": 1,\n  \"max\": 2}}\n"}),
+			paths: []string{"policies"},
+			want:  []string{`policies/data.json:3: key "max" is set twice in one mapping (first on line 2); keep one`},
+		},
+		{
+			name:  "data merging its own anchor",
+			fsys:  policyFS(map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n", "data.yaml": "x: 1\nteams: &t {a: 1, <<: *t}\n"}),
+			paths: []string{"policies"},
+			want:  []string{"policies/data.yaml:2: *t refers to &t (line 2), which contains it: a recursive alias or merge; remove it"},
+		},
+		{
+			name:  "data aliases expanding without end",
+			fsys:  policyFS(map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n", "data.yaml": mergeChain(40)}),
+			paths: []string{"policies"},
+			want:  []string{"policies/data.yaml:", "aliases expand the file to more than 100000 values"},
 		},
 		{
 			name:  "data conflicting with a rule",

@@ -47,6 +47,9 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		// opa test's 5 s default fails slow tests on a loaded CI machine (tracing and -race
 		// slow them down); a test that is really stuck still ends.
 		SetTimeout(testTimeout)
+	// A test can build a value as huge as a policy can: the same memory limit stops it.
+	ctx, stop := watchMemory(ctx)
+	defer stop()
 	ch, err := runner.RunTests(ctx, txn)
 	if err != nil {
 		var astErrs ast.Errors
@@ -59,6 +62,10 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 	var results []*tester.Result
 	for r := range ch {
 		results = append(results, r)
+	}
+	var mem errMemory
+	if errors.As(context.Cause(ctx), &mem) {
+		return 0, 0, fmt.Errorf("test policies: %w", mem)
 	}
 	if len(results) == 0 {
 		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %v%s", src.Paths, src.where())

@@ -24,7 +24,7 @@ func probeVersion(ctx context.Context, path, pathEnv string) (*version.Version, 
 	var stdout, stderr bytes.Buffer
 	cmd := command(ctx, path, filepath.Dir(path), env, time.Second, "version", "-json")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := tracked(cmd.Run); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("`version -json` did not answer: %w", ctx.Err())
 		}

@@ -202,7 +202,7 @@ func (r *runner) run(ctx context.Context, sub string, fn func() error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stderr.Reset()
-	if err := fn(); err != nil {
+	if err := tracked(fn); err != nil {
 		return r.commandError(ctx, sub, err)
 	}
 	return nil

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// defaultMaxInputBytes bounds a plan file read from an argument or standard input: well
+// above real plans (100 MB ones render), and small enough that reading /dev/zero or an
+// endless pipe ends in an error rather than in the machine running out of memory.
+const defaultMaxInputBytes = 512 << 20
+
+// maxInputEnv overrides defaultMaxInputBytes.
+const maxInputEnv = "TFGATE_MAX_PLAN_BYTES"
+
+// limitedStdin is standard input as Run hands it to the commands, with the size limit for
+// readInput: every command reads its file argument with readInput(cmd.InOrStdin(), name),
+// so the limit travels with the reader they already pass.
+type limitedStdin struct {
+	io.Reader
+	limit int64
+	err   error // maxInputEnv is set but not a size
+}
+
+// withInputLimit wraps stdin with the limit set by value (maxInputEnv; "" is the default).
+func withInputLimit(stdin io.Reader, value string) io.Reader {
+	l := &limitedStdin{Reader: stdin, limit: defaultMaxInputBytes}
+	if value != "" {
+		l.limit, l.err = parseSize(value)
+		if l.err != nil {
+			l.err = fmt.Errorf("%s=%q: %w", maxInputEnv, value, l.err)
+		}
+	}
+	return l
+}
+
+// readInput reads a file argument; "-" is standard input. It refuses input larger than
+// the limit carried by stdin (see withInputLimit), or defaultMaxInputBytes.
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	limit := int64(defaultMaxInputBytes)
+	if l, ok := stdin.(*limitedStdin); ok {
+		if l.err != nil {
+			return nil, l.err
+		}
+		stdin, limit = l.Reader, l.limit
+	}
+	tooLarge := fmt.Errorf("%s is larger than the limit of %s; raise it with %s=BYTES", name, formatSize(limit), maxInputEnv)
+	r := stdin
+	if name == "-" {
+		tooLarge = fmt.Errorf("standard input is larger than the limit of %s; raise it with %s=BYTES", formatSize(limit), maxInputEnv)
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+			return nil, tooLarge
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge
+	}
+	return data, nil
+}
+
+// parseSize reads a positive number of bytes, optionally with a KiB, MiB or GiB suffix.
+func parseSize(s string) (int64, error) {
+	num, unit := strings.TrimSpace(s), int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, unit = strings.TrimSpace(n), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/unit {
+		return 0, fmt.Errorf("want a number of bytes greater than 0, such as 1073741824 or 1GiB")
+	}
+	return n * unit, nil
+}
+
+// formatSize writes a limit the way users set it: "512 MiB", "1 KiB", "1000 bytes".
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
