@@ -22,6 +22,10 @@ import (
 // graph is the local-module graph of a repository, built lazily one directory at a time.
 type graph struct {
 	root   string
+	prefix string // root relative to the git top level: "" when they are the same, else "a/b"
+	// scanner reads the contents of project and module directories (contents.go).
+	scanner *scanner
+	callers map[string]map[string]bool // module dir → files calling it
 	tf     map[string][]string // dir → its *.tf / *.tf.json file names, when known from the walk
 	deps   map[string][]string // dir → local module dirs it calls directly, sorted
 	loaded map[string]bool
@@ -34,9 +38,26 @@ type graph struct {
 	problems map[string][]string
 }
 
-func newGraph(root string) *graph {
-	return &graph{
+func newGraph(top, root string) (*graph, error) {
+	prefix := ""
+	if top != root {
+		t, err1 := filepath.EvalSymlinks(top)
+		r, err2 := filepath.EvalSymlinks(root)
+		rel, err3 := filepath.Rel(t, r)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("root %s inside repository %s: %w", root, top, err)
+		}
+		if rel = filepath.ToSlash(rel); !local(rel) {
+			return nil, fmt.Errorf("root %s is outside the git repository %s", root, top)
+		}
+		if rel != "." {
+			prefix = rel
+		}
+	}
+	g := &graph{
 		root:     root,
+		prefix:   prefix,
+		callers:  map[string]map[string]bool{},
 		tf:       map[string][]string{},
 		deps:     map[string][]string{},
 		loaded:   map[string]bool{},
@@ -44,6 +65,22 @@ func newGraph(root string) *graph {
 		isDir:    map[string]bool{},
 		problems: map[string][]string{},
 	}
+	g.scanner = newScanner(root, g.inRepo)
+	return g, nil
+}
+
+// inRepo reports whether a cleaned root-relative slash path stays inside the git
+// repository, which extends above root when root is a subdirectory of it.
+func (g *graph) inRepo(rel string) bool {
+	if g.prefix == "" {
+		return local(rel)
+	}
+	return local(path.Join(g.prefix, rel))
+}
+
+// callersOf returns the files (sorted) whose module blocks call dir.
+func (g *graph) callersOf(dir string) []string {
+	return sortedKeys(g.callers[dir])
 }
 
 // problemsOf returns the problems of dir and of every local module it uses, dir's first.
@@ -56,10 +93,17 @@ func (g *graph) problemsOf(dir string) []string {
 }
 
 func isTerraformFile(name string) bool {
-	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+	// OpenTofu (>= 1.8) reads *.tofu and *.tofu.json beside, and instead of, *.tf files.
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
-// HasTerraform reports whether dir (root-relative) holds *.tf or *.tf.json files.
+// HasTerraform reports whether dir (root-relative) holds Terraform files (*.tf, *.tf.json,
+// *.tofu, *.tofu.json).
 func HasTerraform(root, dir string) bool {
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
@@ -153,6 +197,10 @@ func (g *graph) load(ctx context.Context, dir string) error {
 				continue
 			}
 			seen[target] = true
+			if g.callers[target] == nil {
+				g.callers[target] = map[string]bool{}
+			}
+			g.callers[target][c.file] = true
 		}
 	}
 	g.deps[dir] = sortedKeys(seen)
@@ -298,7 +346,7 @@ func pathErr(err error) error {
 // resolve returns the root-relative directory a local module call points at.
 func (g *graph) resolve(dir string, c moduleCall) (string, error) {
 	target := path.Join(dir, c.source)
-	if !local(target) {
+	if !g.inRepo(target) {
 		return "", fmt.Errorf("%s:%d: module %q: source %q points outside the repository: keep local modules inside it or use a remote source",
 			c.file, c.line, c.name, c.source)
 	}
