@@ -144,8 +144,8 @@ const (
 	// from Terraform before 0.14): they may or may not be secret, so none is shown. Its Kind
 	// is KindSensitive, so JSON consumers keep one "redacted" kind.
 	TextHidden = "(hidden)"
-	TextNull      = "null"
-	TextMasked    = "(masked)"
+	TextNull   = "null"
+	TextMasked = "(masked)"
 )
 
 var (

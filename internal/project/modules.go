@@ -26,11 +26,11 @@ type graph struct {
 	// scanner reads the contents of project and module directories (contents.go).
 	scanner *scanner
 	callers map[string]map[string]bool // module dir → files calling it
-	tf     map[string][]string // dir → its *.tf / *.tf.json file names, when known from the walk
-	deps   map[string][]string // dir → local module dirs it calls directly, sorted
-	loaded map[string]bool
-	calls  map[string]fileCalls // file → its local module calls, when prefetched
-	isDir  map[string]bool      // module target dir → exists, so each is stat'ed once
+	tf      map[string][]string        // dir → its *.tf / *.tf.json file names, when known from the walk
+	deps    map[string][]string        // dir → local module dirs it calls directly, sorted
+	loaded  map[string]bool
+	calls   map[string]fileCalls // file → its local module calls, when prefetched
+	isDir   map[string]bool      // module target dir → exists, so each is stat'ed once
 	// problems are what keeps a directory's module calls from being known for sure:
 	// unreadable or unparsable files, sources that leave the repository or name a missing
 	// directory. They belong to the directory so that every project using it inherits them,
@@ -91,6 +91,10 @@ func (g *graph) problemsOf(dir string) []string {
 	}
 	return out
 }
+
+// IsTerraformFile reports whether a file called name is Terraform (or OpenTofu)
+// configuration: *.tf, *.tf.json, *.tofu or *.tofu.json.
+func IsTerraformFile(name string) bool { return isTerraformFile(name) }
 
 func isTerraformFile(name string) bool {
 	// OpenTofu (>= 1.8) reads *.tofu and *.tofu.json beside, and instead of, *.tf files.
@@ -286,6 +290,25 @@ func (g *graph) moduleCalls(file string) fileCalls {
 	if err != nil {
 		return fileCalls{problem: fmt.Sprintf("%s: cannot be read: %v; fix or remove the file", file, pathErr(err))}
 	}
+	return parseCalls(src, file)
+}
+
+// LocalModuleDirs returns the directories (root-relative, cleaned, sorted, each once) that
+// the module blocks of file call through literal local sources, given its content src;
+// nil when it calls none or does not parse. It reads a file as it was at another commit.
+func LocalModuleDirs(src []byte, file string) []string {
+	set := map[string]bool{}
+	for _, c := range parseCalls(src, file).calls {
+		set[path.Join(path.Dir(file), c.source)] = true
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return sortedKeys(set)
+}
+
+// parseCalls is moduleCalls for a file already read.
+func parseCalls(src []byte, file string) fileCalls {
 	// Most files call no module; skip parsing them. A syntax error in such a file hides no
 	// module link, so it is left for terraform to report when the project is planned.
 	if !bytes.Contains(src, []byte("module")) {
