@@ -63,6 +63,11 @@ func inContents(dir string, nested []string, file string) bool {
 	if excluded(parts[len(parts)-1], false) {
 		return false
 	}
+	if len(parts) > 1 && isTerraformFile(parts[len(parts)-1]) {
+		// Its directory holds (or, for a deleted file, held) Terraform files of its own:
+		// a nested module, whether or not nested still lists it.
+		return false
+	}
 	for _, n := range nested {
 		if (dir == "." || strings.HasPrefix(n, dir+"/")) && strings.HasPrefix(file, n+"/") {
 			return false
