@@ -25,8 +25,9 @@ import (
 // DefaultWhenModified are the globs (relative to the project directory) that trigger a
 // plan when a project does not configure when_modified. They name Terraform's own inputs
 // rather than "*.tf*", which would also match .tfstate, .tfplan, .tftest.hcl and dotfiles
-// such as .tflint.hcl or .tfgate.yaml. A README.md or a file in a subdirectory does not
-// count; files of the local modules a project uses always do.
+// such as .tflint.hcl or .tfgate.yaml. A project left with these defaults (OwnInputs) is
+// also touched by the rest of its directory's contents (templates/, see contents.go); the
+// contents of the local modules a project uses always count.
 var DefaultWhenModified = []string{
 	"*.tf",
 	"*.tf.json",
