@@ -3,8 +3,8 @@
 // "../") so that a change to a shared module plans every project that uses it.
 //
 // Autodetection (no projects in the configuration) treats every directory holding *.tf,
-// *.tf.json, *.tofu or *.tofu.json files as a project, except directories used as a local module by another
-// directory. It does not descend into hidden directories (.git, .terraform, .github, …),
+// *.tf.json, *.tofu or *.tofu.json files as a project, except directories used as a local
+// module by another directory and those the configuration's autodetect globs leave out. It does not descend into hidden directories (.git, .terraform, .github, …),
 // "testdata" (test fixtures) or "node_modules". A local module is followed wherever it
 // lives, even under a directory the walk skips.
 package project
