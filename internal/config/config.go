@@ -17,7 +17,9 @@ type Config struct {
 	// Projects lists the configured projects in file order; nil or empty means the caller
 	// autodetects projects.
 	Projects []Project
-	Drift    Drift
+	// Autodetect narrows autodetection; it may only be set when Projects is empty.
+	Autodetect Autodetect
+	Drift      Drift
 	// File is the path the configuration was loaded from; "" when no file was found and the
 	// configuration is Default().
 	File string

@@ -79,7 +79,7 @@ func (d *decoder) nearby(given, rel string, kind fileKind) string {
 }
 
 // holdsTerraform checks that the project directory rel (given as the user wrote it) holds
-// *.tf or *.tf.json files: terraform would plan an empty configuration in any other
+// Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) files: terraform would plan an empty configuration in any other
 // directory. Subdirectories that do hold some are suggested.
 func (d *decoder) holdsTerraform(n *yaml.Node, prefix, given, rel string) {
 	if d.root == "" {
@@ -120,10 +120,16 @@ func (d *decoder) holdsTerraform(n *yaml.Node, prefix, given, rel string) {
 }
 
 func isTerraformFile(name string) bool {
-	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+	// OpenTofu (>= 1.8) reads *.tofu and *.tofu.json beside, and instead of, *.tf files.
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
-// hasTerraformFile reports whether dir directly holds a *.tf or *.tf.json file.
+// hasTerraformFile reports whether dir directly holds a Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) file.
 func hasTerraformFile(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

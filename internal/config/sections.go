@@ -26,6 +26,7 @@ func (d *decoder) config(n *yaml.Node) *Config {
 	versionSet := false
 	var top rawApproval
 	var projects []rawProject
+	var autodetectKey *yaml.Node
 	d.mapping(n, "", []field{
 		{"version", func(k, v *yaml.Node) {
 			versionSet = true
@@ -41,6 +42,7 @@ func (d *decoder) config(n *yaml.Node) *Config {
 		{"policies", func(_, v *yaml.Node) { d.policies(v, &cfg.Policies) }},
 		{"approval", func(_, v *yaml.Node) { top = d.approval(v, "", "approval") }},
 		{"projects", func(_, v *yaml.Node) { projects = d.projects(v) }},
+		{"autodetect", func(k, v *yaml.Node) { d.autodetect(v, &cfg.Autodetect); autodetectKey = k }},
 		{"drift", func(_, v *yaml.Node) { d.drift(v, &cfg.Drift) }},
 		// As in docker compose, x- keys hold YAML anchors for the rest of the file to use.
 		{"x-*", func(_, _ *yaml.Node) {}},
@@ -50,6 +52,9 @@ func (d *decoder) config(n *yaml.Node) *Config {
 	}
 	cfg.Approval = d.resolveApproval(top, Approval{}, true)
 	cfg.Projects = d.finishProjects(projects, cfg.Approval)
+	if autodetectKey != nil && len(projects) > 0 {
+		d.errorf(autodetectKey, "autodetect has no effect when projects lists the projects; remove one of the two")
+	}
 	return cfg
 }
 

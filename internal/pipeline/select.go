@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
@@ -35,14 +37,36 @@ type Selection struct {
 	Files     []string // changed files, root-relative
 	Why       []string // for change detection: the file that touched each of Projects
 	Removed   []string // dirs whose Terraform code the change removed
+	// NowModules are the dirs that were projects at the merge base and that the change
+	// turned into local modules of other directories: they are no longer planned.
+	NowModules []ModuleNote
+	// Notes say, for people, what the change does that planning will not show: the
+	// RemovedNotes of Removed, then a note for each of NowModules.
+	Notes []string
+}
+
+// ModuleNote is a former project that the change started using as a local module.
+type ModuleNote struct {
+	Dir    string
+	UsedBy []string // the files (root-relative) whose module blocks now call it
 }
 
 // Select discovers the repository's projects and picks the ones the options ask for.
 func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
-	all, err := project.Discover(ctx, opts.Root, opts.Config)
+	top, err := ci.TopLevel(ctx, opts.Root)
+	if err != nil {
+		// Without git (a plain directory) names and --all still work; the root is the
+		// repository.
+		if opts.Changed && len(opts.Names) == 0 && !opts.All {
+			return Selection{}, err
+		}
+		top = opts.Root
+	}
+	disc, err := project.DiscoverIn(ctx, top, opts.Root, opts.Config)
 	if err != nil {
 		return Selection{}, err
 	}
+	all := disc.Projects
 	sel := Selection{All: all}
 	switch {
 	case len(opts.Names) > 0:
@@ -64,49 +88,186 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 	if err != nil {
 		return sel, err
 	}
-	files, err := relativeToRoot(ctx, opts.Root, changes.Files)
+	prefix, err := rootPrefix(top, opts.Root)
 	if err != nil {
 		return sel, err
 	}
+	files := rootRelative(prefix, changes.Files)
 	sel.Base, sel.MergeBase, sel.Files = changes.Base, changes.MergeBase, files
-	sel.Removed = project.RemovedDirs(deletedFiles(opts.Root, files), func(dir string) bool { return project.HasTerraform(opts.Root, dir) })
+	var inRoot []string // removed code outside root is no project of this root
+	for _, f := range deletedFiles(opts.Root, files) {
+		if !strings.HasPrefix(f, "../") {
+			inRoot = append(inRoot, f)
+		}
+	}
+	sel.Removed = project.RemovedDirs(inRoot, func(dir string) bool { return project.HasTerraform(opts.Root, dir) })
 	for _, t := range project.ChangedWhy(all, files) {
 		sel.Projects = append(sel.Projects, t.Project)
 		sel.Why = append(sel.Why, t.File)
 	}
+	if sel.NowModules, err = nowModules(ctx, git, prefix, changes.MergeBase, files, disc.UsedAsModule); err != nil {
+		return sel, err
+	}
+	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
 	return sel, nil
 }
 
-// relativeToRoot turns paths relative to the git top-level into paths relative to root
-// (they differ when -C points below the top-level) and drops files outside root.
+// rootPrefix is root relative to the git top level: "" when they are the same, else
+// "a/b/".
+func rootPrefix(top, root string) (string, error) {
+	topAbs, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return "", err
+	}
+	rootAbs, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	prefix, err := filepath.Rel(topAbs, rootAbs)
+	if err != nil || prefix == ".." || strings.HasPrefix(prefix, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("root %s is outside git top-level %s", root, top)
+	}
+	if prefix == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(prefix) + "/", nil
+}
+
+// relativeToRoot turns paths relative to the git top level into paths relative to root
+// and drops files outside root (what policies, which live under root, care about).
 func relativeToRoot(ctx context.Context, root string, files []string) ([]string, error) {
 	top, err := ci.TopLevel(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	rootAbs, err := filepath.EvalSymlinks(root)
+	prefix, err := rootPrefix(top, root)
 	if err != nil {
 		return nil, err
 	}
-	topAbs, err := filepath.EvalSymlinks(top)
-	if err != nil {
-		return nil, err
-	}
-	prefix, err := filepath.Rel(topAbs, rootAbs)
-	if err != nil {
-		return nil, fmt.Errorf("root %s is outside git top-level %s", root, top)
-	}
-	if prefix == "." {
-		return files, nil
-	}
-	prefix = filepath.ToSlash(prefix) + "/"
 	var out []string
-	for _, f := range files {
-		if rest, ok := strings.CutPrefix(f, prefix); ok {
-			out = append(out, rest)
+	for _, f := range rootRelative(prefix, files) {
+		if !strings.HasPrefix(f, "../") {
+			out = append(out, f)
 		}
 	}
 	return out, nil
+}
+
+// rootRelative turns paths relative to the git top level into paths relative to root
+// (they differ when -C points below the top level; prefix is rootPrefix's). Files
+// elsewhere in the repository become "../" paths: modules there have users under root.
+func rootRelative(prefix string, files []string) []string {
+	if prefix == "" {
+		return files
+	}
+	out := make([]string, 0, len(files))
+	up := strings.Repeat("../", strings.Count(prefix, "/"))
+	for _, f := range files {
+		if rest, ok := strings.CutPrefix(f, prefix); ok {
+			out = append(out, rest)
+			continue
+		}
+		// Climb to the top level, then down: path.Clean cancels the common part.
+		out = append(out, path.Clean(up+f))
+	}
+	return out
+}
+
+// nowModules finds the directories that autodetection leaves out as local modules but
+// that were projects at the merge base mb: every file calling them is changed, none of
+// those calls existed at mb, and the directory held Terraform files there. Such a
+// directory may still hold state that no project plans any more.
+func nowModules(ctx context.Context, git ci.Git, prefix, mb string, files []string, used map[string][]string) ([]ModuleNote, error) {
+	changed := map[string]bool{}
+	for _, f := range files {
+		changed[f] = true
+	}
+	var notes []ModuleNote
+	for _, dir := range sortedDirs(used) {
+		callers := used[dir]
+		if !allIn(callers, changed) {
+			continue // an unchanged file calls it: it was a module before the change too
+		}
+		before, err := usedAt(ctx, git, prefix, mb, dir, callers)
+		if err != nil {
+			return nil, err
+		}
+		if before {
+			continue
+		}
+		wasProject, err := heldTerraform(ctx, git, prefix+dir, mb)
+		if err != nil {
+			return nil, err
+		}
+		if wasProject {
+			notes = append(notes, ModuleNote{Dir: dir, UsedBy: callers})
+		}
+	}
+	return notes, nil
+}
+
+// usedAt reports whether one of callers (root-relative files) called dir at rev.
+func usedAt(ctx context.Context, git ci.Git, prefix, rev, dir string, callers []string) (bool, error) {
+	for _, c := range callers {
+		src, err := git.ReadFile(ctx, rev, path.Clean(prefix+c))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a new file
+		}
+		if err != nil {
+			return false, err
+		}
+		if slices.Contains(project.LocalModuleDirs(src, c), dir) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// heldTerraform reports whether the top-relative dir directly held Terraform files at rev.
+func heldTerraform(ctx context.Context, git ci.Git, dir, rev string) (bool, error) {
+	files, err := git.ListFiles(ctx, rev, dir)
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		if path.Dir(f) == path.Clean(dir) && project.IsTerraformFile(path.Base(f)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func allIn(files []string, set map[string]bool) bool {
+	for _, f := range files {
+		if !set[f] {
+			return false
+		}
+	}
+	return len(files) > 0
+}
+
+func sortedDirs(m map[string][]string) []string {
+	dirs := make([]string, 0, len(m))
+	for d := range m {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	return dirs
+}
+
+// ModuleNotes explain that a former project is now only a module.
+func ModuleNotes(mods []ModuleNote) []string {
+	var notes []string
+	for _, m := range mods {
+		users := make([]string, 0, len(m.UsedBy))
+		for _, f := range m.UsedBy {
+			users = append(users, path.Dir(f))
+		}
+		users = slices.Compact(users)
+		notes = append(notes, fmt.Sprintf("%s is now used as a module by %s; it is no longer planned as a project, but may still hold state: destroy what it manages or move its state deliberately",
+			m.Dir, strings.Join(users, ", ")))
+	}
+	return notes
 }
 
 // deletedFiles are the changed files no longer in the working tree.

@@ -7,7 +7,7 @@
 // depth) is "(sensitive)" on both sides of its change and is never walked into, so the keys
 // of a sensitive map stay hidden too; literal values marked sensitive anywhere in the plan,
 // and the caller's masks, are replaced by "(masked)" wherever else they appear; changes that
-// carry no markers at all (Terraform < 0.14) have all their known values hidden; the plan's
+// carry no markers at all (Terraform < 0.14) have all their known values "(hidden)"; the plan's
 // variables and configuration are never read.
 package plan
 
@@ -147,7 +147,7 @@ type ValueKind string
 const (
 	KindKnown     ValueKind = "known"     // Text is the value
 	KindUnknown   ValueKind = "unknown"   // known only after apply
-	KindSensitive ValueKind = "sensitive" // redacted; Text never holds the value
+	KindSensitive ValueKind = "sensitive" // redacted (Text is TextSensitive or TextHidden); Text never holds the value
 	KindNull      ValueKind = "null"      // null or absent
 )
 
@@ -165,13 +165,18 @@ type Value struct {
 const (
 	TextUnknown   = "(known after apply)"
 	TextSensitive = "(sensitive)"
-	TextNull      = "null"
-	TextMasked    = secret.Replacement
+	// TextHidden replaces values of changes that carry no sensitivity markers at all (plans
+	// from Terraform before 0.14): they may or may not be secret, so none is shown. Its Kind
+	// is KindSensitive, so JSON consumers keep one "redacted" kind.
+	TextHidden = "(hidden)"
+	TextNull   = "null"
+	TextMasked = secret.Replacement
 )
 
 var (
 	valueUnknown   = Value{Text: TextUnknown, Kind: KindUnknown}
 	valueSensitive = Value{Text: TextSensitive, Kind: KindSensitive}
+	valueHidden    = Value{Text: TextHidden, Kind: KindSensitive}
 	valueNull      = Value{Text: TextNull, Kind: KindNull}
 )
 

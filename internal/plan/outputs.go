@@ -119,8 +119,11 @@ func outputs(w *writer, v *planView) (out []Output, unlisted int) {
 		}
 		o := Output{Name: w.mask.String(name), Action: action}
 		unmarked := ch.BeforeSensitive == nil && ch.AfterSensitive == nil && !v.knowsOutput(name)
-		if v.outputSensitive(name) || isTrue(ch.BeforeSensitive) || isTrue(ch.AfterSensitive) || unmarked {
+		if sensitive := v.outputSensitive(name) || isTrue(ch.BeforeSensitive) || isTrue(ch.AfterSensitive); sensitive || unmarked {
 			o.Before, o.After = valueSensitive, valueSensitive
+			if !sensitive {
+				o.Before, o.After = valueHidden, valueHidden // no markers: maybe secret, maybe not
+			}
 			if ch.Before == nil {
 				o.Before = valueNull
 			}

@@ -175,7 +175,7 @@ func TestSummariseLegacyOutputs(t *testing.T) {
 	if _, ok := got["same"]; ok {
 		t.Error("unchanged legacy output listed")
 	}
-	if got["pw"].After != valueSensitive || got["old"].Before != valueSensitive || got["unheard"].After != valueSensitive {
+	if got["pw"].After != valueSensitive || got["old"].Before != valueSensitive || got["unheard"].After != valueHidden {
 		t.Errorf("legacy sensitive outputs shown: %+v", c.Outputs)
 	}
 	if got["plain"].After.Text != `"shown"` {
@@ -195,7 +195,7 @@ func TestSummariseWarnings(t *testing.T) {
 		}
 	}
 	attrs := c.Resources[0].Attributes
-	if len(attrs) != 1 || attrs[0].Before != valueSensitive || attrs[0].After != valueSensitive {
+	if len(attrs) != 1 || attrs[0].Before != valueHidden || attrs[0].After != valueHidden || attrs[0].Before.Text != "(hidden)" {
 		t.Errorf("unmarked values not hidden: %+v", attrs)
 	}
 }

@@ -36,7 +36,7 @@ func (w *writer) valueCut(v, sens, unk any) (Value, bool) {
 	case v == nil:
 		return valueNull, false
 	case w.hideAll:
-		return valueSensitive, false
+		return valueHidden, false
 	}
 	s := w.render(v, sens, unk, w.maxLen*4)
 	short := shorten(s, w.maxLen)

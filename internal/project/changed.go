@@ -11,14 +11,17 @@ import (
 )
 
 // Changed returns the projects, in input order, that the changed files touch. files are
-// root-relative slash paths and should include deleted files and both sides of renames. A
-// file touches a project when it matches one of the project's WhenModified globs (taken
-// relative to its Dir), is one of its VarFiles, or lies anywhere inside one of its local
-// Modules (a module's templates and scripts are inputs too).
+// root-relative slash paths ("../" allowed for files outside root but inside the git
+// repository) and should include deleted files and both sides of renames. A file touches a
+// project when it matches one of the project's WhenModified globs (taken relative to its
+// Dir), is one of its VarFiles, belongs to the contents (contents.go: templates and
+// scripts too, not nested modules nor hidden directories) of one of its local Modules or,
+// with OwnInputs, of its Dir, or is where one of its Links leads. Those are the files
+// InputFiles hashes: a project is selected exactly when its input hash changes.
 //
 // A project with Problems may use local modules its Modules do not list (the file that
 // would name them does not parse, or names a module that does not exist yet), so it is
-// also touched by any changed *.tf or *.tf.json file anywhere in the repository: a change
+// also touched by any changed Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) file anywhere in the repository: a change
 // to a module it might use plans it, and the plan then fails with the problem instead of
 // the change going unchecked. A change to a non-Terraform file (a template) of a module
 // it uses only through a broken file is still missed. An empty WhenModified keeps such a
@@ -80,7 +83,7 @@ func (idx fileIndex) withPrefix(prefix string) []string {
 }
 
 // touchedBy returns a changed file that touches p, or "" when none does; firstTerraform
-// is the first changed *.tf or *.tf.json file ("" when there is none).
+// is the first changed Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) file ("" when there is none).
 func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 	if len(p.WhenModified) == 0 || len(idx) == 0 {
 		return ""
@@ -101,12 +104,24 @@ func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 			return f
 		}
 	}
-	for _, m := range p.Modules {
-		if m == "." && len(idx) > 0 {
-			return idx[0]
+	dirs := p.Modules
+	if p.OwnInputs {
+		dirs = append([]string{p.Dir}, p.Modules...)
+	}
+	for _, m := range dirs {
+		candidates := idx
+		if m != "." {
+			candidates = idx.withPrefix(m + "/")
 		}
-		if f := idx.firstWithPrefix(m + "/"); f != "" {
-			return f
+		for _, f := range candidates {
+			if inContents(m, p.Nested, f) {
+				return f
+			}
+		}
+	}
+	for _, l := range p.Links {
+		if idx.has(l) {
+			return l
 		}
 	}
 	return ""

@@ -53,6 +53,7 @@ func TestChanged(t *testing.T) {
 			},
 			want: []string{"envs/prod", "envs/prod/network", "envs/prod/app", "envs/dev/app"},
 		},
+		{name: "OpenTofu files", files: []string{"envs/prod/app/versions.tofu", "envs/dev/app/main.tofu.json"}, want: []string{"envs/prod/app", "envs/dev/app"}},
 		{name: "backend config file", files: []string{"envs/prod/s3.tfbackend"}, want: []string{"envs/prod"}},
 		{name: "README.md in a project dir does not count", files: []string{"envs/prod/app/README.md", "README.md"}, want: nil},
 		{
@@ -90,7 +91,7 @@ func TestChanged(t *testing.T) {
 		{name: "outside any project", files: []string{"docs/architecture.md", "scripts/bootstrap.sh", ".github/workflows/tf.yml"}, want: nil},
 		{name: "custom glob in a subdirectory", files: []string{"envs/prod/dns/zones/example.com.zone"}, want: []string{"dns"}},
 		{name: "custom globs replace the defaults", files: []string{"envs/prod/dns/records.tf.json"}, want: nil},
-		{name: "custom glob with ../", files: []string{"modules/network/README.md"}, want: []string{"envs/prod/network", "dns"}},
+		{name: "custom glob with ../ (a module's documentation is no input of its users)", files: []string{"modules/network/README.md"}, want: []string{"dns"}},
 		{name: "var file inside the project", files: []string{"envs/prod/dns/dns.tfvars"}, want: []string{"dns"}},
 		{name: "var file outside the project", files: []string{"envs/common.tfvars"}, want: []string{"dns"}},
 		{name: "empty when_modified is never planned on change", files: []string{"envs/manual/main.tf"}, want: nil},

@@ -19,6 +19,8 @@ func TestInputFiles(t *testing.T) {
 		"envs/app/main.tf":                                   module("app", "../../modules/app"),
 		"envs/app/prod.tfvars":                               "",
 		"envs/app/README.md":                                 "",
+		"envs/app/main.tftest.hcl":                           "",
+		"envs/app/versions.tofu":                             "",
 		"envs/app/.terraform.lock.hcl":                       "",
 		"envs/app/.terraform/providers/p":                    "",
 		"envs/app/.envrc":                                    "",
@@ -57,12 +59,12 @@ func TestInputFiles(t *testing.T) {
 	}
 	want := []string{
 		"envs/app/.terraform.lock.hcl",
-		"envs/app/README.md",
 		"envs/app/common.auto.tfvars",
 		"envs/app/main.tf",
 		"envs/app/prod.tfvars",
 		"envs/app/templates/deep/motd.txt",
 		"envs/app/templates/user_data.sh",
+		"envs/app/versions.tofu",
 		"envs/common.tfvars",
 		"modules/app/files/policy.json",
 		"modules/app/main.tf",

@@ -22,11 +22,15 @@ import (
 // graph is the local-module graph of a repository, built lazily one directory at a time.
 type graph struct {
 	root   string
-	tf     map[string][]string // dir → its *.tf / *.tf.json file names, when known from the walk
-	deps   map[string][]string // dir → local module dirs it calls directly, sorted
-	loaded map[string]bool
-	calls  map[string]fileCalls // file → its local module calls, when prefetched
-	isDir  map[string]bool      // module target dir → exists, so each is stat'ed once
+	prefix string // root relative to the git top level: "" when they are the same, else "a/b"
+	// scanner reads the contents of project and module directories (contents.go).
+	scanner *scanner
+	callers map[string]map[string]bool // module dir → files calling it
+	tf      map[string][]string        // dir → its *.tf / *.tf.json file names, when known from the walk
+	deps    map[string][]string        // dir → local module dirs it calls directly, sorted
+	loaded  map[string]bool
+	calls   map[string]fileCalls // file → its local module calls, when prefetched
+	isDir   map[string]bool      // module target dir → exists, so each is stat'ed once
 	// problems are what keeps a directory's module calls from being known for sure:
 	// unreadable or unparsable files, sources that leave the repository or name a missing
 	// directory. They belong to the directory so that every project using it inherits them,
@@ -34,9 +38,26 @@ type graph struct {
 	problems map[string][]string
 }
 
-func newGraph(root string) *graph {
-	return &graph{
+func newGraph(top, root string) (*graph, error) {
+	prefix := ""
+	if top != root {
+		t, err1 := filepath.EvalSymlinks(top)
+		r, err2 := filepath.EvalSymlinks(root)
+		rel, err3 := filepath.Rel(t, r)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("root %s inside repository %s: %w", root, top, err)
+		}
+		if rel = filepath.ToSlash(rel); !local(rel) {
+			return nil, fmt.Errorf("root %s is outside the git repository %s", root, top)
+		}
+		if rel != "." {
+			prefix = rel
+		}
+	}
+	g := &graph{
 		root:     root,
+		prefix:   prefix,
+		callers:  map[string]map[string]bool{},
 		tf:       map[string][]string{},
 		deps:     map[string][]string{},
 		loaded:   map[string]bool{},
@@ -44,6 +65,22 @@ func newGraph(root string) *graph {
 		isDir:    map[string]bool{},
 		problems: map[string][]string{},
 	}
+	g.scanner = newScanner(root, g.inRepo)
+	return g, nil
+}
+
+// inRepo reports whether a cleaned root-relative slash path stays inside the git
+// repository, which extends above root when root is a subdirectory of it.
+func (g *graph) inRepo(rel string) bool {
+	if g.prefix == "" {
+		return local(rel)
+	}
+	return local(path.Join(g.prefix, rel))
+}
+
+// callersOf returns the files (sorted) whose module blocks call dir.
+func (g *graph) callersOf(dir string) []string {
+	return sortedKeys(g.callers[dir])
 }
 
 // problemsOf returns the problems of dir and of every local module it uses, dir's first.
@@ -55,11 +92,22 @@ func (g *graph) problemsOf(dir string) []string {
 	return out
 }
 
+// IsTerraformFile reports whether a file called name is Terraform (or OpenTofu)
+// configuration: *.tf, *.tf.json, *.tofu or *.tofu.json.
+func IsTerraformFile(name string) bool { return isTerraformFile(name) }
+
 func isTerraformFile(name string) bool {
-	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+	// OpenTofu (>= 1.8) reads *.tofu and *.tofu.json beside, and instead of, *.tf files.
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
-// HasTerraform reports whether dir (root-relative) holds *.tf or *.tf.json files.
+// HasTerraform reports whether dir (root-relative) holds Terraform files (*.tf, *.tf.json,
+// *.tofu, *.tofu.json).
 func HasTerraform(root, dir string) bool {
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if err != nil {
@@ -153,6 +201,10 @@ func (g *graph) load(ctx context.Context, dir string) error {
 				continue
 			}
 			seen[target] = true
+			if g.callers[target] == nil {
+				g.callers[target] = map[string]bool{}
+			}
+			g.callers[target][c.file] = true
 		}
 	}
 	g.deps[dir] = sortedKeys(seen)
@@ -238,6 +290,25 @@ func (g *graph) moduleCalls(file string) fileCalls {
 	if err != nil {
 		return fileCalls{problem: fmt.Sprintf("%s: cannot be read: %v; fix or remove the file", file, pathErr(err))}
 	}
+	return parseCalls(src, file)
+}
+
+// LocalModuleDirs returns the directories (root-relative, cleaned, sorted, each once) that
+// the module blocks of file call through literal local sources, given its content src;
+// nil when it calls none or does not parse. It reads a file as it was at another commit.
+func LocalModuleDirs(src []byte, file string) []string {
+	set := map[string]bool{}
+	for _, c := range parseCalls(src, file).calls {
+		set[path.Join(path.Dir(file), c.source)] = true
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return sortedKeys(set)
+}
+
+// parseCalls is moduleCalls for a file already read.
+func parseCalls(src []byte, file string) fileCalls {
 	// Most files call no module; skip parsing them. A syntax error in such a file hides no
 	// module link, so it is left for terraform to report when the project is planned.
 	if !bytes.Contains(src, []byte("module")) {
@@ -298,7 +369,7 @@ func pathErr(err error) error {
 // resolve returns the root-relative directory a local module call points at.
 func (g *graph) resolve(dir string, c moduleCall) (string, error) {
 	target := path.Join(dir, c.source)
-	if !local(target) {
+	if !g.inRepo(target) {
 		return "", fmt.Errorf("%s:%d: module %q: source %q points outside the repository: keep local modules inside it or use a remote source",
 			c.file, c.line, c.name, c.source)
 	}

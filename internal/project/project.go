@@ -2,9 +2,9 @@
 // change touches. It knows the local-module graph (module blocks whose source is "./" or
 // "../") so that a change to a shared module plans every project that uses it.
 //
-// Autodetection (no projects in the configuration) treats every directory holding *.tf or
-// *.tf.json files as a project, except directories used as a local module by another
-// directory. It does not descend into hidden directories (.git, .terraform, .github, …),
+// Autodetection (no projects in the configuration) treats every directory holding *.tf,
+// *.tf.json, *.tofu or *.tofu.json files as a project, except directories used as a local
+// module by another directory and those the configuration's autodetect globs leave out. It does not descend into hidden directories (.git, .terraform, .github, …),
 // "testdata" (test fixtures) or "node_modules". A local module is followed wherever it
 // lives, even under a directory the walk skips.
 package project
@@ -25,11 +25,14 @@ import (
 // DefaultWhenModified are the globs (relative to the project directory) that trigger a
 // plan when a project does not configure when_modified. They name Terraform's own inputs
 // rather than "*.tf*", which would also match .tfstate, .tfplan, .tftest.hcl and dotfiles
-// such as .tflint.hcl or .tfgate.yaml. A README.md or a file in a subdirectory does not
-// count; files of the local modules a project uses always do.
+// such as .tflint.hcl or .tfgate.yaml. A project left with these defaults (OwnInputs) is
+// also touched by the rest of its directory's contents (templates/, see contents.go); the
+// contents of the local modules a project uses always count.
 var DefaultWhenModified = []string{
 	"*.tf",
 	"*.tf.json",
+	"*.tofu",
+	"*.tofu.json",
 	"*.tfvars",
 	"*.tfvars.json",
 	"*.tfbackend",
@@ -51,7 +54,19 @@ type Project struct {
 	Mode         config.Mode
 	// Modules are the local module directories (root-relative, sorted) the project uses,
 	// directly or through other modules. May be incomplete when Problems is not empty.
+	// With -C below the git top level they may start with "../".
 	Modules []string
+	// OwnInputs is set when WhenModified is the default: then every file of Dir's contents
+	// (its templates/ too, see contents.go) touches the project, as its modules' files do,
+	// so that Changed selects it whenever its bundle input hash changes.
+	OwnInputs bool
+	// Nested are the directories inside Dir or one of Modules that hold Terraform files of
+	// their own (root-relative, sorted): they are other projects or modules, and their
+	// files are not this project's inputs.
+	Nested []string
+	// Links are the root-relative paths that symbolic links among the project's inputs
+	// lead to (every hop, sorted): editing one changes an input of the project.
+	Links []string
 	// Problems are what is wrong inside the project's own files or those of the local
 	// modules it uses, one message each, located as "file:line: ..." (or "file: ..." or
 	// "dir: ..." when no line applies) with a hint on how to fix it: a module source that
@@ -77,22 +92,46 @@ func skipDir(name string) bool {
 // only for what concerns the whole repository: a root or directory the walk cannot read,
 // a configured project directory that does not exist, cancellation.
 func Discover(ctx context.Context, root string, cfg *config.Config) ([]Project, error) {
-	g := newGraph(root)
+	d, err := DiscoverIn(ctx, root, root, cfg)
+	return d.Projects, err
+}
+
+// Discovery is what DiscoverIn found.
+type Discovery struct {
+	Projects []Project
+	// UsedAsModule are the autodetected directories that are not projects because another
+	// directory uses them as a local module, each with the files (root-relative, sorted)
+	// whose module blocks call it. Empty when the configuration lists the projects.
+	UsedAsModule map[string][]string
+}
+
+// DiscoverIn is Discover for a root inside the git repository whose top level is top (the
+// same directory, or one above it when -C points at a subdirectory). Projects are searched
+// under root and named relative to it; module sources, symbolic links and so change
+// detection may reach anywhere inside top ("../" paths relative to root).
+func DiscoverIn(ctx context.Context, top, root string, cfg *config.Config) (Discovery, error) {
+	g, err := newGraph(top, root)
+	if err != nil {
+		return Discovery{}, err
+	}
 	if cfg != nil && len(cfg.Projects) > 0 {
-		return discoverConfigured(ctx, g, cfg)
+		projects, err := discoverConfigured(ctx, g, cfg)
+		return Discovery{Projects: projects}, err
 	}
 	dirs, err := g.walk(ctx)
 	if err != nil {
-		return nil, err
+		return Discovery{}, err
 	}
 	if err := g.prefetch(ctx, dirs); err != nil {
-		return nil, err
+		return Discovery{}, err
 	}
 	for _, d := range dirs {
 		if err := g.load(ctx, d); err != nil {
-			return nil, err
+			return Discovery{}, err
 		}
 	}
+	// Every directory's module calls count, also those of directories autodetect excludes:
+	// excluding the examples of a module library must not turn the library into a project.
 	used := map[string]bool{}
 	for _, d := range dirs {
 		for _, m := range g.deps[d] {
@@ -101,22 +140,32 @@ func Discover(ctx context.Context, root string, cfg *config.Config) ([]Project, 
 			}
 		}
 	}
-	var projects []Project
+	var auto config.Autodetect
+	if cfg != nil {
+		auto = cfg.Autodetect
+	}
+	disc := Discovery{UsedAsModule: map[string][]string{}}
 	for _, d := range dirs {
-		if used[d] {
+		if !auto.Selects(d) {
 			continue
 		}
-		projects = append(projects, Project{
+		if used[d] {
+			disc.UsedAsModule[d] = g.callersOf(d)
+			continue
+		}
+		disc.Projects = append(disc.Projects, Project{
 			Name:         d,
 			Dir:          d,
 			Workspace:    "default",
 			WhenModified: slices.Clone(DefaultWhenModified),
+			OwnInputs:    true,
 			Mode:         config.ModeManaged,
-			Modules:      g.closure(d),
-			Problems:     g.problemsOf(d),
 		})
 	}
-	return projects, nil
+	if err := g.finish(ctx, disc.Projects); err != nil {
+		return Discovery{}, err
+	}
+	return disc, nil
 }
 
 func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Project, error) {
@@ -141,11 +190,12 @@ func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Pr
 		}
 		if cp.WhenModified == nil {
 			p.WhenModified = slices.Clone(DefaultWhenModified)
+			p.OwnInputs = true
 		}
 		if p.Mode == "" {
 			p.Mode = config.ModeManaged
 		}
-		if fi, err := os.Stat(filepath.Join(g.root, filepath.FromSlash(dir))); err != nil || !fi.IsDir() || !local(dir) {
+		if fi, err := os.Stat(filepath.Join(g.root, filepath.FromSlash(dir))); err != nil || !fi.IsDir() || !g.inRepo(dir) {
 			errs = append(errs, fmt.Errorf("%s: project %s: directory %q does not exist in the repository: fix its dir or remove the project",
 				configPos(cfg, cp), p.Name, cp.Dir))
 			projects = append(projects, p)
@@ -159,11 +209,56 @@ func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Pr
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	for i := range projects {
-		projects[i].Modules = g.closure(projects[i].Dir)
-		projects[i].Problems = g.problemsOf(projects[i].Dir)
+	if err := g.finish(ctx, projects); err != nil {
+		return nil, err
 	}
 	return projects, nil
+}
+
+// finish fills in each project's Modules and what the contents of its directories say:
+// Nested, Links, and the problems of links that leave the repository.
+func (g *graph) finish(ctx context.Context, projects []Project) error {
+	scanned := map[string]contents{}
+	for i := range projects {
+		p := &projects[i]
+		p.Modules = g.closure(p.Dir)
+		nested, links := map[string]bool{}, map[string]bool{}
+		for _, dir := range append([]string{p.Dir}, p.Modules...) {
+			c, ok := scanned[dir]
+			if !ok {
+				var err error
+				if c, err = g.scanner.scan(ctx, dir); err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					g.problems[dir] = append(g.problems[dir], fmt.Sprintf("%s: %v; fix its permissions", dir, err))
+				}
+				g.problems[dir] = append(g.problems[dir], c.problems...)
+				scanned[dir] = c
+			}
+			for _, n := range c.nested {
+				nested[n] = true
+			}
+			for _, l := range c.links {
+				links[l] = true
+			}
+		}
+		for _, vf := range p.VarFiles {
+			if f := path.Join(p.Dir, vf); g.inRepo(f) {
+				var c contents
+				if fi, err := os.Lstat(g.scanner.abs(f)); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+					g.scanner.link(f, &c)
+				}
+				for _, l := range c.links {
+					links[l] = true
+				}
+				p.Problems = append(p.Problems, c.problems...)
+			}
+		}
+		p.Nested, p.Links = sortedKeys(nested), sortedKeys(links)
+		p.Problems = append(p.Problems, g.problemsOf(p.Dir)...)
+	}
+	return nil
 }
 
 func configPos(cfg *config.Config, p config.Project) string {

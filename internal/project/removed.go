@@ -6,10 +6,10 @@ import (
 )
 
 // RemovedDirs returns the directories (root-relative, sorted, each once) that a change
-// removed as Terraform modules: each held one of the deleted *.tf or *.tf.json files and,
+// removed as Terraform modules: each held one of the deleted Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) files and,
 // by exists, holds none any more (or is gone). deleted are root-relative slash paths of
 // deleted files, both sides of renames included as Changed expects; exists(dir) reports
-// whether dir still holds *.tf or *.tf.json files and is called once per candidate dir.
+// whether dir still holds Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) files and is called once per candidate dir.
 //
 // A removed directory may have been a root module whose resources are still in its state,
 // or just a local module; telling them apart needs the base commit's projects, which is

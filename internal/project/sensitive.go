@@ -53,7 +53,7 @@ func SensitiveValues(ctx context.Context, root string, p Project, env map[string
 // sensitiveVariables are the names of the variables declared sensitive in dir's files.
 func sensitiveVariables(dir string) map[string]bool {
 	names := map[string]bool{}
-	for _, file := range globNames(dir, "*.tf", "*.tf.json") {
+	for _, file := range globNames(dir, "*.tf", "*.tf.json", "*.tofu", "*.tofu.json") {
 		f := parseFile(filepath.Join(dir, file))
 		if f == nil {
 			continue

@@ -1,0 +1,58 @@
+package pipeline
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestSelectNotesFormerProject checks that a project the change turns into a module is
+// named in Notes, after the removed-code notes, and that one that was a module before is not.
+func TestSelectNotesFormerProject(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"envs/app/main.tf":     `resource "terraform_data" "app" {}` + "\n",
+		"envs/base/main.tf":    `resource "terraform_data" "base" {}` + "\n",
+		"envs/gone/main.tf":    `resource "terraform_data" "gone" {}` + "\n",
+		"envs/web/main.tf":     "module \"lib\" {\n  source = \"../../modules/lib\"\n}\n",
+		"modules/lib/main.tf":  "",
+		"modules/lib/extra.tf": "",
+	})
+	gitIn(t, root, "init", "-q", "-b", "main")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "initial")
+	gitIn(t, root, "checkout", "-q", "-b", "change")
+	if err := os.WriteFile(filepath.Join(root, "envs/app/base.tf"), []byte("module \"base\" {\n  source = \"../base\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "envs/web/main.tf"), []byte("module \"lib\" {\n  source = \"../../modules/lib\"\n}\n# edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, root, "rm", "-q", "-r", "envs/gone")
+	sel, err := Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sel.NowModules) != 1 || sel.NowModules[0].Dir != "envs/base" || !slices.Equal(sel.NowModules[0].UsedBy, []string{"envs/app/base.tf"}) {
+		t.Errorf("NowModules = %+v, want envs/base used by envs/app/base.tf", sel.NowModules)
+	}
+	if len(sel.Notes) != 2 || !strings.Contains(sel.Notes[0], "envs/gone was removed") ||
+		sel.Notes[1] != "envs/base is now used as a module by envs/app; it is no longer planned as a project, but may still hold state: destroy what it manages or move its state deliberately" {
+		t.Errorf("Notes = %q", sel.Notes)
+	}
+	if !slices.Equal(sel.Removed, []string{"envs/gone"}) {
+		t.Errorf("Removed = %q", sel.Removed)
+	}
+}

@@ -1,0 +1,201 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// What a module (or project) directory contains is defined here, once: InputFiles hashes
+// these files and Changed selects on them, so the two cannot disagree.
+//
+// A directory's contents are its files and those of its plain subdirectories (templates/,
+// files/, scripts/), at any depth, except:
+//   - subdirectories that hold Terraform files of their own: they are other modules or
+//     projects (listed in Nested), with contents of their own;
+//   - hidden files and directories (.terraform/, .github/, …), but .terraform.lock.hcl,
+//     which pins provider versions, and terraform.tfstate.d/;
+//   - what terraform writes rather than reads (state, plan files) and what it never reads
+//     (documentation: *.md; tests: *.tftest.hcl).
+//
+// A symbolic link to a file counts as that file; links to directories are not followed.
+
+// excluded reports whether a directory entry called name is left out of contents by its
+// name alone.
+func excluded(name string, isDir bool) bool {
+	if strings.HasPrefix(name, ".") {
+		return isDir || name != ".terraform.lock.hcl"
+	}
+	if isDir {
+		return name == "terraform.tfstate.d"
+	}
+	return strings.HasSuffix(name, ".tfstate") ||
+		strings.Contains(name, ".tfstate.") ||
+		strings.HasSuffix(name, ".tfplan") || name == "tfplan" || // the names terraform docs and CI templates use for -out
+		strings.HasSuffix(name, ".md") ||
+		strings.HasSuffix(name, ".tftest.hcl") || strings.HasSuffix(name, ".tftest.json")
+}
+
+// inContents reports whether file (root-relative, cleaned; it may no longer exist) is part
+// of the contents of dir, given the directories inside dir that hold Terraform files of
+// their own. nested may also list other directories holding Terraform files (a project's
+// Nested lists those of all its directories): files under them are never dir's contents.
+func inContents(dir string, nested []string, file string) bool {
+	rel := file
+	if dir != "." {
+		var ok bool
+		if rel, ok = strings.CutPrefix(file, dir+"/"); !ok {
+			return false
+		}
+	} else if !local(file) {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[:len(parts)-1] {
+		if excluded(p, true) {
+			return false
+		}
+	}
+	if excluded(parts[len(parts)-1], false) {
+		return false
+	}
+	if len(parts) > 1 && isTerraformFile(parts[len(parts)-1]) {
+		// Its directory holds (or, for a deleted file, held) Terraform files of its own:
+		// a nested module, whether or not nested still lists it.
+		return false
+	}
+	for _, n := range nested {
+		if (dir == "." || strings.HasPrefix(n, dir+"/")) && strings.HasPrefix(file, n+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// contents is what scanning one directory found.
+type contents struct {
+	files  []string // root-relative, sorted
+	nested []string // subdirectories holding their own Terraform files (not descended into)
+	// links are the root-relative paths symbolic links among files (and dangling ones)
+	// lead to, each hop: editing one of them changes an input.
+	links    []string
+	problems []string // links that leave the repository
+}
+
+// scanner reads directories' contents. inRepo says whether a root-relative path stays
+// inside the git repository (which may extend above root).
+type scanner struct {
+	root   string // real (symlink-free) absolute path
+	inRepo func(rel string) bool
+}
+
+func newScanner(root string, inRepo func(string) bool) *scanner {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	if abs, err := filepath.Abs(real); err == nil {
+		real = abs
+	}
+	return &scanner{root: real, inRepo: inRepo}
+}
+
+// scan lists dir's contents; a missing or unreadable dir is an error.
+func (s *scanner) scan(ctx context.Context, dir string) (contents, error) {
+	var c contents
+	if err := s.walk(ctx, dir, true, &c); err != nil {
+		return c, err
+	}
+	sort.Strings(c.files)
+	sort.Strings(c.nested)
+	sort.Strings(c.links)
+	return c, nil
+}
+
+func (s *scanner) walk(ctx context.Context, dir string, top bool, c *contents) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(s.abs(dir))
+	if err != nil {
+		if top && os.IsNotExist(err) {
+			return fmt.Errorf("directory %s does not exist", dir)
+		}
+		return fmt.Errorf("read %s: %w", dir, pathErr(err))
+	}
+	if !top {
+		for _, e := range entries {
+			if !e.IsDir() && isTerraformFile(e.Name()) {
+				c.nested = append(c.nested, dir) // its own configuration, not part of the parent
+				return nil
+			}
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		rel := path.Join(dir, name)
+		if excluded(name, e.IsDir()) {
+			continue
+		}
+		switch {
+		case e.IsDir():
+			if err := s.walk(ctx, rel, false, c); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			c.files = append(c.files, rel)
+		case e.Type()&os.ModeSymlink != 0:
+			regular, err := s.link(rel, c)
+			if err != nil {
+				return err
+			}
+			if regular {
+				c.files = append(c.files, rel)
+			}
+		}
+	}
+	return nil
+}
+
+// link follows the symbolic link rel hop by hop, recording each root-relative target in
+// c.links, or a problem when one leaves the repository. regular reports whether the link
+// ends at a regular file.
+func (s *scanner) link(rel string, c *contents) (regular bool, err error) {
+	abs := s.abs(rel)
+	for range 40 { // the kernel's own limit on nested links
+		dest, err := os.Readlink(abs)
+		if err != nil {
+			return false, nil
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(abs), dest)
+		}
+		if parent, err := filepath.EvalSymlinks(filepath.Dir(dest)); err == nil {
+			dest = filepath.Join(parent, filepath.Base(dest))
+		}
+		r, err := filepath.Rel(s.root, dest)
+		target := filepath.ToSlash(r)
+		if err != nil || !s.inRepo(target) {
+			c.problems = append(c.problems, fmt.Sprintf("%s: symbolic link points outside the repository (%s): tfgate cannot tell when it changes; copy the file into the repository or link to a file inside it", rel, dest))
+			return false, nil
+		}
+		c.links = append(c.links, target)
+		fi, err := os.Lstat(dest)
+		if err != nil {
+			return false, nil // dangling: no input now, but creating the target changes one
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return fi.Mode().IsRegular(), nil
+		}
+		abs = dest
+	}
+	return false, nil
+}
+
+func (s *scanner) abs(rel string) string {
+	return filepath.Join(s.root, filepath.FromSlash(rel))
+}
