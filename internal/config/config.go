@@ -91,21 +91,3 @@ func Default() *Config {
 		Approval:  Approval{MinApprovals: 1, DestroyMinApprovals: 1},
 	}
 }
-
-// Project returns the project called name.
-func (c *Config) Project(name string) (*Project, bool) {
-	for i := range c.Projects {
-		if c.Projects[i].Name == name {
-			return &c.Projects[i], true
-		}
-	}
-	return nil, false
-}
-
-// ApprovalFor returns the approval rules that apply to p.
-func (c *Config) ApprovalFor(p *Project) Approval {
-	if p != nil && p.Approval != nil {
-		return *p.Approval
-	}
-	return c.Approval
-}
