@@ -224,4 +224,3 @@ func (w *Writer) Flush() error {
 	_, err := io.WriteString(w.w, out)
 	return err
 }
-
