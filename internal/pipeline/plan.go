@@ -203,12 +203,12 @@ func showPlan(ctx context.Context, r *projectRun) error {
 	if err != nil {
 		return err
 	}
-	tfplan, err := plan.Decode(raw)
+	changes, err := plan.Read(raw, plan.Options{Masker: r.masker})
 	if err != nil {
 		return fmt.Errorf("read plan of %s: %w", r.p.Name, err)
 	}
 	r.raw = raw
-	r.result.Changes = plan.Summarise(tfplan, plan.Options{Masker: r.masker})
+	r.result.Changes = changes
 	return nil
 }
 
