@@ -138,7 +138,7 @@ func runStages(ctx context.Context, r *projectRun, stages []stage) report.Projec
 				os.RemoveAll(r.dir)
 			}
 			// Values too short to mask, or unknown to tfgate (-var), are not quoted either.
-			return report.Project{Status: report.StatusFailed, Error: r.masker.String(sensitive.Redact(err.Error()))}
+			return report.Project{Status: report.StatusFailed, Error: sensitive.Redact(r.masker.String(err.Error()))}
 		}
 	}
 	r.result.Status = report.StatusPlanned

@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfgate/tfgate/internal/secret"
 )
 
 var (
@@ -129,7 +131,7 @@ func SensitiveValues(ctx context.Context, root string, p Project, env map[string
 	return FindSensitive(ctx, root, p, env).Values
 }
 
-// Redact replaces the values terraform quotes for sensitive variables in its error text
+// Redact replaces the values (not already masked) that terraform quotes for sensitive variables in its error text
 // (`var.pin is "abc"`) by their length: `var.pin is (sensitive, 3 characters)`. It covers
 // values too short for a masker to replace (under secret.MinKnown characters) and values
 // tfgate could not know (from -var or an interactive prompt).
@@ -144,6 +146,9 @@ func (s Sensitive) Redact(text string) string {
 	re := regexp.MustCompile(`\bvar\.(` + strings.Join(quoted, "|") + `) is ("(?:[^"\\\n]|\\.)*"|[-+0-9.eE]+|true|false)`)
 	return re.ReplaceAllStringFunc(text, func(m string) string {
 		sub := re.FindStringSubmatch(m)
+		if sub[2] == `"`+secret.Replacement+`"` {
+			return m // already masked
+		}
 		desc := "(sensitive)"
 		if v := sub[2]; strings.HasPrefix(v, `"`) {
 			n := len(v) - 2

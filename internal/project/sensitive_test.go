@@ -98,8 +98,8 @@ variable "inner" {
 
 func TestSensitiveRedact(t *testing.T) {
 	s := Sensitive{Names: []string{"pin", "n"}}
-	in := "│ var.pin is \"a\\\"b\"\n│ var.n is 42\n│ var.pinned is \"shown\"\n│ var.m is map of string with 1 element"
-	want := "│ var.pin is (sensitive, 3 characters)\n│ var.n is (sensitive)\n│ var.pinned is \"shown\"\n│ var.m is map of string with 1 element"
+	in := "│ var.pin is \"a\\\"b\"\n│ var.n is 42\n│ var.pinned is \"shown\"\n│ var.m is map of string with 1 element\n│ var.pin is \"(masked)\""
+	want := "│ var.pin is (sensitive, 3 characters)\n│ var.n is (sensitive)\n│ var.pinned is \"shown\"\n│ var.m is map of string with 1 element\n│ var.pin is \"(masked)\""
 	if got := s.Redact(in); got != want {
 		t.Errorf("Redact =\n%s\nwant\n%s", got, want)
 	}
