@@ -77,6 +77,7 @@ func TestScripts(t *testing.T) {
 			"waitfile":   cmdWaitFile,
 			"mkfifo":     cmdMkfifo,
 			"signalexit": cmdSignalExit,
+			"noleak":     cmdNoLeak,
 		},
 	})
 }

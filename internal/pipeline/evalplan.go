@@ -28,11 +28,11 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 	if err != nil {
 		return policy.Result{}, err
 	}
-	tfplan, err := plan.Decode(opts.Plan)
+	changes, err := plan.Read(opts.Plan, plan.Options{Masker: opts.Masker})
 	if err != nil {
 		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
 	}
-	mask := plan.Summarise(tfplan, plan.Options{Masker: opts.Masker}).Masker()
+	mask := changes.Masker()
 	res := engine.Eval(ctx, opts.Plan, policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
 		ChangedFiles: []string{}, Masker: mask})
 	return res.Masked(mask), nil
@@ -41,9 +41,9 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 // ReadPlan decodes a plan JSON document (`tfgate render`) into its redacted changes, masked
 // with m and the plan's own secrets. name says where it came from, for errors.
 func ReadPlan(data []byte, name string, m *secret.Masker) (*plan.Changes, error) {
-	p, err := plan.Decode(data)
+	changes, err := plan.Read(data, plan.Options{Masker: m})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return plan.Summarise(p, plan.Options{Masker: m}), nil
+	return changes, nil
 }

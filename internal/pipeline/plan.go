@@ -123,9 +123,10 @@ var planStages = []stage{
 // runStages runs the stages in order; the first error fails the project (and leaves no
 // half-bundle behind).
 func runStages(ctx context.Context, r *projectRun, stages []stage) report.Project {
-	// Values the project's var files and environment give to sensitive variables: terraform
-	// can quote them in its own error messages.
-	r.masker = r.opts.Masker.With(project.SensitiveValues(ctx, r.opts.Root, r.p, r.opts.Env)...)
+	// Every known value of the project's sensitive variables: terraform can quote them in
+	// its own error messages, and a plan can show them unmarked (nonsensitive()).
+	sensitive := project.FindSensitive(ctx, r.opts.Root, r.p, r.opts.Env)
+	r.masker = r.opts.Masker.With(sensitive.Values...)
 	for _, s := range stages {
 		if s.phase != "" {
 			r.phase(s.phase)
@@ -136,7 +137,8 @@ func runStages(ctx context.Context, r *projectRun, stages []stage) report.Projec
 				// errored plan (secrets in clear) that must not look like something to apply.
 				os.RemoveAll(r.dir)
 			}
-			return report.Project{Status: report.StatusFailed, Error: r.masker.String(err.Error())}
+			// Values too short to mask, or unknown to tfgate (-var), are not quoted either.
+			return report.Project{Status: report.StatusFailed, Error: sensitive.Redact(r.masker.String(err.Error()))}
 		}
 	}
 	r.result.Status = report.StatusPlanned
@@ -203,12 +205,12 @@ func showPlan(ctx context.Context, r *projectRun) error {
 	if err != nil {
 		return err
 	}
-	tfplan, err := plan.Decode(raw)
+	changes, err := plan.Read(raw, plan.Options{Masker: r.masker})
 	if err != nil {
 		return fmt.Errorf("read plan of %s: %w", r.p.Name, err)
 	}
 	r.raw = raw
-	r.result.Changes = plan.Summarise(tfplan, plan.Options{Masker: r.masker})
+	r.result.Changes = changes
 	return nil
 }
 

@@ -280,6 +280,23 @@ func (w *writer) path(p []any) string {
 	return b.String()
 }
 
+// sensitivePrefix is p up to the first step that is marked sensitive on either side (the
+// whole of p when none is): the steps after it are keys or indexes of a secret value.
+func sensitivePrefix(p []any, bs, as any) []any {
+	for i, step := range p {
+		switch t := step.(type) {
+		case string:
+			bs, as = field(bs, t), field(as, t)
+		case int:
+			bs, as = index(bs, t), index(as, t)
+		}
+		if isTrue(bs) || isTrue(as) {
+			return p[:i+1]
+		}
+	}
+	return p
+}
+
 // replacePaths converts tfjson replace_paths (lists of strings and numbers) to path elements.
 func replacePaths(raw []any) [][]any {
 	out := make([][]any, 0, len(raw))

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -10,62 +11,186 @@ import (
 	"github.com/tfgate/tfgate/internal/secret"
 )
 
-// newMasker is the base masker (configured and environment secrets) plus every value
-// terraform marked sensitive anywhere in the plan.
+// harvest collects the literals terraform marked sensitive in a plan, to be masked wherever
+// else they appear.
 //
 // The harvest exists because terraform's markers do not follow values everywhere: a value
-// marked sensitive in one attribute can appear unmarked in another (terraform_data.output
-// in Terraform 1.5 copies a sensitive input without the marker). Masking every marked
-// literal closes that gap.
-func newMasker(base *secret.Masker, harvested map[string]struct{}) *secret.Masker {
-	values := make([]string, 0, len(harvested))
-	for s := range harvested {
+// marked sensitive in one place can appear unmarked in another (terraform_data.output in
+// Terraform 1.5 copies a sensitive input without the marker), and policies read the whole
+// plan — prior_state, planned_values, configuration — not only what tfgate renders.
+type harvest struct {
+	values map[string]struct{}
+	// keys are the keys of maps marked sensitive as a whole: inside a sensitive container
+	// everything is secret, keys included.
+	keys map[string]struct{}
+	// attrs are the top-level attribute names of objects whose values are not marked
+	// sensitive as a whole: schema vocabulary ("input", "password"), shown by every
+	// rendering, never masked as a key.
+	attrs map[string]bool
+}
+
+func newHarvest() *harvest {
+	return &harvest{values: map[string]struct{}{}, keys: map[string]struct{}{}, attrs: map[string]bool{}}
+}
+
+// newMasker is the base masker (configured and environment secrets) plus every value and
+// key terraform marked sensitive anywhere in the plan.
+func newMasker(base *secret.Masker, h *harvest) *secret.Masker {
+	if h == nil {
+		return base.With()
+	}
+	values := make([]string, 0, len(h.values)+len(h.keys))
+	for s := range h.values {
 		values = append(values, s)
+	}
+	for k := range h.keys {
+		if !h.attrs[k] {
+			values = append(values, k)
+		}
 	}
 	slices.Sort(values) // deterministic
 	return base.With(values...)
 }
 
-// harvest collects the literal values of everything marked sensitive in the plan.
-func harvest(p *planView) map[string]struct{} {
-	out := map[string]struct{}{}
-	add := func(c *tfjson.Change) {
-		if c == nil {
-			return
-		}
-		collectSensitive(c.Before, c.BeforeSensitive, false, out)
-		collectSensitive(c.After, c.AfterSensitive, false, out)
+// markerPairs names the markers tree of each values tree in plan JSON, where the marker's
+// name is not the value's plus "_sensitive" (before/before_sensitive, after/after_sensitive).
+var markerPairs = map[string]string{
+	"values":        "sensitive_values", // state resources (prior_state, planned_values)
+	"config_values": "config_sensitive", // action_invocations
+}
+
+// document harvests every values tree paired with its markers tree anywhere in a plan
+// JSON document — resource changes, drift, deferred changes, prior_state, planned_values,
+// action invocations, outputs, and whatever later formats add in the same shape — plus the
+// values of objects that say "sensitive": true (outputs in state and configuration,
+// variables' defaults) and the literals callers pass to a module's sensitive variables.
+// It goes by structure, not by a list of places. A document that is not JSON adds nothing:
+// Decode reports it.
+func (h *harvest) document(data []byte) {
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
+		return
 	}
+	h.walk(doc)
+}
+
+func (h *harvest) walk(v any) {
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			h.walk(e)
+		}
+	case map[string]any:
+		for k, e := range t {
+			mk, ok := markerPairs[k]
+			if !ok {
+				mk = k + "_sensitive"
+			}
+			if marker, ok := t[mk]; ok {
+				h.pair(e, marker)
+			}
+			h.walk(e)
+		}
+		if isTrue(t["sensitive"]) {
+			h.collect(t["value"], true, true)
+			h.collect(t["default"], true, true)
+			h.constants(t["expression"])
+		}
+		if calls, ok := t["module_calls"].(map[string]any); ok {
+			for _, c := range calls {
+				h.moduleCall(c)
+			}
+		}
+	}
+}
+
+// moduleCall harvests the constant arguments of a module call (configuration JSON) that
+// set variables the module declares sensitive.
+func (h *harvest) moduleCall(c any) {
+	call, _ := c.(map[string]any)
+	module, _ := call["module"].(map[string]any)
+	vars, _ := module["variables"].(map[string]any)
+	exprs, _ := call["expressions"].(map[string]any)
+	for name, v := range vars {
+		if decl, _ := v.(map[string]any); isTrue(decl["sensitive"]) {
+			h.constants(exprs[name])
+		}
+	}
+}
+
+// constants harvests every constant_value in a configuration expression (nested blocks
+// hold lists of expression objects).
+func (h *harvest) constants(expr any) {
+	switch t := expr.(type) {
+	case []any:
+		for _, e := range t {
+			h.constants(e)
+		}
+	case map[string]any:
+		for k, e := range t {
+			if k == "constant_value" {
+				h.collect(e, true, true)
+			} else if k != "references" {
+				h.constants(e)
+			}
+		}
+	}
+}
+
+// pair harvests one values tree with its markers.
+func (h *harvest) pair(v, marker any) {
+	if obj, ok := v.(map[string]any); ok && !isTrue(marker) {
+		for k := range obj {
+			h.attrs[k] = true
+		}
+	}
+	h.collect(v, marker, false)
+}
+
+// change harvests both sides of a decoded change.
+func (h *harvest) change(c *tfjson.Change) {
+	if c == nil {
+		return
+	}
+	h.pair(c.Before, c.BeforeSensitive)
+	h.pair(c.After, c.AfterSensitive)
+}
+
+// plan harvests what a decoded plan holds (Summarise's view: resource changes, drift,
+// outputs, sensitive root variables). Read adds the rest of the document.
+func (h *harvest) plan(p *planView) {
 	for _, rc := range p.resources {
 		if rc != nil {
-			add(rc.Change)
+			h.change(rc.Change)
 		}
 	}
 	for _, rc := range p.drift {
 		if rc != nil {
-			add(rc.Change)
+			h.change(rc.Change)
 		}
 	}
 	for _, v := range p.sensitiveVars {
 		if v != nil {
-			collectSensitive(v.Value, true, true, out)
+			h.collect(v.Value, true, true)
 		}
 	}
 	for name, c := range p.outputs {
 		if c == nil {
 			continue
 		}
-		add(c)
+		h.change(c)
 		if p.outputSensitive(name) {
-			collectSensitive(c.Before, true, false, out)
-			collectSensitive(c.After, true, false, out)
+			h.collect(c.Before, true, false)
+			h.collect(c.After, true, false)
 		}
 	}
-	return out
 }
 
-// collectSensitive walks v alongside its marker, collecting leaves under a true marker.
-func collectSensitive(v, marker any, under bool, out map[string]struct{}) {
+// collect walks v alongside its marker, collecting the leaves under a true marker, and the
+// keys of maps under one.
+func (h *harvest) collect(v, marker any, under bool) {
 	under = under || isTrue(marker)
 	if !under && !hasTrueShallow(marker) {
 		return
@@ -73,23 +198,26 @@ func collectSensitive(v, marker any, under bool, out map[string]struct{}) {
 	switch t := v.(type) {
 	case string:
 		if under {
-			out[t] = struct{}{}
+			h.values[t] = struct{}{}
 		}
 	case json.Number:
 		if under {
-			out[string(t)] = struct{}{}
+			h.values[string(t)] = struct{}{}
 		}
 	case float64:
 		if under {
-			out[strconv.FormatFloat(t, 'f', -1, 64)] = struct{}{}
+			h.values[strconv.FormatFloat(t, 'f', -1, 64)] = struct{}{}
 		}
 	case []any:
 		for i, e := range t {
-			collectSensitive(e, index(marker, i), under, out)
+			h.collect(e, index(marker, i), under)
 		}
 	case map[string]any:
 		for k, e := range t {
-			collectSensitive(e, field(marker, k), under, out)
+			if under {
+				h.keys[k] = struct{}{}
+			}
+			h.collect(e, field(marker, k), under)
 		}
 	}
 }

@@ -5,8 +5,10 @@
 //
 // Redaction rules: a value under a true before_sensitive or after_sensitive marker (at any
 // depth) is "(sensitive)" on both sides of its change and is never walked into, so the keys
-// of a sensitive map stay hidden too; literal values marked sensitive anywhere in the plan,
-// and the caller's masks, are replaced by "(masked)" wherever else they appear; changes that
+// of a sensitive map stay hidden too; literal values (and keys of maps) marked sensitive
+// anywhere in the plan document (every values tree paired with its markers, see Read), and
+// the caller's masks, are replaced by "(masked)" wherever else they appear; a replace path
+// into a sensitive value stops at it; changes that
 // carry no markers at all (Terraform < 0.14) have all their known values "(hidden)"; the plan's
 // variables and configuration are never read.
 package plan

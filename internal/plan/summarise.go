@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -13,6 +14,25 @@ import (
 // or configuration. Masks (and every value terraform marked sensitive anywhere in the plan)
 // are masked in all text it produces.
 func Summarise(p *tfjson.Plan, opts Options) *Changes {
+	return summarise(p, opts, newHarvest())
+}
+
+// Read decodes a plan JSON document (see Decode) and summarises it. Its masker also holds
+// the values marked sensitive in the parts of the document that Decode skips (prior_state,
+// planned_values, configuration, deferred changes, action invocations): policies read
+// them. Callers that have the document use Read rather than Decode and Summarise. On an
+// errored plan, the summary is returned with Decode's error.
+func Read(data []byte, opts Options) (*Changes, error) {
+	p, err := Decode(data)
+	if p == nil {
+		return nil, err
+	}
+	h := newHarvest()
+	h.document(data)
+	return summarise(p, opts, h), err
+}
+
+func summarise(p *tfjson.Plan, opts Options, h *harvest) *Changes {
 	c := &Changes{}
 	if p == nil {
 		return c
@@ -22,7 +42,8 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 		maxLen = DefaultMaxValueLen
 	}
 	view := newView(p)
-	w := &writer{mask: newMasker(opts.Masker, harvest(view)), maxLen: maxLen}
+	h.plan(view)
+	w := &writer{mask: newMasker(opts.Masker, h), maxLen: maxLen}
 	c.TerraformVersion = p.TerraformVersion
 	c.masker = w.mask
 
@@ -159,7 +180,10 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 	}
 	d := &differ{w: rw, replace: replacePaths(ch.ReplacePaths)}
 	for _, p := range d.replace {
-		r.ReplacePaths = append(r.ReplacePaths, w.path(p))
+		// A path into a sensitive container stops at it: its keys are secret too.
+		if s := w.path(sensitivePrefix(p, ch.BeforeSensitive, ch.AfterSensitive)); !slices.Contains(r.ReplacePaths, s) {
+			r.ReplacePaths = append(r.ReplacePaths, s)
+		}
 	}
 	switch {
 	case action == ActionCreate && !drift:

@@ -86,19 +86,28 @@ func (m *Masker) add(values []string, floor int) *Masker {
 			continue
 		}
 		// The writer masks line by line: a multi-line secret (a PEM key) written one line
-		// at a time is masked line by line too. Lines are held to the guessed floor: a
-		// line such as "null" or "}," of a sensitive document is not itself a secret.
+		// at a time is masked line by line too, in every spelling (a YAML block or a JSON
+		// string re-encodes each line). Lines are held to the guessed floor: a line such
+		// as "null" or "}," of a sensitive document is not itself a secret.
 		if strings.Contains(v, "\n") {
 			for _, line := range strings.Split(v, "\n") {
 				if line = strings.TrimSpace(line); len(line) >= MinGuessed {
-					keep(line)
+					for _, form := range EscapedForms(line) {
+						keep(form)
+					}
 				}
 			}
 		}
 		// Also the escaped spellings: terraform prints `a"b` as "a\"b" in its messages,
-		// and JSON output escapes again.
+		// JSON output escapes again, and a policy may re-encode a value (yaml.marshal,
+		// urlquery.encode). A number is also masked as it is spelled once formatted.
 		for _, form := range EscapedForms(v) {
 			keep(form)
+		}
+		for _, form := range NumberForms(v) {
+			if len(form) >= floor {
+				keep(form)
+			}
 		}
 	}
 	slices.SortStableFunc(out.values, func(a, b string) int { return len(b) - len(a) })
@@ -124,7 +133,9 @@ func (m *Masker) String(s string) string {
 }
 
 // Value masks every string in a decoded JSON-like value (map keys included) and returns the
-// masked copy; other values are returned as they are.
+// masked copy. A number (json.Number, float64, int) whose spelling holds a secret becomes
+// the Replacement string: a policy's metadata may carry a sensitive number. Other values
+// are returned as they are.
 func (m *Masker) Value(v any) any {
 	if m.Empty() {
 		return v
@@ -132,6 +143,14 @@ func (m *Masker) Value(v any) any {
 	switch v := v.(type) {
 	case string:
 		return m.String(v)
+	case json.Number:
+		return m.number(v, string(v))
+	case float64:
+		return m.number(v, strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v, 'f', -1, 64))
+	case int:
+		return m.number(v, strconv.Itoa(v))
+	case int64:
+		return m.number(v, strconv.FormatInt(v, 10))
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
@@ -147,6 +166,16 @@ func (m *Masker) Value(v any) any {
 	default:
 		return v
 	}
+}
+
+// number is v, or Replacement when one of its spellings holds a secret.
+func (m *Masker) number(v any, spellings ...string) any {
+	for _, s := range spellings {
+		if m.String(s) != s {
+			return Replacement
+		}
+	}
+	return v
 }
 
 // Writer returns a writer that masks secrets before writing to w. It buffers until a newline
@@ -194,24 +223,4 @@ func (w *Writer) Flush() error {
 	w.buf = w.buf[:0]
 	_, err := io.WriteString(w.w, out)
 	return err
-}
-
-// EscapedForms are v and its quoted spellings (Go/HCL and JSON, without the quotes), each
-// once more JSON-escaped as they appear inside JSON output.
-func EscapedForms(v string) []string {
-	forms := []string{v}
-	add := func(f string) {
-		if !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
-	}
-	quoted := strings.Trim(strconv.Quote(v), `"`)
-	add(quoted)
-	if j, err := json.Marshal(v); err == nil {
-		add(strings.Trim(string(j), `"`))
-	}
-	if j, err := json.Marshal(quoted); err == nil {
-		add(strings.Trim(string(j), `"`))
-	}
-	return forms
 }

@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -112,5 +113,45 @@ func TestValueMasksKeysAndNestedStrings(t *testing.T) {
 	b, _ := json.Marshal(got)
 	if strings.Contains(string(b), "hunter2") {
 		t.Fatalf("Value left a secret: %s", b)
+	}
+}
+
+func TestMaskerEncodedSpellings(t *testing.T) {
+	secret := "Kéy-🔑-pass<&>"
+	m := NewMasker(nil).With(secret)
+	for name, text := range map[string]string{
+		"yaml":       `pw: "Kéy-\U0001F511-pass<&>"`,
+		"go ascii":   `"K\u00e9y-\U0001f511-pass<&>"`,
+		"json html":  `"Kéy-🔑-pass\u003c\u0026\u003e"`,
+		"query":      "pw=K%C3%A9y-%F0%9F%94%91-pass%3C%26%3E",
+		"path":       "/K%C3%A9y-%F0%9F%94%91-pass%3C&%3E",
+		"bytes":      `K\xc3\xa9y-\xf0\x9f\x94\x91-pass<&>`,
+		"json(yaml)": `{"m":"pw: \"Kéy-\\U0001F511-pass<&>\""}`,
+	} {
+		if got := m.String(text); strings.Contains(got, "pass") {
+			t.Errorf("%s: %q survived as %q", name, text, got)
+		}
+	}
+}
+
+func TestMaskerMultiLineSecretLineByLineEscaped(t *testing.T) {
+	m := NewMasker(nil).With("first-line-secret\nsecond \"line\" secret")
+	got := m.String(`yaml: |-` + "\n  first-line-secret\n" + `json: "second \"line\" secret"`)
+	if strings.Contains(got, "secret") {
+		t.Fatalf("a line of a multi-line secret survived: %q", got)
+	}
+}
+
+func TestMaskerNumbers(t *testing.T) {
+	m := NewMasker(nil).With("3.14159265358979323846", "0.000001234567", "12345678901234567890")
+	for _, text := range []string{"3.141592653589793", "1.234567e-06", "1.2345678901234567e+19", "12345678901234567000"} {
+		if got := m.String("n=" + text); got != "n=(masked)" {
+			t.Errorf("String(%q) = %q", text, got)
+		}
+	}
+	got := m.Value(map[string]any{"a": json.Number("3.141592653589793"), "b": 1.234567e-06, "c": 42, "d": json.Number("7")})
+	want := map[string]any{"a": Replacement, "b": Replacement, "c": 42, "d": json.Number("7")}
+	if b1, b2 := fmt.Sprint(got), fmt.Sprint(want); b1 != b2 {
+		t.Errorf("Value = %v, want %v", b1, b2)
 	}
 }
