@@ -3,6 +3,7 @@ package testprovider
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -65,7 +66,7 @@ func (r *objectResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Sensitive:   true,
 			},
 			"sleep_ms": schema.Int64Attribute{
-				Description: "Create, Update and Delete sleep this long first (an interrupt cuts the sleep short and fails the operation).",
+				Description: "Create, Update and Delete sleep this long first, holding <dir>/.<name>.sleeping meanwhile; an interrupt cuts the sleep short and fails the operation.",
 				Optional:    true,
 			},
 			"fail_on_apply": schema.BoolAttribute{
@@ -172,7 +173,7 @@ func (r *objectResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 	name := state.Name.ValueString()
-	if err := sleep(ctx, state.SleepMS); err != nil {
+	if err := r.sleep(ctx, name, state.SleepMS); err != nil {
 		resp.Diagnostics.AddError(fmt.Sprintf("delete fakecloud_object %q interrupted", name), err.Error())
 		return
 	}
@@ -191,7 +192,7 @@ func (r *objectResource) ImportState(ctx context.Context, req resource.ImportSta
 // fault applies sleep_ms and fail_on_apply before a write; false means stop (diagnostics added).
 func (r *objectResource) fault(ctx context.Context, op string, m objectModel, diags *diag.Diagnostics) bool {
 	name := m.Name.ValueString()
-	if err := sleep(ctx, m.SleepMS); err != nil {
+	if err := r.sleep(ctx, name, m.SleepMS); err != nil {
 		diags.AddError(fmt.Sprintf("%s fakecloud_object %q interrupted", op, name), err.Error())
 		return false
 	}
@@ -229,10 +230,19 @@ func tagsValue(ctx context.Context, tags map[string]string) (types.Map, diag.Dia
 
 // sleep waits ms milliseconds or until ctx is done: terraform's interrupt (the provider's
 // Stop) cancels ctx, so a slow apply stops promptly and terraform saves its state.
-func sleep(ctx context.Context, ms types.Int64) error {
+//
+// Stop only cancels requests already in flight, and terraform reports an apply started
+// (apply_start in -json) just before it sends the request; so while it sleeps the provider
+// holds <dir>/.<name>.sleeping, which tells a test that an interrupt now will be seen.
+func (r *objectResource) sleep(ctx context.Context, name string, ms types.Int64) error {
 	if ms.IsNull() || ms.ValueInt64() <= 0 {
 		return nil
 	}
+	marker, err := r.store.sleeping(name)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(marker)
 	t := time.NewTimer(time.Duration(ms.ValueInt64()) * time.Millisecond)
 	defer t.Stop()
 	select {

@@ -101,6 +101,15 @@ func (s store) put(obj object) error {
 	return os.Rename(tmp.Name(), s.path(obj.Name))
 }
 
+// sleeping creates the marker that says a slow operation on name is under way.
+func (s store) sleeping(name string) (string, error) {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return "", err
+	}
+	marker := filepath.Join(s.dir, "."+name+".sleeping")
+	return marker, os.WriteFile(marker, nil, 0o644)
+}
+
 // exists reports whether an object's file is present.
 func (s store) exists(name string) (bool, error) {
 	_, err := os.Stat(s.path(name))
