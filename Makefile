@@ -36,10 +36,11 @@ $(TERRAFORM_STAMP):
 	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
 	@touch $@
 
-# Rebuilt every time (go build is cached): a stale provider would test old code.
+# Rebuilt every time (go build is cached): a stale provider would test old code. Built
+# reproducibly, so its hash (in .terraform.lock.hcl) changes only when its code does.
 fakecloud:
 	@mkdir -p $(dir $(FAKECLOUD))
-	$(GO) build -ldflags '-X main.version=$(FAKECLOUD_VERSION)' -o $(FAKECLOUD) ./internal/testprovider/cmd/terraform-provider-fakecloud
+	$(GO) build -trimpath -buildvcs=false -ldflags '-X main.version=$(FAKECLOUD_VERSION)' -o $(FAKECLOUD) ./internal/testprovider/cmd/terraform-provider-fakecloud
 
 vet:
 	$(GO) vet ./...
