@@ -2,6 +2,7 @@ package testprovider_test
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -184,5 +185,25 @@ resource "fakecloud_object" "ignored" {
 	}
 	if got := actions(plan); got != "" {
 		t.Errorf("changes = %q, want none", got)
+	}
+}
+
+// TestExampleDrift keeps examples/drift working: its README's out-of-band edit and deletion
+// show up as drift.
+func TestExampleDrift(t *testing.T) {
+	t.Parallel()
+	mainTF, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "drift", "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := initProject(t, string(mainTF))
+	p.apply()
+	p.editObject("web", func(o map[string]any) { o["content"] = "replicas=5" })
+	if err := os.Remove(p.objectPath("db")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"fakecloud_object.web": "update content", "fakecloud_object.db": "delete"}
+	if got := drift(p.plan("-refresh-only")); !reflect.DeepEqual(got, want) {
+		t.Errorf("drift = %v, want %v", got, want)
 	}
 }

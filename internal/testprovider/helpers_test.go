@@ -78,6 +78,12 @@ provider "fakecloud" {
 // runs terraform init, offline.
 func newProject(t *testing.T, resources string) *project {
 	t.Helper()
+	return initProject(t, header+resources)
+}
+
+// initProject is newProject for a complete main.tf.
+func initProject(t *testing.T, mainTF string) *project {
+	t.Helper()
 	terraform, plugins := binaries(t)
 	dir := t.TempDir()
 	home := t.TempDir()
@@ -92,7 +98,9 @@ func newProject(t *testing.T, resources string) *project {
 		"TF_IN_AUTOMATION=1",
 		"TF_INPUT=0",
 	}}
-	p.writeConfig(resources)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(mainTF), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p.must("init", "-input=false", "-no-color")
 	return p
 }
