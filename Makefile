@@ -7,13 +7,19 @@ TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
 TFGATE            := $(BIN)/tfgate
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
+# fakecloud, the test provider, installed as a filesystem mirror (the unpacked layout
+# HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/) that tests name in their own CLI config.
+FAKECLOUD_VERSION := 0.1.0
+PLUGINS           := $(BIN)/plugins
+FAKECLOUD         := $(PLUGINS)/registry.terraform.io/tfgate/fakecloud/$(FAKECLOUD_VERSION)/$(shell $(GO) env GOOS)_$(shell $(GO) env GOARCH)/terraform-provider-fakecloud_v$(FAKECLOUD_VERSION)
 
 # Tests and the demo run the pinned terraform with an empty CLI config: quiet, reproducible,
 # and never reaching a registry.
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
+export TFGATE_TEST_PLUGINS := $(PLUGINS)
 
-.PHONY: all build terraform test vet bench demo clean
+.PHONY: all build terraform fakecloud test vet bench demo clean
 
 all: build
 
@@ -30,16 +36,22 @@ $(TERRAFORM_STAMP):
 	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
 	@touch $@
 
+# Rebuilt every time (go build is cached): a stale provider would test old code. Built
+# reproducibly, so its hash (in .terraform.lock.hcl) changes only when its code does.
+fakecloud:
+	@mkdir -p $(dir $(FAKECLOUD))
+	$(GO) build -trimpath -buildvcs=false -ldflags '-X main.version=$(FAKECLOUD_VERSION)' -o $(FAKECLOUD) ./internal/testprovider/cmd/terraform-provider-fakecloud
+
 vet:
 	$(GO) vet ./...
 
 # Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
-test: terraform vet build
+test: terraform fakecloud vet build
 	$(GO) test -race -count=1 ./...
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
-bench: terraform
+bench: terraform fakecloud
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Plan the example monorepo with the pinned terraform. Its policies deny one project on
