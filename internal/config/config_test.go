@@ -208,7 +208,7 @@ func TestParseFull(t *testing.T) {
 			Line:         lineOf(data, "- name: network-prod"),
 		}},
 		Drift: Drift{Labels: []string{"drift"}}, GitHub: GitHub{Identity: "tfgate-app[bot]"},
-		File:  "testdata/full.yaml",
+		File: "testdata/full.yaml",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse(full.yaml):\n got %s\nwant %s", dump(got), dump(want))
