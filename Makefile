@@ -5,6 +5,10 @@ BIN               := $(CURDIR)/.bin
 TERRAFORM         := $(BIN)/terraform
 TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
 TFGATE            := $(BIN)/tfgate
+# GitHub's official REST API description, which githubtest holds every request to.
+OCTOKIT_OPENAPI_VERSION := 23.0.2
+OCTOKIT_OPENAPI   := $(BIN)/octokit-openapi
+OCTOKIT_STAMP     := $(OCTOKIT_OPENAPI)/.installed-$(OCTOKIT_OPENAPI_VERSION)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 
@@ -12,8 +16,9 @@ LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # and never reaching a registry.
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
+export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
 
-.PHONY: all build terraform test vet bench demo clean
+.PHONY: all build terraform openapi test vet bench demo clean
 
 all: build
 
@@ -30,16 +35,24 @@ $(TERRAFORM_STAMP):
 	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
 	@touch $@
 
+# @octokit/openapi from the npm registry (once; cached in .bin/).
+openapi: $(OCTOKIT_STAMP)
+$(OCTOKIT_STAMP):
+	@mkdir -p $(OCTOKIT_OPENAPI)
+	npm install --silent --no-audit --no-fund --prefix $(OCTOKIT_OPENAPI) @octokit/openapi@$(OCTOKIT_OPENAPI_VERSION)
+	@test -s $(TFGATE_GITHUB_OPENAPI)
+	@touch $@
+
 vet:
 	$(GO) vet ./...
 
 # Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
-test: terraform vet build
+test: terraform openapi vet build
 	$(GO) test -race -count=1 ./...
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
-bench: terraform
+bench: terraform openapi
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Plan the example monorepo with the pinned terraform. Its policies deny one project on
