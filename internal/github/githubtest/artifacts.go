@@ -55,7 +55,7 @@ func (s *Server) artifactJSON(rp *repo, a *artifactState) map[string]any {
 func (s *Server) listArtifacts(w http.ResponseWriter, r *request) {
 	name := r.URL.Query().Get("name")
 	var runID int64
-	if v := r.PathValue("run_id"); v != "" {
+	if v := r.param("run_id"); v != "" {
 		id, ok := pathInt(w, r, "run_id")
 		if !ok {
 			return
@@ -64,7 +64,7 @@ func (s *Server) listArtifacts(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	var all []map[string]any
 	for i := len(rp.artifacts) - 1; i >= 0; i-- { // newest first
 		a := rp.artifacts[i]
@@ -83,7 +83,7 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	for _, a := range rp.artifacts {
 		if a.id == id {
 			w.Header().Set("Location", fmt.Sprintf("%s%s%d.zip", s.srv.URL, blobPrefix, a.id))

@@ -58,7 +58,7 @@ func (s *Server) listComments(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	if rp.issues[int(n)] == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
@@ -93,7 +93,7 @@ func (s *Server) createComment(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	if rp.issues[int(n)] == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return
@@ -110,7 +110,7 @@ func (s *Server) findCommentLocked(w http.ResponseWriter, r *request) (*repo, in
 	if !ok {
 		return nil, 0, false
 	}
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	for i, c := range rp.comments {
 		if c.ID == id {
 			return rp, i, true

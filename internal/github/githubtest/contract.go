@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -107,11 +108,20 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// Match is the operation of GitHub's description a request was matched to.
+type Match struct {
+	Operation string            // operation id, e.g. "issues/create-comment"
+	Pattern   string            // method and path template, e.g. "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
+	Params    map[string]string // path parameters
+}
+
+// errNoOperation marks a request whose method and path GitHub does not document.
+var errNoOperation = errors.New("not in GitHub's REST API")
+
 // Check holds one request (and its already read body) to the description: its method and
 // path must be an operation GitHub documents, and its parameters and JSON body must match
-// that operation.
-// It returns the operation's id (for example "issues/create-comment").
-func (c *Contract) Check(ctx context.Context, r *http.Request, body []byte) (string, error) {
+// that operation. The match is returned whenever the operation was found.
+func (c *Contract) Check(ctx context.Context, r *http.Request, body []byte) (*Match, error) {
 	u := *r.URL
 	u.Scheme, u.Host = "https", contractHost
 	probe := r.Clone(ctx)
@@ -121,8 +131,9 @@ func (c *Contract) Check(ctx context.Context, r *http.Request, body []byte) (str
 	probe.Body = io.NopCloser(bytes.NewReader(body))
 	route, params, err := c.router.FindRoute(probe)
 	if err != nil {
-		return "", fmt.Errorf("%s %s is not in GitHub's REST API: %w", r.Method, r.URL.Path, err)
+		return nil, fmt.Errorf("%s %s is %w: %v", r.Method, r.URL.Path, errNoOperation, err)
 	}
+	m := &Match{Operation: route.Operation.OperationID, Pattern: r.Method + " " + route.Path, Params: params}
 	in := &openapi3filter.RequestValidationInput{
 		Request:    probe,
 		PathParams: params,
@@ -134,8 +145,16 @@ func (c *Contract) Check(ctx context.Context, r *http.Request, body []byte) (str
 		},
 	}
 	if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
-		return route.Operation.OperationID, fmt.Errorf("%s %s (%s) breaks GitHub's REST API description: %w",
+		return m, fmt.Errorf("%s %s (%s) breaks GitHub's REST API description: %w",
 			r.Method, r.URL.Path, route.Operation.OperationID, err)
 	}
-	return route.Operation.OperationID, nil
+	return m, nil
+}
+
+// hasOperation reports whether pattern ("METHOD /template") is an operation of the
+// description.
+func (c *Contract) hasOperation(pattern string) bool {
+	method, path, _ := strings.Cut(pattern, " ")
+	item := c.doc.Paths.Value(path)
+	return item != nil && item.GetOperation(method) != nil
 }

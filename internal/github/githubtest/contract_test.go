@@ -31,7 +31,11 @@ func TestContract(t *testing.T) {
 		if tt.body != "" {
 			r.Header.Set("Content-Type", "application/json")
 		}
-		op, err := c.Check(context.Background(), r, []byte(tt.body))
+		m, err := c.Check(context.Background(), r, []byte(tt.body))
+		op := ""
+		if m != nil {
+			op = m.Operation
+		}
 		if op != tt.wantOp {
 			t.Errorf("%s %s: operation %q, want %q", tt.method, tt.path, op, tt.wantOp)
 		}

@@ -59,7 +59,7 @@ func (s *Server) addFault(n int, match string, write func(http.ResponseWriter)) 
 }
 
 // injectFault answers the request with the first pending fault that matches it.
-func (s *Server) injectFault(w http.ResponseWriter, method, key string) bool {
+func (s *Server) injectFault(w http.ResponseWriter, key string) bool {
 	s.mu.Lock()
 	var hit *fault
 	for _, f := range s.faults {

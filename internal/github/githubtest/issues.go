@@ -137,7 +137,7 @@ func (s *Server) listIssues(w http.ResponseWriter, r *request) {
 	creator := q.Get("creator")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	var numbers []int
 	for n := range rp.issues {
 		numbers = append(numbers, n)
@@ -181,7 +181,7 @@ func (s *Server) createIssue(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	now := s.tick()
 	is := &issueState{Issue: Issue{Number: rp.nextNumber, Title: *in.Title, State: "open", Author: r.tok.User,
 		CreatedAt: now, UpdatedAt: now}}
@@ -203,7 +203,7 @@ func (s *Server) getIssue(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	is := rp.issues[int(n)]
 	if is == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
@@ -223,7 +223,7 @@ func (s *Server) editIssue(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	is := rp.issues[int(n)]
 	if is == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
@@ -252,7 +252,7 @@ func (s *Server) editIssue(w http.ResponseWriter, r *request) {
 func (s *Server) listLabels(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	out := []map[string]any{}
 	for _, l := range rp.labels {
 		out = append(out, s.labelJSON(rp, l))
@@ -275,7 +275,7 @@ func (s *Server) createLabel(w http.ResponseWriter, r *request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	if !canWrite(rp.permission(r.tok)) {
 		writeError(w, http.StatusForbidden, "Must have push access to create a label")
 		return

@@ -44,7 +44,7 @@ func (s *Server) pullLocked(w http.ResponseWriter, r *request) (*repo, *issueSta
 	if !ok {
 		return nil, nil, false
 	}
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	is := rp.issues[int(n)]
 	if is == nil || is.pull == nil {
 		writeError(w, http.StatusNotFound, "Not Found")
@@ -111,11 +111,11 @@ func (s *Server) listReviews(w http.ResponseWriter, r *request) {
 }
 
 func (s *Server) getPermission(w http.ResponseWriter, r *request) {
-	login := r.PathValue("username")
+	login := r.param("username")
 	u := s.userByLogin(login)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	perm, ok := rp.perms[login]
 	if !ok {
 		perm = "none"

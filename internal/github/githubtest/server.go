@@ -11,8 +11,8 @@ package githubtest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -65,18 +65,11 @@ func WithToken(token string, tok Token) Option {
 	return func(s *Server) { s.tokens[token] = tok }
 }
 
-// WithoutContract skips the OpenAPI checks. Only the fake's own tests of its limits use it,
-// to send what GitHub's description already refuses.
-func WithoutContract() Option {
-	return func(s *Server) { s.noContract = true }
-}
-
 // Server is the fake. Its methods are safe for concurrent use.
 type Server struct {
-	srv        *httptest.Server
-	mux        *http.ServeMux
-	contract   *Contract
-	noContract bool
+	srv      *httptest.Server
+	contract *Contract
+	handlers map[string]handler // by pattern, "METHOD /template" of GitHub's description
 
 	mu         sync.Mutex
 	tokens     map[string]Token
@@ -110,14 +103,12 @@ func New(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	if !s.noContract {
-		c, err := LoadContract()
-		if err != nil {
-			t.Fatalf("githubtest: %v", err)
-		}
-		s.contract = c
+	c, err := LoadContract()
+	if err != nil {
+		t.Fatalf("githubtest: %v", err)
 	}
-	s.mux = http.NewServeMux()
+	s.contract = c
+	s.handlers = map[string]handler{}
 	s.routes()
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(func() {
@@ -135,26 +126,27 @@ func (s *Server) URL() string { return s.srv.URL }
 // Client is an HTTP client for the server (plain, no retries).
 func (s *Server) Client() *http.Client { return s.srv.Client() }
 
-// request is what a handler gets: the HTTP request, its token and its body.
+// request is what a handler gets: the HTTP request, its token, body and path parameters.
 type request struct {
 	*http.Request
-	tok  Token
-	body []byte
+	tok    Token
+	body   []byte
+	params map[string]string
 }
+
+func (r *request) param(name string) string { return r.params[name] }
 
 type handler func(w http.ResponseWriter, r *request)
 
-// handle registers a GitHub route. pattern is "METHOD /path" with the description's
-// parameter names, which is also the key requests are counted and faults matched by.
+// handle registers the handler of a GitHub operation. pattern is "METHOD /template" exactly
+// as GitHub's description spells the path; requests are routed by the description, and
+// counted and matched to faults by this pattern.
 func (s *Server) handle(pattern string, h handler) {
-	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-		rq := r.Context().Value(reqKey{}).(*request)
-		rq.Request = r
-		h(w, rq)
-	})
+	if !s.contract.hasOperation(pattern) {
+		panic("githubtest: " + pattern + " is not an operation of GitHub's REST API description")
+	}
+	s.handlers[pattern] = h
 }
-
-type reqKey struct{}
 
 // blobPrefix serves artifact archives: the target of the download redirect, like GitHub's
 // signed storage URLs it needs no token and is not part of the REST API.
@@ -167,32 +159,27 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	_, pattern := s.mux.Handler(r)
-	key := pattern
-	if key == "" {
-		key = r.Method + " " + r.URL.Path
-	}
-	s.mu.Lock()
-	s.total++
-	s.counts[key]++
-	s.mu.Unlock()
-
 	if strings.HasPrefix(r.URL.Path, blobPrefix) {
+		s.countRequest(r.Method + " " + blobPrefix + "{id}.zip")
 		s.serveBlob(w, r)
 		return
 	}
-	if s.contract != nil {
-		if _, err := s.contract.Check(r.Context(), r, body); err != nil {
-			s.mu.Lock()
-			s.violations = append(s.violations, err.Error())
-			s.mu.Unlock()
-			status := http.StatusUnprocessableEntity
-			if strings.Contains(err.Error(), "is not in GitHub's REST API") {
-				status = http.StatusBadRequest
-			}
-			writeError(w, status, "githubtest: "+err.Error())
-			return
+	m, cerr := s.contract.Check(r.Context(), r, body)
+	key := r.Method + " " + r.URL.Path
+	if m != nil {
+		key = m.Pattern
+	}
+	s.countRequest(key)
+	if cerr != nil {
+		s.mu.Lock()
+		s.violations = append(s.violations, cerr.Error())
+		s.mu.Unlock()
+		status := http.StatusUnprocessableEntity
+		if errors.Is(cerr, errNoOperation) {
+			status = http.StatusBadRequest
 		}
+		writeError(w, status, "githubtest: "+cerr.Error())
+		return
 	}
 	tok, ok := s.authenticate(r)
 	if !ok {
@@ -202,20 +189,26 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if s.injectFault(w, r.Method, key) {
+	if s.injectFault(w, key) {
 		return
 	}
-	if pattern == "" {
-		writeError(w, http.StatusNotFound, "Not Found")
+	h := s.handlers[key]
+	if h == nil {
+		writeError(w, http.StatusNotFound, "githubtest does not implement "+key+" ("+m.Operation+")")
 		return
 	}
 	if tok.ReadOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
-	rq := &request{Request: r, tok: tok, body: body}
-	r = r.WithContext(context.WithValue(r.Context(), reqKey{}, rq))
-	s.mux.ServeHTTP(w, r)
+	h(w, &request{Request: r, tok: tok, body: body, params: m.Params})
+}
+
+func (s *Server) countRequest(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.total++
+	s.counts[key]++
 }
 
 func (s *Server) authenticate(r *http.Request) (Token, bool) {
@@ -258,13 +251,17 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 
 // writeValidation answers 422 as GitHub does for a field it refuses.
 func writeValidation(w http.ResponseWriter, resource, field, msg string) {
-	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
-		"message": "Validation Failed",
-		"errors": []map[string]string{{
-			"resource": resource, "code": "custom", "field": field, "message": msg,
-		}},
-		"documentation_url": "https://docs.github.com/rest",
-	})
+	type fieldError struct {
+		Resource string `json:"resource"`
+		Code     string `json:"code"`
+		Field    string `json:"field"`
+		Message  string `json:"message"`
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, struct {
+		Message string       `json:"message"`
+		Errors  []fieldError `json:"errors"`
+		DocURL  string       `json:"documentation_url"`
+	}{"Validation Failed", []fieldError{{resource, "custom", field, msg}}, "https://docs.github.com/rest"})
 }
 
 // decode reads the request's JSON body into v, answering 400 when it is not JSON.

@@ -155,7 +155,7 @@ func page[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 func ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func pathInt(w http.ResponseWriter, r *request, name string) (int64, bool) {
-	v, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	v, err := strconv.ParseInt(r.param(name), 10, 64)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return 0, false

@@ -49,10 +49,10 @@ func (s *Server) createStatus(w http.ResponseWriter, r *request) {
 	if in.Context == "" {
 		in.Context = "default"
 	}
-	sha := r.PathValue("sha")
+	sha := r.param("sha")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	if !canWrite(rp.permission(r.tok)) {
 		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
@@ -76,9 +76,9 @@ func newestFirst(rp *repo, ref string) []*Status {
 func (s *Server) listStatuses(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	out := []map[string]any{}
-	for _, st := range newestFirst(rp, r.PathValue("ref")) {
+	for _, st := range newestFirst(rp, r.param("ref")) {
 		out = append(out, s.statusJSON(st))
 	}
 	writeJSON(w, http.StatusOK, page(w, r.Request, out))
@@ -88,8 +88,8 @@ func (s *Server) listStatuses(w http.ResponseWriter, r *request) {
 func (s *Server) combinedStatus(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rp := s.repoLocked(r.PathValue("owner"), r.PathValue("repo"))
-	ref := r.PathValue("ref")
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
+	ref := r.param("ref")
 	seen := map[string]bool{}
 	latest := []map[string]any{}
 	state := "success"
