@@ -254,6 +254,13 @@ func wrap(what string, err error) error {
 	if errors.As(err, &rl) {
 		return fmt.Errorf("%s: %w", what, &RateLimitError{Reset: rl.Rate.Reset.Time, Err: err})
 	}
+	// go-github v60 recognises a primary limit only on 403; GitHub also answers 429.
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusTooManyRequests {
+		if reset, ok := primaryReset(er.Response); ok {
+			return fmt.Errorf("%s: %w", what, &RateLimitError{Reset: reset, Err: err})
+		}
+	}
 	return fmt.Errorf("%s: %w", what, err)
 }
 
