@@ -62,3 +62,11 @@ func BenchmarkContractCheckComment(b *testing.B) {
 		}
 	}
 }
+
+func TestMissingDescriptionSaysRunMakeOpenapi(t *testing.T) {
+	t.Setenv(OpenAPIEnv, t.TempDir()+"/absent.json")
+	_, err := contractPath()
+	if err == nil || !strings.Contains(err.Error(), "run `make openapi`") {
+		t.Errorf("error %v does not say to run make openapi", err)
+	}
+}
