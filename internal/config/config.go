@@ -20,6 +20,7 @@ type Config struct {
 	// Autodetect narrows autodetection; it may only be set when Projects is empty.
 	Autodetect Autodetect
 	Drift      Drift
+	GitHub     GitHub
 	// File is the path the configuration was loaded from; "" when no file was found and the
 	// configuration is Default().
 	File string
@@ -30,6 +31,18 @@ type Terraform struct {
 	Version string // version constraint or exact version, e.g. "~> 1.5"; "" = any
 	Binary  string // "terraform" (default) or "tofu"
 	Install bool   // allow hc-install to download the binary when none installed matches
+}
+
+// GitHub tunes how tfgate works with GitHub.
+type GitHub struct {
+	// Identity is the login tfgate's comments and issues are written by, when the token is
+	// not GITHUB_TOKEN's github-actions[bot] and GET /user cannot tell (a GitHub App's
+	// installation token: "my-app[bot]"). "" = find out.
+	Identity string
+	// AllowPullRequestTargetForks lets `pull_request_target` runs plan a fork's code.
+	// Off by default: terraform runs providers and external data sources from the checked
+	// out code, with the workflow's secrets.
+	AllowPullRequestTargetForks bool
 }
 
 // Policies configures the OPA policies and who may override a deny.
@@ -90,22 +103,4 @@ func Default() *Config {
 		Terraform: Terraform{Binary: "terraform"},
 		Approval:  Approval{MinApprovals: 1, DestroyMinApprovals: 1},
 	}
-}
-
-// Project returns the project called name.
-func (c *Config) Project(name string) (*Project, bool) {
-	for i := range c.Projects {
-		if c.Projects[i].Name == name {
-			return &c.Projects[i], true
-		}
-	}
-	return nil, false
-}
-
-// ApprovalFor returns the approval rules that apply to p.
-func (c *Config) ApprovalFor(p *Project) Approval {
-	if p != nil && p.Approval != nil {
-		return *p.Approval
-	}
-	return c.Approval
 }

@@ -71,12 +71,14 @@ func TestParseErrors(t *testing.T) {
 		// Keys.
 		{"unknown key with suggestion", "version: 1\nprojetcs: []\n", `.tfgate.yaml:2: unknown key "projetcs" (did you mean "projects"?)`},
 		{"misspelt version is reported once", "verison: 1\n", `.tfgate.yaml:1: unknown key "verison" (did you mean "version"?)`},
-		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, projects, autodetect, drift`},
+		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, projects, autodetect, drift, github`},
 		{"autodetect unknown key", "version: 1\nautodetect:\n  exclude: [a]\n  excludes: [b]\n", `.tfgate.yaml:4: unknown key "excludes" in autodetect (did you mean "exclude"?)`},
 		{"autodetect bad glob", "version: 1\nautodetect:\n  include:\n    - \"examples/*\"\n    - \"test/{a,b\"\n", `.tfgate.yaml:5: autodetect.include "test/{a,b" is not a valid glob; check its [ ] and { } pairs`},
 		{"autodetect not a list", "version: 1\nautodetect: {exclude: fixtures}\n", `.tfgate.yaml:2: autodetect.exclude must be a list, got "fixtures"; write [fixtures]`},
 		{"autodetect outside", "version: 1\nautodetect: {exclude: [\"../x\"]}\n", `.tfgate.yaml:2: autodetect.exclude "../x" is outside the repository`},
 		{"autodetect with projects", "version: 1\nautodetect: {exclude: [x]}\nprojects:\n  - dir: envs/dev\n", `.tfgate.yaml:2: autodetect has no effect when projects lists the projects; remove one of the two`},
+		{"github identity not a login", "version: 1\ngithub:\n  identity: \"a b\"\n", `.tfgate.yaml:3: github.identity "a b" is not a GitHub login (e.g. "my-app[bot]")`},
+		{"github fork flag not a boolean", "version: 1\ngithub: {allow_pull_request_target_forks: sometimes}\n", `.tfgate.yaml:2: github.allow_pull_request_target_forks must be true or false, got "sometimes"`},
 		{"unknown nested key", "version: 1\nterraform:\n  bin: tofu\n", `.tfgate.yaml:3: unknown key "bin" in terraform (did you mean "binary"?)`},
 		{"other spelling of a key", "version: 1\nprojects:\n  - dir: envs/dev\n    dependsOn: []\n", `.tfgate.yaml:4: unknown key "dependsOn" in project "envs/dev" (did you mean "depends_on"?)`},
 		{"key set twice", "version: 1\napproval:\n  min_approvals: 1\n  min_approvals: 2\n", `.tfgate.yaml:4: key "min_approvals" in approval is set twice (first on line 3); keep one`},
@@ -205,7 +207,7 @@ func TestParseFull(t *testing.T) {
 			Approval:     &Approval{MinApprovals: 2, DestroyMinApprovals: 2},
 			Line:         lineOf(data, "- name: network-prod"),
 		}},
-		Drift: Drift{Labels: []string{"drift"}},
+		Drift: Drift{Labels: []string{"drift"}}, GitHub: GitHub{Identity: "tfgate-app[bot]"},
 		File:  "testdata/full.yaml",
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tfgate/tfgate/internal/tffiles"
 	"gopkg.in/yaml.v3"
 )
 
@@ -94,9 +95,9 @@ func (d *decoder) holdsTerraform(n *yaml.Node, prefix, given, rel string) {
 	var subdirs []string
 	for _, e := range entries {
 		switch {
-		case isTerraformFile(e.Name()) && !e.IsDir():
+		case tffiles.IsConfig(e.Name()) && !e.IsDir():
 			return
-		case e.IsDir() && !strings.HasPrefix(e.Name(), ".") && hasTerraformFile(filepath.Join(dir, e.Name())):
+		case e.IsDir() && !strings.HasPrefix(e.Name(), ".") && tffiles.DirHasConfig(filepath.Join(dir, e.Name())):
 			subdirs = append(subdirs, path.Join(given, e.Name()))
 		}
 	}
@@ -117,30 +118,6 @@ func (d *decoder) holdsTerraform(n *yaml.Node, prefix, given, rel string) {
 		hint = fmt.Sprintf(" (its subdirectories %s%s do; list each as a project)", strings.Join(quoted, ", "), more)
 	}
 	d.errorf(n, "%sdir %q holds no *.tf files; point dir at a Terraform root module%s", prefix, given, hint)
-}
-
-func isTerraformFile(name string) bool {
-	// OpenTofu (>= 1.8) reads *.tofu and *.tofu.json beside, and instead of, *.tf files.
-	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasTerraformFile reports whether dir directly holds a Terraform (*.tf, *.tf.json, *.tofu, *.tofu.json) file.
-func hasTerraformFile(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if !e.IsDir() && isTerraformFile(e.Name()) {
-			return true
-		}
-	}
-	return false
 }
 
 // pathErr drops the absolute path an *fs.PathError repeats.

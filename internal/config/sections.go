@@ -44,6 +44,7 @@ func (d *decoder) config(n *yaml.Node) *Config {
 		{"projects", func(_, v *yaml.Node) { projects = d.projects(v) }},
 		{"autodetect", func(k, v *yaml.Node) { d.autodetect(v, &cfg.Autodetect); autodetectKey = k }},
 		{"drift", func(_, v *yaml.Node) { d.drift(v, &cfg.Drift) }},
+		{"github", func(_, v *yaml.Node) { d.github(v, &cfg.GitHub) }},
 		// As in docker compose, x- keys hold YAML anchors for the rest of the file to use.
 		{"x-*", func(_, _ *yaml.Node) {}},
 	})
@@ -123,6 +124,30 @@ func (d *decoder) policies(n *yaml.Node, p *Policies) {
 					continue
 				}
 				p.Owners = append(p.Owners, strings.TrimPrefix(s, "@"))
+			}
+		}},
+	})
+}
+
+// loginPattern is a GitHub login, bots included ("github-actions[bot]").
+var loginPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]*)(?:\[bot\])?$`)
+
+func (d *decoder) github(n *yaml.Node, g *GitHub) {
+	d.section(n, "github", []field{
+		{"identity", func(_, v *yaml.Node) {
+			s, ok := d.str(v, "github.identity")
+			if !ok {
+				return
+			}
+			if !loginPattern.MatchString(s) {
+				d.errorf(v, `github.identity %q is not a GitHub login (e.g. "my-app[bot]")`, s)
+				return
+			}
+			g.Identity = s
+		}},
+		{"allow_pull_request_target_forks", func(_, v *yaml.Node) {
+			if b, ok := d.boolean(v, "github.allow_pull_request_target_forks"); ok {
+				g.AllowPullRequestTargetForks = b
 			}
 		}},
 	})

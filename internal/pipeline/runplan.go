@@ -72,7 +72,7 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	if err != nil {
 		return run, err
 	}
-	run.Base, run.MergeBase, run.Notes = sel.Base, short(sel.MergeBase), RemovedNotes(sel.Removed)
+	run.Base, run.MergeBase, run.Notes = sel.Base, short(sel.MergeBase), sel.Notes
 	if len(sel.Projects) == 0 {
 		return run, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/tffiles"
 )
 
 // SelectOptions say which projects a command works on.
@@ -230,7 +231,7 @@ func heldTerraform(ctx context.Context, git ci.Git, dir, rev string) (bool, erro
 		return false, err
 	}
 	for _, f := range files {
-		if path.Dir(f) == path.Clean(dir) && project.IsTerraformFile(path.Base(f)) {
+		if path.Dir(f) == path.Clean(dir) && tffiles.IsConfig(path.Base(f)) {
 			return true, nil
 		}
 	}

@@ -96,7 +96,7 @@ func BenchmarkChanged(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var touched int
 			for b.Loop() {
-				touched = len(Changed(ps, bc.files))
+				touched = len(ChangedWhy(ps, bc.files))
 			}
 			b.ReportMetric(float64(touched), "touched")
 		})

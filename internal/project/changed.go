@@ -8,9 +8,17 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/tfgate/tfgate/internal/tffiles"
 )
 
-// Changed returns the projects, in input order, that the changed files touch. files are
+// Touched is a changed project and a changed file that touches it.
+type Touched struct {
+	Project Project
+	File    string
+}
+
+// ChangedWhy returns the projects, in input order, that the changed files touch, each with
+// a changed file that touches it (the answer to "why is this project planned?"). files are
 // root-relative slash paths ("../" allowed for files outside root but inside the git
 // repository) and should include deleted files and both sides of renames. A file touches a
 // project when it matches one of the project's WhenModified globs (taken relative to its
@@ -26,26 +34,10 @@ import (
 // the change going unchecked. A change to a non-Terraform file (a template) of a module
 // it uses only through a broken file is still missed. An empty WhenModified keeps such a
 // project out too.
-func Changed(projects []Project, files []string) []Project {
-	var touched []Project
-	for _, t := range ChangedWhy(projects, files) {
-		touched = append(touched, t.Project)
-	}
-	return touched
-}
-
-// Touched is a changed project and a changed file that touches it.
-type Touched struct {
-	Project Project
-	File    string
-}
-
-// ChangedWhy is Changed with, for each project, the file that touched it: the answer to
-// "why is this project planned?".
 func ChangedWhy(projects []Project, files []string) []Touched {
 	idx := newFileIndex(files)
 	firstTerraform := ""
-	if i := slices.IndexFunc(idx, func(f string) bool { return isTerraformFile(path.Base(f)) }); i >= 0 {
+	if i := slices.IndexFunc(idx, func(f string) bool { return tffiles.IsConfig(path.Base(f)) }); i >= 0 {
 		firstTerraform = idx[i]
 	}
 	var touched []Touched

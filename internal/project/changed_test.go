@@ -14,6 +14,15 @@ func names(ps []Project) []string {
 	return out
 }
 
+// changedNames are the names of the projects ChangedWhy selects.
+func changedNames(ps []Project, files []string) []string {
+	out := []string{}
+	for _, t := range ChangedWhy(ps, files) {
+		out = append(out, t.Project.Name)
+	}
+	return out
+}
+
 // changedFixture is a monorepo: two environments sharing modules (tags is used through
 // app and network), a nested project, a root project, custom globs and an opt-out project.
 func changedFixture() []Project {
@@ -107,9 +116,9 @@ func TestChanged(t *testing.T) {
 	projects := changedFixture()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := names(Changed(projects, tt.files))
+			got := changedNames(projects, tt.files)
 			if !slices.Equal(got, tt.want) {
-				t.Errorf("Changed(%q) = %q, want %q", tt.files, got, tt.want)
+				t.Errorf("ChangedWhy(%q) = %q, want %q", tt.files, got, tt.want)
 			}
 		})
 	}
@@ -219,9 +228,9 @@ func TestChangedProjectWithProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := names(Changed(projects, tt.files))
+			got := changedNames(projects, tt.files)
 			if !slices.Equal(got, tt.want) {
-				t.Errorf("Changed(%q) = %q, want %q", tt.files, got, tt.want)
+				t.Errorf("ChangedWhy(%q) = %q, want %q", tt.files, got, tt.want)
 			}
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tfgate/tfgate/internal/tffiles"
 )
 
 // What a module (or project) directory contains is defined here, once: InputFiles hashes
@@ -63,7 +65,7 @@ func inContents(dir string, nested []string, file string) bool {
 	if excluded(parts[len(parts)-1], false) {
 		return false
 	}
-	if len(parts) > 1 && isTerraformFile(parts[len(parts)-1]) {
+	if len(parts) > 1 && tffiles.IsConfig(parts[len(parts)-1]) {
 		// Its directory holds (or, for a deleted file, held) Terraform files of its own:
 		// a nested module, whether or not nested still lists it.
 		return false
@@ -129,7 +131,7 @@ func (s *scanner) walk(ctx context.Context, dir string, top bool, c *contents) e
 	}
 	if !top {
 		for _, e := range entries {
-			if !e.IsDir() && isTerraformFile(e.Name()) {
+			if !e.IsDir() && tffiles.IsConfig(e.Name()) {
 				c.nested = append(c.nested, dir) // its own configuration, not part of the parent
 				return nil
 			}

@@ -75,8 +75,8 @@ func TestChangedLibrary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := names(Changed(ps, tt.files)); !slices.Equal(got, tt.want) {
-				t.Errorf("Changed(%q) = %q, want %q", tt.files, got, tt.want)
+			if got := changedNames(ps, tt.files); !slices.Equal(got, tt.want) {
+				t.Errorf("ChangedWhy(%q) = %q, want %q", tt.files, got, tt.want)
 			}
 		})
 	}
@@ -133,10 +133,10 @@ func TestDiscoverIn(t *testing.T) {
 	if len(ps[1].Problems) != 1 || !strings.Contains(ps[1].Problems[0], "points outside the repository") {
 		t.Errorf("live/b problems = %q", ps[1].Problems)
 	}
-	if got := names(Changed(ps[:1], []string{"../shared/net/main.tf"})); !slices.Equal(got, []string{"live/a"}) {
+	if got := changedNames(ps[:1], []string{"../shared/net/main.tf"}); !slices.Equal(got, []string{"live/a"}) {
 		t.Errorf("change outside root selects %q", got)
 	}
-	if got := names(Changed(ps[:1], []string{"../shared/common.tfvars"})); !slices.Equal(got, []string{"live/a"}) {
+	if got := changedNames(ps[:1], []string{"../shared/common.tfvars"}); !slices.Equal(got, []string{"live/a"}) {
 		t.Errorf("linked file outside root selects %q", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/tfgate/tfgate/internal/tffiles"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/sync/errgroup"
 )
@@ -92,33 +93,10 @@ func (g *graph) problemsOf(dir string) []string {
 	return out
 }
 
-// IsTerraformFile reports whether a file called name is Terraform (or OpenTofu)
-// configuration: *.tf, *.tf.json, *.tofu or *.tofu.json.
-func IsTerraformFile(name string) bool { return isTerraformFile(name) }
-
-func isTerraformFile(name string) bool {
-	// OpenTofu (>= 1.8) reads *.tofu and *.tofu.json beside, and instead of, *.tf files.
-	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
-}
-
 // HasTerraform reports whether dir (root-relative) holds Terraform files (*.tf, *.tf.json,
 // *.tofu, *.tofu.json).
 func HasTerraform(root, dir string) bool {
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if !e.IsDir() && isTerraformFile(e.Name()) {
-			return true
-		}
-	}
-	return false
+	return tffiles.DirHasConfig(filepath.Join(root, filepath.FromSlash(dir)))
 }
 
 // parseHCL parses native HCL or, for *.json names, HCL's JSON syntax.
@@ -145,7 +123,7 @@ func (g *graph) walk(ctx context.Context) ([]string, error) {
 			}
 			return nil
 		}
-		if !isTerraformFile(d.Name()) || !(d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
+		if !tffiles.IsConfig(d.Name()) || !(d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
 			return nil
 		}
 		rel, err := filepath.Rel(g.root, filepath.Dir(p))
@@ -223,7 +201,7 @@ func (g *graph) listTerraformFiles(dir string) ([]string, error) {
 	}
 	var files []string
 	for _, e := range entries {
-		if !e.IsDir() && isTerraformFile(e.Name()) {
+		if !e.IsDir() && tffiles.IsConfig(e.Name()) {
 			files = append(files, e.Name())
 		}
 	}

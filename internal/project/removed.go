@@ -3,6 +3,8 @@ package project
 import (
 	"path"
 	"strings"
+
+	"github.com/tfgate/tfgate/internal/tffiles"
 )
 
 // RemovedDirs returns the directories (root-relative, sorted, each once) that a change
@@ -18,7 +20,7 @@ func RemovedDirs(deleted []string, exists func(dir string) bool) []string {
 	candidates := map[string]bool{}
 	for _, f := range deleted {
 		f = path.Clean(strings.TrimPrefix(f, "./"))
-		if !isTerraformFile(path.Base(f)) || !local(f) || path.IsAbs(f) {
+		if !tffiles.IsConfig(path.Base(f)) || !local(f) || path.IsAbs(f) {
 			continue
 		}
 		candidates[path.Dir(f)] = true

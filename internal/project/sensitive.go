@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tfgate/tfgate/internal/tffiles"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -53,7 +54,7 @@ func SensitiveValues(ctx context.Context, root string, p Project, env map[string
 // sensitiveVariables are the names of the variables declared sensitive in dir's files.
 func sensitiveVariables(dir string) map[string]bool {
 	names := map[string]bool{}
-	for _, file := range globNames(dir, "*.tf", "*.tf.json", "*.tofu", "*.tofu.json") {
+	for _, file := range globNames(dir, tffiles.Globs...) {
 		f := parseFile(filepath.Join(dir, file))
 		if f == nil {
 			continue

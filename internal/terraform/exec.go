@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/tffiles"
 )
 
 // DefaultGracePeriod is how long terraform may take to stop after it has been
@@ -148,7 +150,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// varFileSource matches the line of a diagnostic whose source is not a .tf/.tf.json file —
+// varFileSource matches the line of a diagnostic whose source is not a configuration file —
 // a var file, whatever its name (`  on secret.tfvars line 1:`, `on prod.vars line 3:`).
 var varFileSource = regexp.MustCompile(`^\s*on (\S+) line \d+`)
 
@@ -166,7 +168,7 @@ func redactVarFileSnippets(stderr string) string {
 		switch {
 		case varFileSource.MatchString(l):
 			file := varFileSource.FindStringSubmatch(l)[1]
-			inVarFile = !strings.HasSuffix(file, ".tf") && !strings.HasSuffix(file, ".tf.json")
+			inVarFile = !tffiles.IsConfig(file)
 		case inVarFile && sourceLine.MatchString(l):
 			out = append(out, sourceLine.FindString(l)+"(line from a var file hidden: it may hold secrets)")
 			continue
