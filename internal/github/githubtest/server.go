@@ -228,7 +228,7 @@ func (s *Server) authenticate(r *http.Request) (Token, bool) {
 	return tok, ok
 }
 
-// now is the fake's clock: it advances one second per write so timestamps order.
+// tick advances the fake clock one second per write, so timestamps order.
 func (s *Server) tick() time.Time {
 	s.clock = s.clock.Add(time.Second)
 	return s.clock
