@@ -5,6 +5,10 @@ BIN               := $(CURDIR)/.bin
 TERRAFORM         := $(BIN)/terraform
 TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
 TFGATE            := $(BIN)/tfgate
+# GitHub's official REST API description, which githubtest holds every request to.
+OCTOKIT_OPENAPI_VERSION := 23.0.2
+OCTOKIT_OPENAPI   := $(BIN)/octokit-openapi
+OCTOKIT_STAMP     := $(OCTOKIT_OPENAPI)/.installed-$(OCTOKIT_OPENAPI_VERSION)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # fakecloud, the test provider, installed as a filesystem mirror (the unpacked layout
@@ -19,7 +23,9 @@ export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
 export TFGATE_TEST_PLUGINS := $(PLUGINS)
 
-.PHONY: all build terraform fakecloud test vet bench demo clean
+export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
+
+.PHONY: all build terraform fakecloud openapi test vet bench demo clean
 
 all: build
 
@@ -41,17 +47,24 @@ $(TERRAFORM_STAMP):
 fakecloud:
 	@mkdir -p $(dir $(FAKECLOUD))
 	$(GO) build -trimpath -buildvcs=false -ldflags '-X main.version=$(FAKECLOUD_VERSION)' -o $(FAKECLOUD) ./internal/testprovider/cmd/terraform-provider-fakecloud
+# @octokit/openapi from the npm registry (once; cached in .bin/).
+openapi: $(OCTOKIT_STAMP)
+$(OCTOKIT_STAMP):
+	@mkdir -p $(OCTOKIT_OPENAPI)
+	npm install --silent --no-audit --no-fund --prefix $(OCTOKIT_OPENAPI) @octokit/openapi@$(OCTOKIT_OPENAPI_VERSION)
+	@test -s $(TFGATE_GITHUB_OPENAPI)
+	@touch $@
 
 vet:
 	$(GO) vet ./...
 
 # Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
-test: terraform fakecloud vet build
+test: terraform fakecloud openapi vet build
 	$(GO) test -race -count=1 ./...
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
-bench: terraform fakecloud
+bench: terraform fakecloud openapi
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # Plan the example monorepo with the pinned terraform. Its policies deny one project on

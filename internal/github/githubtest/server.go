@@ -1,0 +1,274 @@
+// Package githubtest is a stateful fake of the GitHub REST API on httptest, for tests.
+//
+// It keeps repositories, pull requests, issues, comments, reviews, statuses, labels and
+// Actions artifacts in memory; refuses what GitHub refuses (body and title limits,
+// authentication, who may edit a comment, read-only tokens, `GET /user` for an
+// installation token); injects 5xx and rate limits; counts requests so tests can assert an
+// API budget; and holds every request to GitHub's own OpenAPI description (npm package
+// @octokit/openapi, installed by `make openapi`). A request the description does not
+// allow is answered 400/422 and recorded as a violation that fails the test.
+package githubtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// User is a GitHub account as the fake knows it.
+type User struct {
+	Login string
+	ID    int64
+	Type  string // "User" or "Bot"
+}
+
+// Accounts every Server knows.
+var (
+	Bot   = User{Login: "github-actions[bot]", ID: 41898282, Type: "Bot"}
+	Alice = User{Login: "alice", ID: 1001, Type: "User"}
+	Bob   = User{Login: "bob", ID: 1002, Type: "User"}
+	Carol = User{Login: "carol", ID: 1003, Type: "User"}
+)
+
+// Tokens every Server accepts.
+const (
+	// InstallationToken is a GITHUB_TOKEN: it acts as github-actions[bot] and may not
+	// call GET /user.
+	InstallationToken = "ghs_githubtest_installation"
+	// ForkToken is the read-only GITHUB_TOKEN of a pull request from a fork.
+	ForkToken  = "ghs_githubtest_fork_readonly"
+	AliceToken = "ghp_githubtest_alice"
+	BobToken   = "ghp_githubtest_bob"
+	CarolToken = "ghp_githubtest_carol"
+)
+
+// Token describes what a token authenticates as.
+type Token struct {
+	User         User
+	Installation bool // an app installation token: GET /user is 403
+	ReadOnly     bool // every write is 403
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithToken makes the server accept token as tok.
+func WithToken(token string, tok Token) Option {
+	return func(s *Server) { s.tokens[token] = tok }
+}
+
+// Server is the fake. Its methods are safe for concurrent use.
+type Server struct {
+	srv      *httptest.Server
+	contract *Contract
+	handlers map[string]handler // by pattern, "METHOD /template" of GitHub's description
+
+	mu         sync.Mutex
+	tokens     map[string]Token
+	repos      map[string]*repo
+	nextID     int64
+	clock      time.Time
+	faults     []*fault
+	total      int
+	counts     map[string]int
+	violations []string
+}
+
+// New starts a Server that is closed when the test ends. The test fails if GitHub's OpenAPI
+// description is missing (run `make openapi`) or if any request broke it and the test did
+// not take the violation with TakeViolations.
+func New(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{
+		tokens: map[string]Token{
+			InstallationToken: {User: Bot, Installation: true},
+			ForkToken:         {User: Bot, Installation: true, ReadOnly: true},
+			AliceToken:        {User: Alice},
+			BobToken:          {User: Bob},
+			CarolToken:        {User: Carol},
+		},
+		repos:  map[string]*repo{},
+		nextID: 1000000,
+		clock:  time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
+		counts: map[string]int{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	c, err := LoadContract()
+	if err != nil {
+		t.Fatalf("githubtest: %v", err)
+	}
+	s.contract = c
+	s.handlers = map[string]handler{}
+	s.routes()
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(func() {
+		s.srv.Close()
+		for _, v := range s.TakeViolations() {
+			t.Errorf("githubtest: request broke GitHub's REST API contract: %s", v)
+		}
+	})
+	return s
+}
+
+// URL is the API base URL, what GITHUB_API_URL would hold (no trailing slash).
+func (s *Server) URL() string { return s.srv.URL }
+
+// Client is an HTTP client for the server (plain, no retries).
+func (s *Server) Client() *http.Client { return s.srv.Client() }
+
+// request is what a handler gets: the HTTP request, its token, body and path parameters.
+type request struct {
+	*http.Request
+	tok    Token
+	body   []byte
+	params map[string]string
+}
+
+func (r *request) param(name string) string { return r.params[name] }
+
+type handler func(w http.ResponseWriter, r *request)
+
+// handle registers the handler of a GitHub operation. pattern is "METHOD /template" exactly
+// as GitHub's description spells the path; requests are routed by the description, and
+// counted and matched to faults by this pattern.
+func (s *Server) handle(pattern string, h handler) {
+	if !s.contract.hasOperation(pattern) {
+		panic("githubtest: " + pattern + " is not an operation of GitHub's REST API description")
+	}
+	s.handlers[pattern] = h
+}
+
+// blobPrefix serves artifact archives: the target of the download redirect, like GitHub's
+// signed storage URLs it needs no token and is not part of the REST API.
+const blobPrefix = "/_githubtest/blobs/"
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "unreadable body")
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if strings.HasPrefix(r.URL.Path, blobPrefix) {
+		s.countRequest(r.Method + " " + blobPrefix + "{id}.zip")
+		s.serveBlob(w, r)
+		return
+	}
+	m, cerr := s.contract.Check(r.Context(), r, body)
+	key := r.Method + " " + r.URL.Path
+	if m != nil {
+		key = m.Pattern
+	}
+	s.countRequest(key)
+	if cerr != nil {
+		s.mu.Lock()
+		s.violations = append(s.violations, cerr.Error())
+		s.mu.Unlock()
+		status := http.StatusUnprocessableEntity
+		if errors.Is(cerr, errNoOperation) {
+			status = http.StatusBadRequest
+		}
+		writeError(w, status, "githubtest: "+cerr.Error())
+		return
+	}
+	tok, ok := s.authenticate(r)
+	if !ok {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{
+			"message":           "Requires authentication",
+			"documentation_url": "https://docs.github.com/rest",
+		})
+		return
+	}
+	if s.injectFault(w, key) {
+		return
+	}
+	h := s.handlers[key]
+	if h == nil {
+		writeError(w, http.StatusNotFound, "githubtest does not implement "+key+" ("+m.Operation+")")
+		return
+	}
+	if tok.ReadOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
+	h(w, &request{Request: r, tok: tok, body: body, params: m.Params})
+}
+
+func (s *Server) countRequest(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.total++
+	s.counts[key]++
+}
+
+func (s *Server) authenticate(r *http.Request) (Token, bool) {
+	h := r.Header.Get("Authorization")
+	var raw string
+	switch {
+	case strings.HasPrefix(h, "Bearer "):
+		raw = strings.TrimPrefix(h, "Bearer ")
+	case strings.HasPrefix(h, "token "):
+		raw = strings.TrimPrefix(h, "token ")
+	default:
+		return Token{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tok, ok := s.tokens[raw]
+	return tok, ok
+}
+
+// tick advances the fake clock one second per write, so timestamps order.
+func (s *Server) tick() time.Time {
+	s.clock = s.clock.Add(time.Second)
+	return s.clock
+}
+
+func (s *Server) newID() int64 {
+	s.nextID++
+	return s.nextID
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"message": msg, "documentation_url": "https://docs.github.com/rest"})
+}
+
+// writeValidation answers 422 as GitHub does for a field it refuses.
+func writeValidation(w http.ResponseWriter, resource, field, msg string) {
+	type fieldError struct {
+		Resource string `json:"resource"`
+		Code     string `json:"code"`
+		Field    string `json:"field"`
+		Message  string `json:"message"`
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, struct {
+		Message string       `json:"message"`
+		Errors  []fieldError `json:"errors"`
+		DocURL  string       `json:"documentation_url"`
+	}{"Validation Failed", []fieldError{{resource, "custom", field, msg}}, "https://docs.github.com/rest"})
+}
+
+// decode reads the request's JSON body into v, answering 400 when it is not JSON.
+func decode(w http.ResponseWriter, r *request, v any) bool {
+	if err := json.Unmarshal(r.body, v); err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("Problems parsing JSON: %v", err))
+		return false
+	}
+	return true
+}

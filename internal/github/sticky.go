@@ -1,0 +1,91 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Published is what PublishComment left on the pull request.
+type Published struct {
+	Comments []Comment // the parts, in order
+	Created  int
+	Edited   int
+	Same     int // parts already up to date, not sent again
+	Deleted  int
+}
+
+// PublishComment makes parts the pull request's sticky comment of kind marker ("plan"):
+// part i is a comment whose first line is Marker{marker, pr, i, len(parts)}.
+//
+// tfgate's earlier parts are the comments that carry a marker of this kind and pull request
+// AND are written by identity; anything else, even quoting the marker, is never edited,
+// deleted or read. Earlier parts are reused in the order they were created (so the parts
+// keep reading top to bottom), edited only when their text changed; missing parts are
+// created after them; surplus ones (the plan shrank, or a duplicate) are deleted.
+//
+// Calls: one list per 100 comments on the pull request, then one per part created or
+// changed and one per part deleted — none of it depends on how many projects the parts
+// describe.
+func PublishComment(ctx context.Context, api API, repo Repo, pr int, marker string, parts []string, identity Identity) (Published, error) {
+	var out Published
+	if !kindRE.MatchString(marker) {
+		return out, fmt.Errorf("comment kind %q: want lowercase letters, digits and dashes", marker)
+	}
+	if identity.Login == "" {
+		return out, errors.New("publish comment: tfgate's identity is unknown")
+	}
+	if len(parts) == 0 {
+		return out, errors.New("publish comment: nothing to publish")
+	}
+	bodies := make([]string, len(parts))
+	for i, p := range parts {
+		bodies[i] = Marker{Kind: marker, PR: pr, Part: i + 1, Parts: len(parts)}.String() + "\n" + p
+		if n := utf8.RuneCountInString(bodies[i]); n > MaxCommentChars {
+			return out, fmt.Errorf("comment part %d/%d on %s#%d has %d characters; GitHub allows %d",
+				i+1, len(parts), repo, pr, n, MaxCommentChars)
+		}
+	}
+
+	all, err := api.ListIssueComments(ctx, repo, pr)
+	if err != nil {
+		return out, err
+	}
+	var ours []Comment
+	for _, c := range all {
+		if m, ok := ParseMarker(c.Body); ok && m.Kind == marker && m.PR == pr && identity.Is(c.Author) {
+			ours = append(ours, c) // GitHub lists comments oldest first
+		}
+	}
+
+	for i, body := range bodies {
+		if i < len(ours) {
+			if ours[i].Body == body {
+				out.Same++
+				out.Comments = append(out.Comments, ours[i])
+				continue
+			}
+			c, err := api.EditIssueComment(ctx, repo, ours[i].ID, body)
+			if err != nil {
+				return out, fmt.Errorf("update part %d/%d: %w", i+1, len(bodies), err)
+			}
+			out.Edited++
+			out.Comments = append(out.Comments, c)
+			continue
+		}
+		c, err := api.CreateIssueComment(ctx, repo, pr, body)
+		if err != nil {
+			return out, fmt.Errorf("post part %d/%d: %w", i+1, len(bodies), err)
+		}
+		out.Created++
+		out.Comments = append(out.Comments, c)
+	}
+	for _, c := range ours[min(len(ours), len(bodies)):] {
+		if err := api.DeleteIssueComment(ctx, repo, c.ID); err != nil {
+			return out, fmt.Errorf("remove surplus part: %w", err)
+		}
+		out.Deleted++
+	}
+	return out, nil
+}

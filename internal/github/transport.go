@@ -1,0 +1,149 @@
+package github
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofri/go-github-ratelimit/v2/github_ratelimit"
+	"github.com/gofri/go-github-ratelimit/v2/github_ratelimit/github_secondary_ratelimit"
+)
+
+// Stats counts what the client sent, for the run's closing note and metrics.
+type Stats struct {
+	Calls   int64 // HTTP requests sent, retries included
+	Retries int64 // requests sent again after a 5xx, a secondary or a near primary rate limit
+}
+
+type counters struct{ calls, retries atomic.Int64 }
+
+// The transport stack, outermost first:
+//
+//	retryTransport       5xx with exponential backoff; a primary rate limit whose reset is near
+//	secondary limiter    github.com/gofri/go-github-ratelimit/v2: waits out secondary limits
+//	replayTransport      gives every attempt a fresh copy of the request body
+//	countTransport       counts what reaches the network
+//
+// Every wait is bounded by Options.MaxWait (one wait) and Options.MaxRetryTime (all waits
+// of one request), and ends early when the context is cancelled.
+func newTransport(base http.RoundTripper, o Options, n *counters) http.RoundTripper {
+	counted := &countTransport{base: base, n: n}
+	replay := &replayTransport{base: counted}
+	secondary := github_ratelimit.NewSecondaryLimiter(replay,
+		github_secondary_ratelimit.WithSingleSleepLimit(o.MaxWait, nil),
+		github_secondary_ratelimit.WithTotalSleepLimit(o.MaxRetryTime, nil),
+		github_secondary_ratelimit.WithLimitDetectedCallback(func(*github_secondary_ratelimit.CallbackContext) {
+			n.retries.Add(1)
+		}),
+	)
+	return &retryTransport{base: secondary, o: o, n: n}
+}
+
+type countTransport struct {
+	base http.RoundTripper
+	n    *counters
+}
+
+func (t *countTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	t.n.calls.Add(1)
+	return t.base.RoundTrip(r)
+}
+
+// replayTransport exists because retries above it send the same *http.Request again,
+// whose body the previous attempt consumed.
+type replayTransport struct{ base http.RoundTripper }
+
+func (t *replayTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil && r.GetBody != nil {
+		body, err := r.GetBody()
+		if err != nil {
+			return nil, err
+		}
+		r = r.Clone(r.Context())
+		r.Body = body
+	}
+	return t.base.RoundTrip(r)
+}
+
+type retryTransport struct {
+	base http.RoundTripper
+	o    Options
+	n    *counters
+}
+
+func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	ctx := r.Context()
+	deadline := time.Now().Add(t.o.MaxRetryTime)
+	backoff := t.o.Backoff
+	for attempt := 1; ; attempt++ {
+		resp, err := t.base.RoundTrip(r)
+		wait, retry := t.shouldRetry(r, resp, err, backoff)
+		if !retry || attempt >= t.o.MaxAttempts || time.Now().Add(wait).After(deadline) {
+			return resp, err
+		}
+		if resp != nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+			resp.Body.Close()
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+		t.n.retries.Add(1)
+		backoff *= 2
+	}
+}
+
+// shouldRetry decides whether an attempt is worth repeating and after how long.
+func (t *retryTransport) shouldRetry(r *http.Request, resp *http.Response, err error, backoff time.Duration) (time.Duration, bool) {
+	if err != nil {
+		// A POST that never got an answer may have created something: do not repeat it.
+		return jitter(backoff), r.Context().Err() == nil && r.Method != http.MethodPost
+	}
+	switch resp.StatusCode {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return jitter(backoff), true
+	case http.StatusForbidden, http.StatusTooManyRequests:
+		reset, ok := primaryReset(resp)
+		if !ok {
+			return 0, false
+		}
+		wait := time.Until(reset) + time.Second // the reset is rounded to seconds
+		return max(wait, 0), wait <= t.o.MaxWait
+	}
+	return 0, false
+}
+
+// primaryReset is when an exhausted primary rate limit resets.
+func primaryReset(resp *http.Response) (time.Time, bool) {
+	if resp.Header.Get("X-RateLimit-Remaining") != "0" {
+		return time.Time{}, false
+	}
+	secs, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(secs, 0), true
+}
+
+// jitter spreads retries of concurrent jobs: 50–100 % of d.
+func jitter(d time.Duration) time.Duration {
+	return d/2 + rand.N(d/2+1)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-tm.C:
+		return nil
+	}
+}
