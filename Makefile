@@ -5,6 +5,14 @@ BIN               := $(CURDIR)/.bin
 TERRAFORM         := $(BIN)/terraform
 TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
 TFGATE            := $(BIN)/tfgate
+ACTIONLINT_VERSION := 1.7.12
+ACTIONLINT        := $(BIN)/actionlint
+ACTIONLINT_STAMP  := $(BIN)/.actionlint-$(ACTIONLINT_VERSION)
+ACT_VERSION       := 0.2.89
+ACT               := $(BIN)/act
+ACT_STAMP         := $(BIN)/.act-$(ACT_VERSION)
+# Every workflow file; action.yml is checked through the workflow that runs it (`uses: ./`).
+WORKFLOWS         := $(wildcard .github/workflows/*.yml examples/workflows/*.yml)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 
@@ -12,8 +20,10 @@ LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # and never reaching a registry.
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
+# The act end-to-end test (internal/e2e) runs the example workflows in this act.
+export TFGATE_TEST_ACT := $(ACT)
 
-.PHONY: all build terraform test vet bench demo clean
+.PHONY: all build terraform actionlint act lint-workflows test vet bench demo clean
 
 all: build
 
@@ -30,11 +40,34 @@ $(TERRAFORM_STAMP):
 	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
 	@touch $@
 
+# actionlint and act, built from the Go module proxy once (under a minute each) into .bin/.
+actionlint: $(ACTIONLINT_STAMP)
+$(ACTIONLINT_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@v$(ACTIONLINT_VERSION)
+	@$(ACTIONLINT) -version | head -1 | grep -qx 'v$(ACTIONLINT_VERSION)'
+	@touch $@
+
+act: $(ACT_STAMP)
+$(ACT_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/nektos/act@v$(ACT_VERSION)
+	@$(ACT) --version | grep -qx 'act version $(ACT_VERSION)'
+	@touch $@
+
+# Lint every workflow; actionlint also checks the inputs given to action.yml where a workflow
+# uses it as `uses: ./`. shellcheck is not on every machine, so it is off unless named
+# (make lint-workflows SHELLCHECK=shellcheck): the result must not depend on the machine.
+SHELLCHECK ?=
+lint-workflows: actionlint
+	$(ACTIONLINT) -shellcheck='$(SHELLCHECK)' -pyflakes= $(WORKFLOWS)
+
 vet:
 	$(GO) vet ./...
 
-# Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
-test: terraform vet build
+# Everything: vet, workflow lint, unit and end-to-end tests (real terraform, real binary, the
+# Action in a real runner), Rego policy tests.
+test: terraform act vet lint-workflows build
 	$(GO) test -race -count=1 ./...
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
