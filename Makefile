@@ -68,7 +68,7 @@ vet:
 # Everything: vet, workflow lint, unit and end-to-end tests (real terraform, real binary, the
 # Action in a real runner), Rego policy tests.
 test: terraform act vet lint-workflows build
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
