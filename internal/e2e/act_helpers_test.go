@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -109,7 +110,7 @@ type actRun struct {
 // actResult is what a run left behind.
 type actResult struct {
 	Err       error  // act's exit (non-nil when a job failed)
-	Log       string // act's combined output
+	Log       string // act's combined output, without terminal escapes
 	Artifacts string // act's artifact server directory: <Artifacts>/1/<name>/<name>.zip
 	Duration  time.Duration
 }
@@ -177,7 +178,7 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // whatever outlived act
 	}
-	res := actResult{Err: err, Log: log.String(), Artifacts: artifacts, Duration: time.Since(start)}
+	res := actResult{Err: err, Log: ansiEscape.ReplaceAllString(log.String(), ""), Artifacts: artifacts, Duration: time.Since(start)}
 	if ctx.Err() != nil {
 		t.Fatalf("act did not finish within %v; its log:\n%s", actTimeout, tail(res.Log, 150))
 	}
@@ -301,6 +302,10 @@ func writeFile(t *testing.T, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// ansiEscape matches the colour and cursor sequences tfgate writes to the terminal act gives
+// its steps.
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 // tail returns the last n lines of s.
 func tail(s string, n int) string {

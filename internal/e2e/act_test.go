@@ -15,90 +15,129 @@ import (
 // pull request, and the plan bundles are uploaded as the workflow's artifact.
 //
 // The example monorepo's policies deny envs/prod/network on purpose (a protected resource is
-// deleted), so tfgate exits 3: the step and the job fail — the pull request's check is red —
-// and the bundles are uploaded all the same, because a denied plan must still be reviewable.
+// deleted). A pull request touching it makes tfgate exit 3: the step and the job fail — the
+// pull request's check is red — and the bundles are uploaded all the same, because a denied
+// plan must still be reviewable.
 func TestPlanWorkflow(t *testing.T) {
 	env := newActEnv(t)
-	api := newGitHubStub(t)
-
-	repo := filepath.Join(t.TempDir(), "infra")
-	copyTree(t, filepath.Join(env.root, "examples", "monorepo"), repo, func(_ string, d os.DirEntry) bool {
-		return d.Name() != ".terraform"
-	})
+	action := env.actionSource(t)
 	workflow, err := os.ReadFile(filepath.Join(env.root, "examples", "workflows", "plan.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(repo, ".github", "workflows", "plan.yml"), recordStepOutputs(t, workflow, "plan", "tfgate"))
+	workflow = recordStepOutputs(t, workflow, "plan", "tfgate")
 
-	// The base branch, then a pull request that edits the shared module (both apps) and the
-	// prod network.
-	git(t, repo, "init", "-q", "-b", "main")
-	git(t, repo, "add", "-A")
-	git(t, repo, "commit", "-q", "-m", "infrastructure")
-	base := git(t, repo, "rev-parse", "HEAD")
-	git(t, repo, "remote", "add", "origin", "https://github.com/acme/infra.git")
-	git(t, repo, "update-ref", "refs/remotes/origin/main", base)
-	git(t, repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
-	git(t, repo, "checkout", "-q", "-b", "bigger-prod")
-	appendFile(t, filepath.Join(repo, "modules", "app", "main.tf"), "\n# reviewed in the e2e test\n")
-	appendFile(t, filepath.Join(repo, "envs", "prod", "network", "main.tf"), "\n# reviewed in the e2e test\n")
-	git(t, repo, "commit", "-q", "-am", "Grow prod")
-	head := git(t, repo, "rev-parse", "HEAD")
-
-	record := filepath.Join(t.TempDir(), "outputs.json")
-	res := env.run(t, actRun{
-		Event:    "pull_request",
-		Workflow: ".github/workflows/plan.yml",
-		Dir:      repo,
-		Payload:  pullRequestEvent(7, base, head),
-		SHA:      head,
-		Actions:  map[string]string{"tfgate/tfgate@v1": env.actionSource(t)},
-		Env: map[string]string{
-			"GITHUB_API_URL":     api.URL,
-			"TFGATE_TERRAFORM":   env.terraform,
-			"TF_CLI_CONFIG_FILE": "/dev/null",
-			"E2E_RECORD":         record,
+	for _, tc := range []struct {
+		name     string
+		edit     []string // files the pull request edits
+		exitCode string
+		jobOK    bool
+		projects []string // planned, in order
+		log      []string // in act's log
+	}{
+		{
+			name:     "denied",
+			edit:     []string{"modules/app/main.tf", "envs/prod/network/main.tf"},
+			exitCode: "3",
+			projects: []string{"envs/dev/app", "envs/prod/app", "envs/prod/network"},
+			log:      []string{"Plan: 3 projects", "tfgate: 1 project denied by policy", "Job 'plan' failed"},
 		},
+		{
+			name:     "passes",
+			edit:     []string{"envs/dev/app/main.tf"},
+			exitCode: "0",
+			jobOK:    true,
+			projects: []string{"envs/dev/app"},
+			log:      []string{"Plan: 1 project", "Job succeeded"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newGitHubStub(t)
+			repo, base, head := pullRequestRepo(t, env.root, workflow, tc.edit)
+			record := filepath.Join(t.TempDir(), "outputs.json")
+			res := env.run(t, actRun{
+				Event:    "pull_request",
+				Workflow: ".github/workflows/plan.yml",
+				Dir:      repo,
+				Payload:  pullRequestEvent(7, base, head),
+				SHA:      head,
+				Actions:  map[string]string{"tfgate/tfgate@v1": action},
+				Env: map[string]string{
+					"GITHUB_API_URL":     api.URL,
+					"TFGATE_TERRAFORM":   env.terraform,
+					"TF_CLI_CONFIG_FILE": "/dev/null",
+					"E2E_RECORD":         record,
+				},
+			})
+			logOnFailure(t, res)
+
+			if ok := res.Err == nil; ok != tc.jobOK {
+				t.Errorf("act: %v; want the job to succeed: %v", res.Err, tc.jobOK)
+			}
+			for _, want := range append([]string{"Run Main tfgate plan"}, tc.log...) {
+				if !strings.Contains(res.Log, want) {
+					t.Errorf("act's log lacks %q", want)
+				}
+			}
+
+			// The step's outputs, as a later step of the job reads them.
+			step := readRecord(t, record)
+			wantName := "tfgate-plan-" + head
+			wantOutcome := "success"
+			if !tc.jobOK {
+				wantOutcome = "failure"
+			}
+			if step.Outcome != wantOutcome {
+				t.Errorf("tfgate step outcome = %q, want %s", step.Outcome, wantOutcome)
+			}
+			if got := step.Outputs["exit_code"]; got != tc.exitCode {
+				t.Errorf("output exit_code = %q, want %s", got, tc.exitCode)
+			}
+			if got := step.Outputs["has_changes"]; got != "true" {
+				t.Errorf("output has_changes = %q, want true", got)
+			}
+			if got := step.Outputs["artifact_name"]; got != wantName {
+				t.Errorf("output artifact_name = %q, want %q", got, wantName)
+			}
+			var projects []string
+			if err := json.Unmarshal([]byte(step.Outputs["projects"]), &projects); err != nil || !slices.Equal(projects, tc.projects) {
+				t.Errorf("output projects = %q, want the JSON array %q", step.Outputs["projects"], tc.projects)
+			}
+
+			// The bundles reached act's artifact server: one manifest and plan file per
+			// project, for the pull request's head commit.
+			checkBundleArtifact(t, filepath.Join(res.Artifacts, "1", wantName, wantName+".zip"), head, tc.projects)
+
+			checkPublished(t, api)
+		})
+	}
+}
+
+// pullRequestRepo makes a git repository holding a copy of examples/monorepo and the workflow
+// on its main branch (also origin/main, the default branch), and a pull request branch,
+// checked out, whose one commit edits the given files.
+func pullRequestRepo(t *testing.T, root string, workflow []byte, edit []string) (dir, base, head string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "infra")
+	copyTree(t, filepath.Join(root, "examples", "monorepo"), dir, func(_ string, d os.DirEntry) bool {
+		return d.Name() != ".terraform"
 	})
-	logOnFailure(t, res)
-
-	// The job failed, and for the one reason intended: tfgate's policy deny.
-	if res.Err == nil {
-		t.Errorf("act succeeded; want the job to fail on the policy deny (exit 3)")
+	writeFile(t, filepath.Join(dir, ".github", "workflows", "plan.yml"), workflow)
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "infrastructure")
+	base = git(t, dir, "rev-parse", "HEAD")
+	// act names the repository after origin; tfgate compares with origin's default branch.
+	git(t, dir, "remote", "add", "origin", "https://github.com/acme/infra.git")
+	git(t, dir, "update-ref", "refs/remotes/origin/main", base)
+	git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	git(t, dir, "checkout", "-q", "-b", "grow-prod")
+	for _, f := range edit {
+		appendFile(t, filepath.Join(dir, f), "\n# edited by the pull request\n")
 	}
-	for _, want := range []string{"Run Main tfgate plan", "tfgate: 1 project denied by policy", "Job 'plan' failed"} {
-		if !strings.Contains(res.Log, want) {
-			t.Errorf("act's log lacks %q", want)
-		}
-	}
-
-	// The step's outputs, as a later step of the job reads them.
-	step := readRecord(t, record)
-	wantName := "tfgate-plan-" + head
-	wantProjects := []string{"envs/dev/app", "envs/prod/app", "envs/prod/network"}
-	if step.Outcome != "failure" {
-		t.Errorf("tfgate step outcome = %q, want failure", step.Outcome)
-	}
-	if got := step.Outputs["exit_code"]; got != "3" {
-		t.Errorf("output exit_code = %q, want 3", got)
-	}
-	if got := step.Outputs["has_changes"]; got != "true" {
-		t.Errorf("output has_changes = %q, want true", got)
-	}
-	if got := step.Outputs["artifact_name"]; got != wantName {
-		t.Errorf("output artifact_name = %q, want %q", got, wantName)
-	}
-	var projects []string
-	if err := json.Unmarshal([]byte(step.Outputs["projects"]), &projects); err != nil || !slices.Equal(projects, wantProjects) {
-		t.Errorf("output projects = %q, want the JSON array %q", step.Outputs["projects"], wantProjects)
-	}
-
-	// The bundles reached act's artifact server: one manifest and plan file per project, for
-	// the pull request's head commit.
-	checkBundleArtifact(t, filepath.Join(res.Artifacts, "1", wantName, wantName+".zip"), head, wantProjects)
-
-	checkPublished(t, api)
+	git(t, dir, "commit", "-q", "-am", "Grow prod")
+	head = git(t, dir, "rev-parse", "HEAD")
+	return dir, base, head
 }
 
 // checkPublished is where the pull request's review is asserted once `tfgate plan --publish`
@@ -189,7 +228,7 @@ func pullRequestEvent(number int, base, head string) map[string]any {
 			"number": number,
 			"title":  "Grow prod",
 			"user":   map[string]any{"login": "alice"},
-			"head":   map[string]any{"sha": head, "ref": "bigger-prod", "repo": repo},
+			"head":   map[string]any{"sha": head, "ref": "grow-prod", "repo": repo},
 			"base":   map[string]any{"sha": base, "ref": "main", "repo": repo},
 		},
 		"repository": repo,
