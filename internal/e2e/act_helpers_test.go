@@ -62,6 +62,11 @@ func newActEnv(t *testing.T) actEnv {
 			t.Fatalf("offline copy of actions/%s not found in %s: the act test needs ../shared/testdata/actions beside the repository (see .github/workflows/ci.yml)", a, e.actions)
 		}
 	}
+	// Steps run on this host: the JavaScript actions with its node, the action's build with
+	// its go.
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatalf("node not found on PATH: act runs actions/checkout and upload-artifact with the host's node")
+	}
 	out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE").Output()
 	if err != nil {
 		t.Fatalf("go env: %v", err)
@@ -154,11 +159,16 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 		args = append(args, "--env", k+"="+v)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), actTimeout)
-	defer cancel()
-	if dl, ok := t.Deadline(); ok && time.Until(dl) < actTimeout+30*time.Second {
-		t.Fatalf("the act test needs %v and go test's -timeout leaves %v: run it with -timeout 30m (make test does)", actTimeout, time.Until(dl).Round(time.Second))
+	timeout := actTimeout
+	if dl, ok := t.Deadline(); ok && time.Until(dl)-30*time.Second < timeout {
+		// go test's -timeout comes first (make test gives 30 minutes): stop act in time to
+		// report what it did.
+		if timeout = time.Until(dl) - 30*time.Second; timeout < time.Minute {
+			t.Fatalf("go test's -timeout leaves %v for act: run with -timeout 30m (make test does)", time.Until(dl).Round(time.Second))
+		}
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, e.act, args...)
 	cmd.Dir = r.Dir
 	// act hands its own environment to every step: keep it to what a runner has, so that
@@ -180,7 +190,7 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 	}
 	res := actResult{Err: err, Log: ansiEscape.ReplaceAllString(log.String(), ""), Artifacts: artifacts, Duration: time.Since(start)}
 	if ctx.Err() != nil {
-		t.Fatalf("act did not finish within %v; its log:\n%s", actTimeout, tail(res.Log, 150))
+		t.Fatalf("act did not finish within %v; its log:\n%s", timeout, tail(res.Log, 150))
 	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {

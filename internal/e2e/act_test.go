@@ -32,7 +32,7 @@ func TestPlanWorkflow(t *testing.T) {
 		edit     []string // files the pull request edits
 		exitCode string
 		jobOK    bool
-		projects []string // planned, in order
+		projects []string // planned, in order; none: nothing is uploaded
 		log      []string // in act's log
 	}{
 		{
@@ -49,6 +49,13 @@ func TestPlanWorkflow(t *testing.T) {
 			jobOK:    true,
 			projects: []string{"envs/dev/app"},
 			log:      []string{"Plan: 1 project", "Job succeeded"},
+		},
+		{
+			name:     "nothing to plan",
+			edit:     []string{"NOTES.md"},
+			exitCode: "0",
+			jobOK:    true,
+			log:      []string{"Job succeeded"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,7 +89,6 @@ func TestPlanWorkflow(t *testing.T) {
 
 			// The step's outputs, as a later step of the job reads them.
 			step := readRecord(t, record)
-			wantName := "tfgate-plan-" + head
 			wantOutcome := "success"
 			if !tc.jobOK {
 				wantOutcome = "failure"
@@ -93,8 +99,12 @@ func TestPlanWorkflow(t *testing.T) {
 			if got := step.Outputs["exit_code"]; got != tc.exitCode {
 				t.Errorf("output exit_code = %q, want %s", got, tc.exitCode)
 			}
-			if got := step.Outputs["has_changes"]; got != "true" {
-				t.Errorf("output has_changes = %q, want true", got)
+			wantChanges, wantName := "false", ""
+			if len(tc.projects) > 0 {
+				wantChanges, wantName = "true", "tfgate-plan-"+head
+			}
+			if got := step.Outputs["has_changes"]; got != wantChanges {
+				t.Errorf("output has_changes = %q, want %s", got, wantChanges)
 			}
 			if got := step.Outputs["artifact_name"]; got != wantName {
 				t.Errorf("output artifact_name = %q, want %q", got, wantName)
@@ -105,8 +115,12 @@ func TestPlanWorkflow(t *testing.T) {
 			}
 
 			// The bundles reached act's artifact server: one manifest and plan file per
-			// project, for the pull request's head commit.
-			checkBundleArtifact(t, filepath.Join(res.Artifacts, "1", wantName, wantName+".zip"), head, tc.projects)
+			// project, for the pull request's head commit; no plan, no artifact.
+			if wantName != "" {
+				checkBundleArtifact(t, filepath.Join(res.Artifacts, "1", wantName, wantName+".zip"), head, tc.projects)
+			} else if uploaded, _ := filepath.Glob(filepath.Join(res.Artifacts, "*", "*")); len(uploaded) > 0 {
+				t.Errorf("nothing was planned, yet artifacts were uploaded: %q", uploaded)
+			}
 
 			checkPublished(t, api)
 		})
@@ -115,7 +129,7 @@ func TestPlanWorkflow(t *testing.T) {
 
 // pullRequestRepo makes a git repository holding a copy of examples/monorepo and the workflow
 // on its main branch (also origin/main, the default branch), and a pull request branch,
-// checked out, whose one commit edits the given files.
+// checked out, whose one commit edits (or adds) the given files.
 func pullRequestRepo(t *testing.T, root string, workflow []byte, edit []string) (dir, base, head string) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "infra")
@@ -135,7 +149,8 @@ func pullRequestRepo(t *testing.T, root string, workflow []byte, edit []string) 
 	for _, f := range edit {
 		appendFile(t, filepath.Join(dir, f), "\n# edited by the pull request\n")
 	}
-	git(t, dir, "commit", "-q", "-am", "Grow prod")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "Grow prod")
 	head = git(t, dir, "rev-parse", "HEAD")
 	return dir, base, head
 }
@@ -238,7 +253,7 @@ func pullRequestEvent(number int, base, head string) map[string]any {
 
 func appendFile(t *testing.T, path, text string) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
