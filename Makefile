@@ -9,6 +9,14 @@ TFGATE            := $(BIN)/tfgate
 OCTOKIT_OPENAPI_VERSION := 23.0.2
 OCTOKIT_OPENAPI   := $(BIN)/octokit-openapi
 OCTOKIT_STAMP     := $(OCTOKIT_OPENAPI)/.installed-$(OCTOKIT_OPENAPI_VERSION)
+ACTIONLINT_VERSION := 1.7.12
+ACTIONLINT        := $(BIN)/actionlint
+ACTIONLINT_STAMP  := $(BIN)/.actionlint-$(ACTIONLINT_VERSION)
+ACT_VERSION       := 0.2.89
+ACT               := $(BIN)/act
+ACT_STAMP         := $(BIN)/.act-$(ACT_VERSION)
+# Every workflow file; action.yml is checked through the workflow that runs it (`uses: ./`).
+WORKFLOWS         := $(wildcard .github/workflows/*.yml examples/workflows/*.yml)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # fakecloud, the test provider, installed as a filesystem mirror (the unpacked layout
@@ -22,10 +30,11 @@ FAKECLOUD         := $(PLUGINS)/registry.terraform.io/tfgate/fakecloud/$(FAKECLO
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
 export TFGATE_TEST_PLUGINS := $(PLUGINS)
-
 export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
+# The act end-to-end test (internal/e2e) runs the example workflows in this act.
+export TFGATE_TEST_ACT := $(ACT)
 
-.PHONY: all build terraform fakecloud openapi test vet bench demo clean
+.PHONY: all build terraform fakecloud openapi actionlint act lint-workflows test vet bench demo clean
 
 all: build
 
@@ -55,12 +64,37 @@ $(OCTOKIT_STAMP):
 	@test -s $(TFGATE_GITHUB_OPENAPI)
 	@touch $@
 
+
+# actionlint and act, built from the Go module proxy once (under a minute each) into .bin/.
+actionlint: $(ACTIONLINT_STAMP)
+$(ACTIONLINT_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@v$(ACTIONLINT_VERSION)
+	@$(ACTIONLINT) -version | head -1 | grep -qx 'v$(ACTIONLINT_VERSION)'
+	@touch $@
+
+act: $(ACT_STAMP)
+$(ACT_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/nektos/act@v$(ACT_VERSION)
+	@$(ACT) --version | grep -qx 'act version $(ACT_VERSION)'
+	@touch $@
+
+# Lint every workflow; actionlint also checks the inputs given to action.yml where a workflow
+# uses it as `uses: ./`. shellcheck is not on every machine, so it is off unless named
+# (make lint-workflows SHELLCHECK=shellcheck): the result must not depend on the machine.
+SHELLCHECK ?=
+lint-workflows: actionlint
+	$(ACTIONLINT) -shellcheck='$(SHELLCHECK)' -pyflakes= $(WORKFLOWS)
+
 vet:
 	$(GO) vet ./...
 
-# Everything: vet, unit and end-to-end tests (real terraform, real binary), Rego policy tests.
-test: terraform fakecloud openapi vet build
-	$(GO) test -race -count=1 ./...
+# Everything: vet, workflow lint, unit and end-to-end tests (real terraform, real binary, the
+# fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
+# policy tests.
+test: terraform fakecloud openapi act vet lint-workflows build
+	$(GO) test -race -count=1 -timeout 30m ./...
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
