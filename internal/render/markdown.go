@@ -85,6 +85,7 @@ func mdHeader(r report.Run) mdSection {
 	s := mdSection{}
 	s.prose("## " + kindTitle(r.Kind) + " — " + strings.Join(verdictParts(r), " · "))
 	switch {
+	case len(r.Projects) == 0:
 	case r.Base != "" && r.MergeBase != "":
 		s.prose(fmt.Sprintf("Changed since %s (merge base %s): %s.", mdCode(r.Base), mdCode(r.MergeBase), english.Plural(len(r.Projects), "project", "projects")))
 	case r.Base != "":
@@ -109,6 +110,9 @@ func mdHeader(r report.Run) mdSection {
 
 // verdictParts are the heading's items: projects, counts, then what blocks or warns.
 func verdictParts(r report.Run) []string {
+	if len(r.Projects) == 0 {
+		return []string{pick(r.Base != "", "no projects changed", "no projects")}
+	}
 	out := []string{english.Plural(len(r.Projects), "project", "projects")}
 	tot := r.Totals()
 	if len(r.Projects) > 0 && len(r.Unfinished()) < len(r.Projects) {
@@ -148,7 +152,7 @@ func shortCounts(s plan.Summary) string {
 		sym string
 		n   int
 	}{{"+", s.Add}, {"~", s.Change}, {"-", s.Destroy}, {"±", s.Replace}, {"⇐", s.Import}, {"→", s.Move},
-		{"<=", s.Read}, {"⊘", s.Forget}, {"!", s.Actions}} {
+		{"&lt;=", s.Read}, {"⊘", s.Forget}, {"!", s.Actions}} { // &lt;: this is markdown
 		if k.n > 0 {
 			out = append(out, fmt.Sprintf("%s%d", k.sym, k.n))
 		}

@@ -194,7 +194,7 @@ func mdChanges(s *mdSection, c *plan.Changes) {
 			for _, o := range c.Outputs {
 				sym, _ := actionSymbol(o.Action)
 				a := plan.Attribute{Before: o.Before, After: o.After}
-				lines = append(lines, fmt.Sprintf("%-2s %s: %s", sym, codeLine(o.Name), attrValue(a, o.Action == plan.ActionCreate)))
+				lines = append(lines, fmt.Sprintf("%s %s: %s", sym, codeLine(o.Name), attrValue(a, o.Action == plan.ActionCreate)))
 			}
 		}
 		n := english.Plural(len(c.Resources), "resource", "resources")
@@ -229,7 +229,7 @@ func mdCodeBlock(summary, lang string, lines []string) mdBlock {
 // changed attributes indented below.
 func diffResource(r plan.Resource, drift bool) []string {
 	sym, _ := symbol(r, drift)
-	head := fmt.Sprintf("%-2s %s", sym, codeLine(r.Address))
+	head := sym + " " + codeLine(r.Address)
 	if r.Deposed != "" {
 		head += " (deposed " + codeLine(r.Deposed) + ")"
 	}
