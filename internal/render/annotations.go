@@ -124,8 +124,9 @@ func diagnostics(p report.Project) []Annotation {
 			cur.File = path.Join(p.Dir, m[1])
 			cur.Line, _ = strconv.Atoi(m[2])
 			body = append(body, l)
+		case strings.Trim(raw, " ╷╵") == "": // the box terraform draws around a diagnostic
 		default:
-			body = append(body, strings.TrimPrefix(raw, "│ "))
+			body = append(body, strings.TrimPrefix(strings.TrimPrefix(raw, "│"), " "))
 		}
 	}
 	flush()
