@@ -85,6 +85,10 @@ func mdHeader(r report.Run) mdSection {
 	s := mdSection{}
 	s.prose("## " + kindTitle(r.Kind) + " — " + strings.Join(verdictParts(r), " · "))
 	switch {
+	case len(r.Projects) == 0 && r.Base != "" && r.MergeBase != "":
+		s.prose(fmt.Sprintf("Nothing changed since %s (merge base %s) in any project.", mdCode(r.Base), mdCode(r.MergeBase)))
+	case len(r.Projects) == 0 && r.Base != "":
+		s.prose(fmt.Sprintf("Nothing changed since %s in any project.", mdCode(r.Base)))
 	case len(r.Projects) == 0:
 	case r.Base != "" && r.MergeBase != "":
 		s.prose(fmt.Sprintf("Changed since %s (merge base %s): %s.", mdCode(r.Base), mdCode(r.MergeBase), english.Plural(len(r.Projects), "project", "projects")))

@@ -260,3 +260,24 @@ func checkParts(t testing.TB, parts []string, limit int) {
 		checkMarkdown(t, strings.SplitN(p, "\n", 2)[1])
 	}
 }
+
+// A table too long for one comment continues in the next, headed again; every project
+// keeps its row.
+func TestCommentPartsManyProjects(t *testing.T) {
+	r := report.Run{}
+	for i := range 2500 {
+		r.Projects = append(r.Projects, report.Project{Name: fmt.Sprintf("envs/team-%04d/app", i), Status: report.StatusPlanned,
+			Changes: &plan.Changes{}})
+	}
+	parts := CommentParts(r, testMarkdownOptions)
+	checkParts(t, parts, CommentLimit)
+	if len(parts) < 2 || !strings.Contains(parts[1], "| project | changes |") {
+		t.Fatalf("%d parts; the table is not continued with its head", len(parts))
+	}
+	joined := strings.Join(parts, "")
+	for _, p := range r.Projects {
+		if !strings.Contains(joined, "<code>"+mdText(p.Name)+"</code>") {
+			t.Fatalf("%s has no row", p.Name)
+		}
+	}
+}

@@ -1,5 +1,5 @@
 // Package render turns a run (internal/report) into what people and programs read: terminal
-// text and JSON (and next markdown). It never sees a raw plan value, only the redacted model
+// text, JSON and markdown (the pull-request comment, the job summary). It never sees a raw plan value, only the redacted model
 // from internal/plan, and it escapes every string it prints — one escaper per medium — so
 // that text from a plan, a policy or a repository cannot drive the terminal.
 package render
