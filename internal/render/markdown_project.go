@@ -24,6 +24,7 @@ type mdSection struct {
 type mdBlock struct {
 	open, reopen, close []string
 	lines               []string
+	code                bool // lines are inside a code fence: no markdown in them
 }
 
 func (s *mdSection) prose(lines ...string) {
@@ -57,7 +58,8 @@ func (s mdSection) text() string {
 // its row in the table (planned, no changes, no findings).
 func mdProject(r report.Run, p report.Project) (mdSection, bool) {
 	label := mdCode(projectLabel(p))
-	s := mdSection{name: projectLabel(p), cont: "### " + label + " (continued)"}
+	// The continuation heading repeats in every part the project spans: keep it short.
+	s := mdSection{name: projectLabel(p), cont: "### " + mdCode(fit(projectLabel(p), 200)) + " (continued)"}
 	failed := !p.Status.Succeeded() || p.Changes == nil
 	if !failed && !hasContent(p.Changes) && !hasFindings(p.Policy) && p.Gate == nil && p.Apply == nil {
 		return s, false
@@ -216,7 +218,7 @@ func mdChanges(s *mdSection, c *plan.Changes) {
 // not "". summary is tfgate's own text: it is raw HTML, where no escape applies.
 func mdCodeBlock(summary, lang string, lines []string) mdBlock {
 	fence := codeFence(lines)
-	b := mdBlock{lines: lines, open: []string{fence + lang}, reopen: []string{fence + lang}, close: []string{fence}}
+	b := mdBlock{lines: lines, code: true, open: []string{fence + lang}, reopen: []string{fence + lang}, close: []string{fence}}
 	if summary != "" {
 		b.open = []string{"<details><summary>" + summary + "</summary>", "", fence + lang}
 		b.reopen = []string{"<details><summary>" + summary + ", continued</summary>", "", fence + lang}

@@ -140,7 +140,7 @@ func (sp *splitParts) splitSection(sec mdSection) {
 				items = 0
 			}
 			if !sp.fits(item + close) {
-				item = sp.shorten(l, sp.budget-sp.cur().size-cost(close)) + "\n"
+				item = sp.shorten(l, sp.budget-sp.cur().size-cost(close), b.code) + "\n"
 			}
 			sp.add(item)
 			items++
@@ -149,13 +149,23 @@ func (sp *splitParts) splitSection(sec mdSection) {
 	}
 }
 
-// shorten cuts one item to n (in cost), saying visibly how much is not shown.
-func (sp *splitParts) shorten(l string, n int) string {
+// shorten cuts one item to n (in cost), saying visibly how much is not shown. A line of
+// code is cut as is. Markdown cut anywhere could leave a code span open and turn its
+// (unescaped) content into markup, so a prose item is cut and then escaped again as
+// text: the reader sees the start of its source, inert.
+func (sp *splitParts) shorten(l string, n int, code bool) string {
 	sp.shortened++
 	tail := fmt.Sprintf(" … [shortened by tfgate: %d more bytes of this line do not fit in a comment; the full text is in the CI log]", len(l))
-	keep := cutBytes(l, max(0, n-cost(tail)-16))
-	keep = strings.ReplaceAll(keep, "\n", " ") // an item spanning lines is cut to one
-	return keep + strings.Replace(tail, fmt.Sprint(len(l)), fmt.Sprint(len(l)-len(keep)), 1)
+	room := max(0, n-cost(tail)-16)
+	var keep, shown string
+	if code {
+		keep = cutBytes(l, room)
+		shown = keep
+	} else {
+		keep = cutBytes(l, room/6) // mdText writes at most 5 bytes for one
+		shown = mdText(strings.ReplaceAll(keep, "\n", " "))
+	}
+	return shown + strings.Replace(tail, fmt.Sprint(len(l)), fmt.Sprint(len(l)-len(keep)), 1)
 }
 
 func lines(ls []string) string {
