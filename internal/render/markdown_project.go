@@ -17,7 +17,8 @@ type mdSection struct {
 	blocks     []mdBlock
 }
 
-// mdBlock is a markdown block of items (lines, or list items that may span lines). A
+// mdBlock is a markdown block of items (lines, or list items and resources that may span
+// lines: the splitter keeps an item whole when it can). A
 // container — table, alert, <details> with a code block — has open and close lines;
 // split between two parts, the first piece ends with close and the next starts with
 // reopen, so each part is well-formed markdown by itself.
@@ -186,7 +187,7 @@ func mdChanges(s *mdSection, c *plan.Changes) {
 	if len(c.Resources) > 0 || len(c.Outputs) > 0 {
 		var lines []string
 		for _, r := range c.Resources {
-			lines = append(lines, diffResource(r, false)...)
+			lines = append(lines, strings.Join(diffResource(r, false), "\n"))
 		}
 		if len(c.Outputs) > 0 {
 			if len(lines) > 0 {
@@ -208,7 +209,7 @@ func mdChanges(s *mdSection, c *plan.Changes) {
 	if len(c.Drift) > 0 {
 		var lines []string
 		for _, r := range c.Drift {
-			lines = append(lines, diffResource(r, true)...)
+			lines = append(lines, strings.Join(diffResource(r, true), "\n"))
 		}
 		s.blocks = append(s.blocks, mdCodeBlock("Changed outside Terraform ("+english.Plural(len(c.Drift), "resource", "resources")+")", "diff", lines))
 	}

@@ -131,8 +131,17 @@ func (sp *splitParts) splitSection(sec mdSection) {
 		}
 		sp.add(open)
 		items := 0 // in this piece of the block
-		for _, l := range b.lines {
+		fresh := cost(sec.cont+"\n\n") + cost(lines(b.reopen)) + cost(close)
+		var add func(l string)
+		add = func(l string) {
 			item := l + "\n"
+			if cost(item)+fresh > sp.budget && strings.Contains(l, "\n") {
+				// Too big for any part: its lines go one by one.
+				for _, sub := range strings.Split(l, "\n") {
+					add(sub)
+				}
+				return
+			}
 			if !sp.fits(item+close) && items > 0 {
 				sp.add(close)
 				brk()
@@ -144,6 +153,9 @@ func (sp *splitParts) splitSection(sec mdSection) {
 			}
 			sp.add(item)
 			items++
+		}
+		for _, l := range b.lines {
+			add(l)
 		}
 		sp.add(close)
 	}
