@@ -76,4 +76,3 @@ func riskCell(p report.Project) string {
 	}
 	return strings.Join(out, ", ")
 }
-
