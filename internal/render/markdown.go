@@ -23,7 +23,8 @@ type MarkdownOptions struct {
 	// Marker is the hidden first line of comment part `part` of `total` (from 1), by which
 	// the publisher finds its own comments again, e.g. "<!-- tfgate:plan pr=42 part=2 -->".
 	// It must be one line of the caller's own text: it is written as is. nil gives
-	// "<!-- tfgate:KIND part=P/T -->".
+	// "<!-- tfgate:KIND part=P/T -->"; a Marker returning "" leaves the line out (for a
+	// publisher that writes its own marker: lower Limit by what it adds).
 	Marker func(part, total int) string
 	// Limit is the size of one comment part; 0 means CommentLimit. Tests lower it.
 	Limit int

@@ -195,7 +195,9 @@ func (sp *splitParts) bodies(r report.Run, opts MarkdownOptions) []string {
 	out := make([]string, total)
 	for i, p := range sp.parts {
 		var b strings.Builder
-		b.WriteString(opts.marker(r.Kind, i+1, total) + "\n")
+		if m := opts.marker(r.Kind, i+1, total); m != "" {
+			b.WriteString(m + "\n")
+		}
 		if i > 0 {
 			fmt.Fprintf(&b, "## %s (%d/%d)\n\n", kindTitle(r.Kind), i+1, total)
 		}

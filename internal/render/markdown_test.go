@@ -281,3 +281,17 @@ func TestCommentPartsManyProjects(t *testing.T) {
 		}
 	}
 }
+
+// A publisher that writes its own marker gets parts without one, within its Limit.
+func TestCommentPartsWithoutMarker(t *testing.T) {
+	opts := testMarkdownOptions
+	opts.Marker = func(int, int) string { return "" }
+	opts.Limit = CommentLimit - 100
+	parts := CommentParts(bigReport(t), opts)
+	for i, p := range parts {
+		if strings.HasPrefix(p, "<!--") || len(p) > opts.Limit {
+			t.Errorf("part %d: %d bytes, starts %.30q", i+1, len(p), p)
+		}
+		checkMarkdown(t, p)
+	}
+}
