@@ -10,6 +10,7 @@ type Env struct {
 	EventPath     string // GITHUB_EVENT_PATH
 	SHA           string // GITHUB_SHA
 	APIURL        string // GITHUB_API_URL
+	GitHub        GitHub // the whole GitHub Actions environment (github.go)
 }
 
 // FromEnv reads the CI environment through getenv.
@@ -24,6 +25,7 @@ func FromEnv(getenv func(string) string) Env {
 		EventPath:     getenv("GITHUB_EVENT_PATH"),
 		SHA:           getenv("GITHUB_SHA"),
 		APIURL:        getenv("GITHUB_API_URL"),
+		GitHub:        GitHubFromEnv(getenv),
 	}
 }
 

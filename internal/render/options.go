@@ -1,7 +1,8 @@
 // Package render turns a run (internal/report) into what people and programs read: terminal
-// text and JSON (and next markdown). It never sees a raw plan value, only the redacted model
-// from internal/plan, and it escapes every string it prints — one escaper per medium — so
-// that text from a plan, a policy or a repository cannot drive the terminal.
+// text, JSON and markdown (the pull-request comment, the job summary). It never sees a raw
+// plan value, only the redacted model from internal/plan, and it escapes every string it
+// prints — one escaper per medium — so that text from a plan, a policy or a repository
+// cannot drive the terminal or break the markdown.
 package render
 
 // TextOptions tune the text renderers.
