@@ -41,6 +41,7 @@ func TestScripts(t *testing.T) {
 	if _, err := os.Stat(tf); err != nil {
 		t.Fatalf("terraform for tests not found at %s: run `make terraform` (or `make test`) first", tf)
 	}
+	scriptsT = t
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -78,6 +79,7 @@ func TestScripts(t *testing.T) {
 			"mkfifo":     cmdMkfifo,
 			"signalexit": cmdSignalExit,
 			"noleak":     cmdNoLeak,
+			"github":     cmdGitHub,
 		},
 	})
 }

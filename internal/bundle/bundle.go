@@ -31,12 +31,17 @@ const (
 
 // Manifest describes one project's saved plan.
 type Manifest struct {
-	SchemaVersion    int               `json:"schema_version"`
-	Project          string            `json:"project"`
-	Dir              string            `json:"dir"`
-	Workspace        string            `json:"workspace"`
-	Commit           string            `json:"commit"`     // full SHA of HEAD when planned ("" outside git)
-	Dirty            bool              `json:"dirty"`      // the working tree differed from Commit: the plan is not of Commit alone
+	SchemaVersion int    `json:"schema_version"`
+	Project       string `json:"project"`
+	Dir           string `json:"dir"`
+	Workspace     string `json:"workspace"`
+	Commit        string `json:"commit"`       // full SHA of HEAD when planned ("" outside git)
+	Dirty         bool   `json:"dirty"`        // the working tree differed from Commit: the plan is not of Commit alone
+	PR            int    `json:"pr,omitempty"` // the pull request it was planned for
+	// Applicable is false for a plan that must never be applied whatever the gate says:
+	// of a fork's pull request (its code ran without the repository's trust), or of a
+	// dirty working tree.
+	Applicable       bool              `json:"applicable"`
 	Inputs           map[string]string `json:"inputs"`     // root-relative path → sha256 of every input file
 	InputHash        string            `json:"input_hash"` // sha256 over the sorted Inputs
 	TerraformVersion string            `json:"terraform_version"`

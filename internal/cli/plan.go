@@ -25,6 +25,7 @@ type planOptions struct {
 	DetailedExitcode bool
 	Install          bool
 	PoliciesFrom     string
+	Publish          string
 }
 
 func newPlanCmd(a *app) *cobra.Command {
@@ -44,7 +45,8 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.All, "all", false, "plan every project")
 	f.StringVar(&opts.Base, "base", "", "compare with this ref to find changed projects (default: the remote default branch)")
 	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into DIR")
-	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
+	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
@@ -53,7 +55,10 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 }
 
 func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+		return err
+	}
+	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
@@ -61,14 +66,33 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err != nil {
 		return err
 	}
-	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
-	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
+	gh, err := a.githubRun(ctx, root, opts.Publish)
+	if err != nil {
+		return err
+	}
+	req := pipeline.PlanRequest{
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
-		OutDir: opts.Out, Parallel: opts.Parallel, Masker: a.masker, Progress: progress, Print: a.printWriter(),
-		Warn: func(s string) { fmt.Fprintf(a.stderr, "warning: %s\n", s) }, Log: a.log, TfgateVersion: version(),
-	})
+		OutDir: opts.Out, Parallel: opts.Parallel, PR: gh.event.PRNumber, Fork: gh.event.Fork,
+		Masker: a.masker, Print: a.printWriter(),
+		Warn: a.warn, Log: a.log, TfgateVersion: version(),
+	}
+	if req.Base == "" && gh.event.BaseSHA != "" && (gh.isPullRequest() || gh.event.Name == "merge_group") {
+		req.Base = gh.event.BaseSHA // what the pull request is compared with, not origin/HEAD
+	}
+	var pub *pipeline.Publisher
+	if gh.api != nil {
+		artifact := a.getenv("TFGATE_ARTIFACT_NAME")
+		if artifact == "" && opts.Out != "" {
+			artifact = "tfgate-plan-" + gh.event.HeadSHA
+		}
+		pub = pipeline.StartPlan(ctx, pipeline.Publish{API: gh.api, Env: gh.env, Event: gh.event, Identity: cfg.GitHub.Identity,
+			Version: version(), ArtifactName: artifact, Annotate: a.stderr, Warn: a.warn})
+	}
+	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	req.Progress = progress
+	run, err := pipeline.RunPlan(ctx, req)
 	progress.Close()
 	if err != nil && run.Projects == nil {
 		return err // nothing ran
@@ -76,15 +100,24 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if werr := writeRun(a, opts.Format, run); werr != nil && err == nil {
 		err = werr
 	}
-	if err != nil { // interrupted: what finished was reported above
+	if pub != nil {
+		// Published even when interrupted: the pull request shows what finished.
+		if perr := pub.FinishPlan(ctx, run); perr != nil && err == nil {
+			err = perr
+		}
+	}
+	if err != nil { // interrupted, or not published: what finished was reported above
 		return err
 	}
 	return planOutcome(run, opts.DetailedExitcode)
 }
 
 func writeRun(a *app, format string, r report.Run) error {
-	if format == "json" {
+	switch format {
+	case "json":
 		return render.JSON(a.stdout, r)
+	case "markdown":
+		return render.Markdown(a.stdout, r, render.MarkdownOptions{Version: version()})
 	}
 	return render.Text(a.stdout, r, render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)})
 }

@@ -16,7 +16,7 @@ func newRenderCmd(a *app) *cobra.Command {
 		Short: "Render any `terraform show -json` plan (use - for stdin)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := oneOf("--format", format, "text", "json"); err != nil {
+			if err := oneOf("--format", format, "text", "markdown", "json"); err != nil {
 				return err
 			}
 			data, err := readInput(cmd.InOrStdin(), args[0])
@@ -27,12 +27,15 @@ func newRenderCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if format == "json" {
+			switch format {
+			case "json":
 				return render.PlanJSON(a.stdout, c)
+			case "markdown":
+				return render.PlanMarkdown(a.stdout, c)
 			}
 			return render.PlanText(a.stdout, c, render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown or json")
 	return cmd
 }

@@ -35,6 +35,8 @@ type PlanOptions struct {
 	Parallel      int               // max projects at once; <= 0 = number of CPUs
 	Commit        string            // HEAD sha recorded in bundles
 	Dirty         bool              // the working tree differs from Commit
+	PR            int               // the pull request planned (recorded in bundles); 0 = none
+	Fork          bool              // the pull request comes from a fork: its bundles are never applicable
 	Masker        *secret.Masker    // secrets to mask everywhere (environment, configured)
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
@@ -241,6 +243,7 @@ func writeBundle(ctx context.Context, r *projectRun) error {
 	}
 	m, err := bundle.Write(ctx, r.dir, bundle.Manifest{
 		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, Dirty: r.opts.Dirty,
+		PR: r.opts.PR, Applicable: !r.opts.Fork && !r.opts.Dirty,
 		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion,
 		HasChanges: c.Summary.HasChanges(), Summary: c.Summary,
 		CreatedAt: r.opts.Now().UTC(), TfgateVersion: r.opts.TfgateVersion,

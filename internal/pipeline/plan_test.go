@@ -88,7 +88,7 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Commit != "0123456789abcdef0123456789abcdef01234567" || m.TerraformVersion != "1.5.7" || !m.HasChanges || m.Summary.Add != 2 {
+	if m.Commit != "0123456789abcdef0123456789abcdef01234567" || m.TerraformVersion != "1.5.7" || !m.HasChanges || m.Summary.Add != 2 || !m.Applicable {
 		t.Errorf("manifest = %+v", m)
 	}
 	if _, ok := m.Inputs["modules/m/m.tf"]; !ok {

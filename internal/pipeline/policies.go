@@ -104,40 +104,51 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 
 // baseTree reads the config and the policy files from the base commit's tree.
 func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, string, error) {
-	git := ci.Git{Dir: opts.Root}
-	sha, err := git.Commit(ctx, opts.BaseRev)
+	sha, cfg, source, err := BaseConfig(ctx, opts.Root, opts.ConfigFile, opts.BaseRev)
 	if err != nil {
-		return nil, nil, "", err
-	}
-	source := fmt.Sprintf("base commit %s (%s)", sha[:7], opts.BaseRev)
-	prefix, err := git.Prefix(ctx)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	cfgFile, err := configPath(opts.Root, opts.ConfigFile)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	cfg := config.Default()
-	data, err := git.ReadFile(ctx, sha, prefix+cfgFile)
-	switch {
-	case err == nil:
-		// Parsed without a root: the base commit's files are not on disk.
-		if cfg, err = config.Parse(data, cfgFile+" at "+source, ""); err != nil {
-			return nil, nil, "", err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
 		return nil, nil, "", err
 	}
 	candidates := cfg.Policies.Paths
 	if len(candidates) == 0 {
 		candidates = []string{defaultPolicyDir}
 	}
-	fsys, err := git.TreeFS(ctx, sha, candidates)
+	fsys, err := ci.Git{Dir: opts.Root}.TreeFS(ctx, sha, candidates)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	return fsys, cfg, source, nil
+}
+
+// BaseConfig reads the configuration as the base commit rev has it (the defaults when it has
+// no config file): the rules that judge a change come from there, never from the change.
+// It returns the commit's full sha and a description such as "base commit 3f2c1aa
+// (origin/main)".
+func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, cfg *config.Config, source string, err error) {
+	git := ci.Git{Dir: root}
+	if sha, err = git.Commit(ctx, rev); err != nil {
+		return "", nil, "", err
+	}
+	source = fmt.Sprintf("base commit %s (%s)", sha[:7], rev)
+	prefix, err := git.Prefix(ctx)
+	if err != nil {
+		return "", nil, "", err
+	}
+	cfgFile, err := configPath(root, configFile)
+	if err != nil {
+		return "", nil, "", err
+	}
+	cfg = config.Default()
+	data, err := git.ReadFile(ctx, sha, prefix+cfgFile)
+	switch {
+	case err == nil:
+		// Parsed without a root: the base commit's files are not on disk.
+		if cfg, err = config.Parse(data, cfgFile+" at "+source, ""); err != nil {
+			return "", nil, "", err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", nil, "", err
+	}
+	return sha, cfg, source, nil
 }
 
 // changedSince lists the files changed since base (nil when git cannot tell).

@@ -33,6 +33,8 @@ type PlanRequest struct {
 	Env       map[string]string // terraform's environment
 	OutDir    string            // bundles; relative to the working directory; "" = none
 	Parallel  int
+	PR        int  // the pull request planned, recorded in bundles
+	Fork      bool // it comes from a fork: no bundle is applicable
 
 	Masker        *secret.Masker
 	Progress      Progress     // nil: none
@@ -109,7 +111,7 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	planned, err := Plan(ctx, PlanOptions{
 		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env,
-		OutDir: req.OutDir, Parallel: req.Parallel, Commit: commit, Dirty: dirty, Masker: req.Masker,
+		OutDir: req.OutDir, Parallel: req.Parallel, Commit: commit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
 	})
 	run.Projects = planned.Projects

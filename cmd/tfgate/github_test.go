@@ -1,0 +1,213 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tfgate/tfgate/internal/github/githubtest"
+)
+
+// The fake GitHub of the scripts: one githubtest server per script, started by
+// `github start`, living in this test process while tfgate runs as a subprocess.
+var (
+	scriptsT  *testing.T
+	ghServers sync.Map // work dir → *githubtest.Server
+)
+
+const scriptRepo = "acme/infra"
+
+func ghServer(ts *testscript.TestScript) *githubtest.Server {
+	s, ok := ghServers.Load(ts.Getenv("WORK"))
+	if !ok {
+		ts.Fatalf("github: run `github start` first")
+	}
+	return s.(*githubtest.Server)
+}
+
+// github SUBCOMMAND ARGS... drives and inspects the fake GitHub:
+//
+//	github start                        start it; set GITHUB_API_URL, GITHUB_TOKEN (an installation token) and the Actions env
+//	github pr N REPODIR [fork] [target] a pull request from REPODIR's HEAD onto origin/main; writes the event payload,
+//	                                    sets GITHUB_EVENT_*, HEAD_SHA and BASE_SHA
+//	github comment USER N FILE          USER (alice, bob, carol) comments FILE's content on pull request N
+//	github comments N COUNT             pull request N has exactly COUNT comments; writes them to comment-N-I.md
+//	github status SHA CONTEXT STATE [REGEXP]  the latest status CONTEXT on SHA has STATE (and a matching description)
+//	github fail N STATUS MATCH          the next N requests matching MATCH get STATUS
+//	github secondary N MATCH            the next N requests matching MATCH hit a secondary rate limit
+//	github calls MAX                    at most MAX requests since start (or reset); prints the counts
+//	github reset                        resets the request counts
+func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: github SUBCOMMAND ARGS...")
+	}
+	switch sub, rest := args[0], args[1:]; sub {
+	case "start":
+		s := githubtest.New(scriptsT)
+		ghServers.Store(ts.Getenv("WORK"), s)
+		ts.Defer(func() {
+			ghServers.Delete(ts.Getenv("WORK"))
+			if v := s.TakeViolations(); len(v) > 0 {
+				ts.Logf("githubtest contract violations:\n%s", strings.Join(v, "\n"))
+				ts.Fatalf("tfgate sent requests GitHub's REST API does not allow")
+			}
+		})
+		work := ts.Getenv("WORK")
+		for k, v := range map[string]string{
+			"GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_API_URL": s.URL(), "GITHUB_SERVER_URL": "https://github.example",
+			"GITHUB_REPOSITORY": scriptRepo, "GITHUB_TOKEN": githubtest.InstallationToken, "GITHUB_RUN_ID": "4242",
+			"GITHUB_RUN_ATTEMPT": "1", "GITHUB_STEP_SUMMARY": filepath.Join(work, "summary.md"),
+			"GITHUB_OUTPUT": filepath.Join(work, "output.txt"),
+		} {
+			ts.Setenv(k, v)
+		}
+	case "pr":
+		if len(rest) < 2 {
+			ts.Fatalf("usage: github pr N REPODIR [fork] [target]")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		dir := ts.MkAbs(rest[1])
+		fork, target := false, false
+		for _, o := range rest[2:] {
+			fork, target = fork || o == "fork", target || o == "target"
+		}
+		head, base := gitRev(ts, dir, "HEAD"), gitRev(ts, dir, "origin/main")
+		author := githubtest.Alice
+		ghServer(ts).AddPull(scriptRepo, githubtest.Pull{Number: n, Title: "change", Author: author, HeadSHA: head, BaseSHA: base,
+			HeadRef: "change", BaseRef: "main", Fork: fork})
+		headRepo := scriptRepo
+		if fork {
+			headRepo = "mallory/infra"
+		}
+		event := map[string]any{
+			"action": "synchronize", "number": n,
+			"pull_request": map[string]any{
+				"number": n, "title": "change", "user": map[string]any{"login": author.Login},
+				"head": map[string]any{"sha": head, "ref": "change", "repo": map[string]any{"full_name": headRepo, "fork": fork}},
+				"base": map[string]any{"sha": base, "ref": "main", "repo": map[string]any{"full_name": scriptRepo}},
+			},
+			"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}},
+			"sender":     map[string]any{"login": author.Login},
+		}
+		data, _ := json.MarshalIndent(event, "", "  ")
+		path := filepath.Join(ts.Getenv("WORK"), fmt.Sprintf("event-%d.json", n))
+		ts.Check(os.WriteFile(path, data, 0o644))
+		name := "pull_request"
+		if target {
+			name = "pull_request_target"
+		}
+		ts.Setenv("GITHUB_EVENT_NAME", name)
+		ts.Setenv("GITHUB_EVENT_PATH", path)
+		ts.Setenv("GITHUB_SHA", head)
+		ts.Setenv("HEAD_SHA", head)
+		ts.Setenv("BASE_SHA", base)
+		if fork {
+			ts.Setenv("GITHUB_TOKEN", githubtest.ForkToken)
+		}
+	case "comment":
+		if len(rest) != 3 {
+			ts.Fatalf("usage: github comment USER N FILE")
+		}
+		users := map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}
+		u, ok := users[rest[0]]
+		if !ok {
+			ts.Fatalf("github comment: unknown user %q", rest[0])
+		}
+		n, err := strconv.Atoi(rest[1])
+		ts.Check(err)
+		ghServer(ts).AddComment(scriptRepo, n, u, ts.ReadFile(rest[2]))
+	case "comments":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github comments N COUNT")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		want, err := strconv.Atoi(rest[1])
+		ts.Check(err)
+		cs := ghServer(ts).Comments(scriptRepo, n)
+		for i, c := range cs {
+			name := fmt.Sprintf("comment-%d-%d.md", n, i+1)
+			ts.Check(os.WriteFile(ts.MkAbs(name), []byte(c.Body), 0o644))
+			ts.Logf("%s by %s, %d characters, edited %d times", name, c.Author.Login, len([]rune(c.Body)), c.Edits)
+		}
+		if len(cs) != want {
+			ts.Fatalf("pull request %d has %d comments, want %d", n, len(cs), want)
+		}
+	case "status":
+		if len(rest) < 3 {
+			ts.Fatalf("usage: github status SHA CONTEXT STATE [REGEXP]")
+		}
+		var latest *githubtest.Status
+		for _, s := range ghServer(ts).Statuses(scriptRepo, rest[0]) {
+			if s.Context == rest[1] {
+				latest = &s
+			}
+		}
+		if latest == nil {
+			ts.Fatalf("no status %s on %s", rest[1], rest[0])
+		}
+		ts.Logf("status %s: %s %q %s", latest.Context, latest.State, latest.Description, latest.TargetURL)
+		if latest.State != rest[2] {
+			ts.Fatalf("status %s is %s, want %s", rest[1], latest.State, rest[2])
+		}
+		if len(rest) > 3 && !regexp.MustCompile(rest[3]).MatchString(latest.Description) {
+			ts.Fatalf("status description %q does not match %s", latest.Description, rest[3])
+		}
+	case "fail", "secondary":
+		if (sub == "fail" && len(rest) != 3) || (sub == "secondary" && len(rest) != 2) {
+			ts.Fatalf("usage: github fail N STATUS MATCH | github secondary N MATCH")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		if sub == "secondary" {
+			ghServer(ts).SecondaryRateLimitNext(n, time.Second, rest[1])
+			return
+		}
+		status, err := strconv.Atoi(rest[1])
+		ts.Check(err)
+		ghServer(ts).FailNext(n, status, rest[2])
+	case "calls":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github calls MAX")
+		}
+		limit, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		s := ghServer(ts)
+		counts := s.Counts()
+		keys := make([]string, 0, len(counts))
+		for k := range counts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ts.Logf("%4d %s", counts[k], k)
+		}
+		if got := s.Requests(); got > limit {
+			ts.Fatalf("%d API requests, want at most %d", got, limit)
+		}
+	case "reset":
+		ghServer(ts).ResetCounts()
+	default:
+		ts.Fatalf("github: unknown subcommand %q", sub)
+	}
+}
+
+func gitRev(ts *testscript.TestScript, dir, rev string) string {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", rev).Output()
+	if err != nil {
+		ts.Fatalf("git rev-parse %s in %s: %v", rev, dir, err)
+	}
+	return strings.TrimSpace(string(out))
+}
