@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/github/githubtest"
 )
 
 // TestPlanWorkflow runs examples/workflows/plan.yml, as a user copies it, on a pull_request
@@ -39,7 +41,7 @@ func TestPlanWorkflow(t *testing.T) {
 			name:     "denied",
 			edit:     []string{"modules/app/main.tf", "envs/prod/network/main.tf"},
 			exitCode: "3",
-			projects: []string{"envs/dev/app", "envs/prod/app", "envs/prod/network"},
+			projects: []string{"envs/dev/app", "envs/prod/network", "envs/prod/app"}, // the config's order
 			log:      []string{"Plan: 3 projects", "tfgate: 1 project denied by policy", "Job 'plan' failed"},
 		},
 		{
@@ -59,8 +61,10 @@ func TestPlanWorkflow(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			api := newGitHubStub(t)
+			api := githubtest.New(t, githubtest.WithToken(actToken, githubtest.Token{User: githubtest.Bot, Installation: true}))
 			repo, base, head := pullRequestRepo(t, env.root, workflow, tc.edit)
+			api.AddPull("acme/infra", githubtest.Pull{Number: 7, Title: "Grow prod", Author: githubtest.Alice,
+				HeadSHA: head, BaseSHA: base, HeadRef: "grow-prod", BaseRef: "main"})
 			record := filepath.Join(t.TempDir(), "outputs.json")
 			res := env.run(t, actRun{
 				Event:    "pull_request",
@@ -70,7 +74,7 @@ func TestPlanWorkflow(t *testing.T) {
 				SHA:      head,
 				Actions:  map[string]string{"tfgate/tfgate@v1": action},
 				Env: map[string]string{
-					"GITHUB_API_URL":     api.URL,
+					"GITHUB_API_URL":     api.URL(),
 					"TFGATE_TERRAFORM":   env.terraform,
 					"TF_CLI_CONFIG_FILE": "/dev/null",
 					"E2E_RECORD":         record,
@@ -122,7 +126,7 @@ func TestPlanWorkflow(t *testing.T) {
 				t.Errorf("nothing was planned, yet artifacts were uploaded: %q", uploaded)
 			}
 
-			checkPublished(t, api)
+			checkPublished(t, api, head, tc.projects, tc.exitCode == "3")
 		})
 	}
 }
@@ -155,13 +159,46 @@ func pullRequestRepo(t *testing.T, root string, workflow []byte, edit []string) 
 	return dir, base, head
 }
 
-// checkPublished is where the pull request's review is asserted once `tfgate plan --publish`
-// exists: one sticky comment holding every project, and the tfgate/plan status (failure,
-// "1 denied") on the head commit — read from internal/github/githubtest, which replaces the
-// stub. Until then tfgate makes no API call, and this only shows what was asked.
-func checkPublished(t *testing.T, api *githubStub) {
+// actToken is the GITHUB_TOKEN act gives the workflow (secrets.GITHUB_TOKEN, github.token).
+const actToken = "ghs_e2etoken"
+
+// checkPublished asserts the pull request's review as tfgate published it from inside the
+// runner: one sticky comment by the workflow's token, naming every planned project, and the
+// tfgate/plan status on the head commit (failure when a policy denied).
+func checkPublished(t *testing.T, api *githubtest.Server, head string, projects []string, denied bool) {
 	t.Helper()
-	t.Logf("GitHub API requests: %q", api.Requests())
+	t.Logf("GitHub API requests: %v", api.Counts())
+	comments := api.Comments("acme/infra", 7)
+	if len(comments) != 1 {
+		t.Fatalf("pull request 7 has %d comments, want one sticky comment", len(comments))
+	}
+	c := comments[0]
+	if c.Author.Login != githubtest.Bot.Login || !strings.HasPrefix(c.Body, "<!-- tfgate:plan pr=7 part=1/1 -->") {
+		t.Errorf("comment by %s, starting %q: not tfgate's sticky comment", c.Author.Login, firstLine(c.Body))
+	}
+	for _, p := range projects {
+		if !strings.Contains(c.Body, p) {
+			t.Errorf("the comment does not name %s", p)
+		}
+	}
+	var state string
+	for _, st := range api.Statuses("acme/infra", head) {
+		if st.Context == "tfgate/plan" {
+			state = st.State
+		}
+	}
+	want := "success"
+	if denied {
+		want = "failure"
+	}
+	if state != want {
+		t.Errorf("status tfgate/plan on the head commit = %q, want %s", state, want)
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // stepRecord is a step's `steps.<id>` context as recordStepOutputs writes it.
@@ -226,7 +263,7 @@ func checkBundleArtifact(t *testing.T, path, commit string, projects []string) {
 		}
 	}
 	slices.Sort(got)
-	if !slices.Equal(got, projects) {
+	if !slices.Equal(got, slices.Sorted(slices.Values(projects))) {
 		t.Errorf("artifact holds manifests of %q, want %q", got, projects)
 	}
 }

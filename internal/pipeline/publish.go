@@ -127,11 +127,17 @@ func isPullRequest(event string) bool {
 }
 
 // planOutputs are the step outputs of a plan: has_changes, projects (a JSON array of the
-// planned projects' names, as the Action documents) and artifact_name.
+// planned projects' names, in project order, as the Action documents) and artifact_name
+// (empty when no bundle was written: there is nothing to upload).
 func planOutputs(run report.Run, artifact string) []ci.Output {
 	names := make([]string, 0, len(run.Projects))
+	bundles := false
 	for _, p := range run.Projects {
 		names = append(names, p.Name)
+		bundles = bundles || p.Bundle != ""
+	}
+	if !bundles {
+		artifact = ""
 	}
 	data, err := json.Marshal(names)
 	if err != nil { // strings: cannot happen
