@@ -149,7 +149,7 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 		"--local-repository", "actions/checkout@v4=" + filepath.Join(e.actions, "checkout"),
 		"--local-repository", "actions/upload-artifact@v4=" + filepath.Join(e.actions, "upload-artifact"),
 		"--local-repository", "actions/download-artifact@v4=" + filepath.Join(e.actions, "download-artifact"),
-		"-s", "GITHUB_TOKEN="+actToken,
+		"-s", "GITHUB_TOKEN=" + actToken,
 		"--env", "SHA_REF=" + r.SHA,
 	}
 	for repo, dir := range r.Actions {
