@@ -42,9 +42,9 @@ func TestFlagErrors(t *testing.T) {
 		args    []string
 		wantErr string
 	}{
-		{[]string{"plan", "--format", "yaml"}, `--format "yaml": want one of text, json`},
+		{[]string{"plan", "--format", "yaml"}, `--format "yaml": want one of text, markdown, json`},
 		{[]string{"projects", "--format", "xml"}, `--format "xml": want one of table, json, matrix`},
-		{[]string{"render", "--format", "html", "x.json"}, `--format "html": want one of text, json`},
+		{[]string{"render", "--format", "html", "x.json"}, `--format "html": want one of text, markdown, json`},
 		{[]string{"-C", dir, "plan", "--all", "some/project"}, "--all and project names are exclusive"},
 		{[]string{"--log-level", "loud", "version"}, `--log-level "loud": want debug, info, warn or error`},
 		{[]string{"-C", dir + "/nope", "projects"}, "no such file or directory"},
