@@ -59,6 +59,23 @@ func BenchmarkParseSummariseRender(b *testing.B) {
 	}
 }
 
+// BenchmarkReadSummariseRender is the path plan, render and policy eval take: plan.Read
+// (decode, and the harvest of every values tree paired with its markers anywhere in the
+// document) + Summarise + Text.
+func BenchmarkReadSummariseRender(b *testing.B) {
+	data := benchPlan()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		c, err := plan.Read(data, plan.Options{Masker: secret.NewMasker(nil).With("not-in-the-plan")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := PlanText(io.Discard, c, TextOptions{Width: 100}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // TestBenchPlanShape keeps the generated plan honest: it must decode, and hold every action
 // kind the benchmark claims to cover.
 func TestBenchPlanShape(t *testing.T) {
