@@ -89,3 +89,13 @@ func appendFile(path, text string) error {
 	}
 	return f.Close()
 }
+
+// StopCommandsToken is a random token for ::stop-commands::TOKEN … ::TOKEN::, which makes
+// the runner ignore workflow commands in what is printed in between.
+func StopCommandsToken() (string, error) {
+	buf := make([]byte, 16)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	return "tfgate-" + hex.EncodeToString(buf), nil
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/tfgate/tfgate/internal/ci"
@@ -10,59 +9,35 @@ import (
 	"github.com/tfgate/tfgate/internal/pipeline"
 )
 
-// githubRun is what a command knows about the GitHub run it is part of: the Actions
-// environment, the event, and a client when it publishes.
-type githubRun struct {
-	env   ci.GitHub
-	event ci.Event
-	api   github.API // nil: nothing is published
-}
-
-func (g githubRun) isPullRequest() bool {
-	switch g.event.Name {
-	case "pull_request", "pull_request_target", "pull_request_review":
-		return true
-	}
-	return false
-}
-
 // githubRun reads the GitHub Actions environment and event (a missing or malformed
-// payload is an error), applies the fork rule, and makes a client when publish asks for
-// one: "github" always, "auto" in GitHub Actions with a token.
-func (a *app) githubRun(ctx context.Context, root, publish string) (githubRun, error) {
-	g := githubRun{env: ci.GitHubFromEnv(a.getenv)}
-	if g.env.Actions || publish == "github" {
-		ev, err := g.env.Event()
-		if err != nil {
-			return g, err
-		}
-		g.event = ev
-		if ev.Name == "pull_request_target" && ev.Fork {
-			// The rule comes from the base commit: a fork must not be able to allow itself.
-			base := config.Default()
-			if ev.BaseSHA != "" {
-				_, cfg, _, err := pipeline.BaseConfig(ctx, root, a.configFile(), ev.BaseSHA)
-				if err != nil {
-					return g, fmt.Errorf("read the base commit's configuration for the fork rule: %w", err)
-				}
-				base = cfg
-			}
-			if err := pipeline.PlanGuard(ev, base); err != nil {
-				return g, err
-			}
-		}
+// payload is an error) for a command that reports there; nil outside Actions unless
+// --publish github insists. The API client is made when publish asks for it: "github"
+// always, "auto" with a token.
+func (a *app) githubRun(cfg *config.Config, publish, outDir string) (*pipeline.GitHubRun, error) {
+	env := ci.GitHubFromEnv(a.getenv)
+	if !env.Actions && publish != "github" {
+		return nil, nil
+	}
+	ev, err := env.Event()
+	if err != nil {
+		return nil, err
+	}
+	g := &pipeline.GitHubRun{Env: env, Event: ev, Identity: cfg.GitHub.Identity, Annotate: a.stderr,
+		ArtifactName: a.getenv("TFGATE_ARTIFACT_NAME")}
+	if g.ArtifactName == "" && outDir != "" {
+		g.ArtifactName = "tfgate-plan-" + ev.HeadSHA
 	}
 	switch {
-	case publish == "none", publish == "auto" && (!g.env.Actions || g.env.Token == ""):
+	case publish == "none", publish == "auto" && env.Token == "":
 		return g, nil
-	case g.env.Token == "":
-		return g, fmt.Errorf("--publish github needs GITHUB_TOKEN: map it in the workflow (env: GITHUB_TOKEN: ${{ github.token }})")
+	case env.Token == "":
+		return nil, fmt.Errorf("--publish github needs GITHUB_TOKEN: map it in the workflow (env: GITHUB_TOKEN: ${{ github.token }})")
 	}
-	api, err := github.New(github.Options{BaseURL: g.env.APIURL, Token: string(g.env.Token)})
+	api, err := github.New(github.Options{BaseURL: env.APIURL, Token: string(env.Token)})
 	if err != nil {
-		return g, err
+		return nil, err
 	}
-	g.api = api
+	g.API = api
 	return g, nil
 }
 

@@ -66,44 +66,22 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err != nil {
 		return err
 	}
-	gh, err := a.githubRun(ctx, root, opts.Publish)
+	gh, err := a.githubRun(cfg, opts.Publish, opts.Out)
 	if err != nil {
 		return err
 	}
-	req := pipeline.PlanRequest{
+	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
-		OutDir: opts.Out, Parallel: opts.Parallel, PR: gh.event.PRNumber, Fork: gh.event.Fork,
-		Masker: a.masker, Print: a.printWriter(),
-		Warn: a.warn, Log: a.log, TfgateVersion: version(),
-	}
-	if req.Base == "" && gh.event.BaseSHA != "" && (gh.isPullRequest() || gh.event.Name == "merge_group") {
-		req.Base = gh.event.BaseSHA // what the pull request is compared with, not origin/HEAD
-	}
-	var pub *pipeline.Publisher
-	if gh.api != nil {
-		artifact := a.getenv("TFGATE_ARTIFACT_NAME")
-		if artifact == "" && opts.Out != "" {
-			artifact = "tfgate-plan-" + gh.event.HeadSHA
-		}
-		pub = pipeline.StartPlan(ctx, pipeline.Publish{API: gh.api, Env: gh.env, Event: gh.event, Identity: cfg.GitHub.Identity,
-			Version: version(), ArtifactName: artifact, Annotate: a.stderr, Warn: a.warn})
-	}
-	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
-	req.Progress = progress
-	run, err := pipeline.RunPlan(ctx, req)
+		OutDir: opts.Out, Parallel: opts.Parallel, GitHub: gh, Masker: a.masker, Progress: progress,
+		Print: a.printWriter(), Warn: a.warn, Log: a.log, TfgateVersion: version(),
+	})
 	progress.Close()
-	if err != nil && run.Projects == nil {
-		return err // nothing ran
-	}
-	if werr := writeRun(a, opts.Format, run); werr != nil && err == nil {
-		err = werr
-	}
-	if pub != nil {
-		// Published even when interrupted: the pull request shows what finished.
-		if perr := pub.FinishPlan(ctx, run); perr != nil && err == nil {
-			err = perr
+	if run.Projects != nil || err == nil {
+		if werr := writeRun(a, opts.Format, run, gh != nil); werr != nil && err == nil {
+			err = werr
 		}
 	}
 	if err != nil { // interrupted, or not published: what finished was reported above
@@ -112,7 +90,18 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	return planOutcome(run, opts.DetailedExitcode)
 }
 
-func writeRun(a *app, format string, r report.Run) error {
+// writeRun writes the report to stdout. In GitHub Actions a text report is fenced off
+// with ::stop-commands:: so that nothing in it (a resource key, a value, a policy message)
+// can be read as a workflow command by the runner.
+func writeRun(a *app, format string, r report.Run, inActions bool) error {
+	if inActions && format != "json" {
+		token, err := ci.StopCommandsToken()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "::stop-commands::%s\n", token)
+		defer fmt.Fprintf(a.stdout, "::%s::\n", token)
+	}
 	switch format {
 	case "json":
 		return render.JSON(a.stdout, r)

@@ -10,7 +10,9 @@ func newRootCmd(a *app) *cobra.Command {
 		Short: "Plan, review and apply Terraform from pull requests — safely",
 		Long: `tfgate plans every Terraform project a change touches, checks each plan against
 Rego policies read from the base commit, and reports the result: a coloured summary on a
-terminal, or JSON. Plan bundles (--out) pin each plan to its commit and input files.`,
+terminal, markdown or JSON — and, in GitHub Actions, one sticky pull request comment, a
+tfgate/plan commit status, the job summary, step outputs and annotations. Plan bundles
+(--out) pin each plan to its commit and input files.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

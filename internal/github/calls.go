@@ -57,7 +57,7 @@ func (c *Client) DeleteIssueComment(ctx context.Context, repo Repo, id int64) er
 	return wrap(fmt.Sprintf("delete comment %d in %s", id, repo), err)
 }
 
-func (c *Client) CreateStatus(ctx context.Context, repo Repo, sha string, st Status) error {
+func (c *Client) CreateStatus(ctx context.Context, repo Repo, sha string, st Status) (User, error) {
 	s := &gh.RepoStatus{State: &st.State, Context: &st.Context}
 	if st.Description != "" {
 		s.Description = &st.Description
@@ -65,8 +65,11 @@ func (c *Client) CreateStatus(ctx context.Context, repo Repo, sha string, st Sta
 	if st.TargetURL != "" {
 		s.TargetURL = &st.TargetURL
 	}
-	_, _, err := c.gh.Repositories.CreateStatus(ctx, repo.Owner, repo.Name, sha, s)
-	return wrap(fmt.Sprintf("set status %s on %s@%s", st.Context, repo, sha), err)
+	created, _, err := c.gh.Repositories.CreateStatus(ctx, repo.Owner, repo.Name, sha, s)
+	if err != nil {
+		return User{}, wrap(fmt.Sprintf("set status %s on %s@%s", st.Context, repo, sha), err)
+	}
+	return user(created.GetCreator()), nil
 }
 
 func (c *Client) ListReviews(ctx context.Context, repo Repo, number int) ([]Review, error) {

@@ -28,7 +28,7 @@ func TestCalls(t *testing.T) {
 	s.SetPermission(repo.String(), "bob", "write")
 	c := newClient(t, s, githubtest.InstallationToken)
 
-	if err := c.CreateStatus(ctx, repo, "abc", github.Status{State: "success", Context: "tfgate/plan",
+	if _, err := c.CreateStatus(ctx, repo, "abc", github.Status{State: "success", Context: "tfgate/plan",
 		Description: "1 project: +1 ~0 -0", TargetURL: "https://example.com/run/1"}); err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ type API interface {
 	EditIssueComment(ctx context.Context, repo Repo, id int64, body string) (Comment, error)
 	DeleteIssueComment(ctx context.Context, repo Repo, id int64) error
 
-	CreateStatus(ctx context.Context, repo Repo, sha string, st Status) error
+	CreateStatus(ctx context.Context, repo Repo, sha string, st Status) (creator User, err error)
 	ListReviews(ctx context.Context, repo Repo, number int) ([]Review, error)
 	CollaboratorPermission(ctx context.Context, repo Repo, login string) (string, error)
 	ListPullFiles(ctx context.Context, repo Repo, number int) ([]string, error)

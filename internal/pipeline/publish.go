@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
@@ -18,17 +19,19 @@ import (
 // StatusPlan is the commit status context of `tfgate plan`, for branch protection to require.
 const StatusPlan = "tfgate/plan"
 
-// Publish is where and how a run is published on GitHub.
-type Publish struct {
-	API      github.API
-	Env      ci.GitHub
-	Event    ci.Event
-	Identity string // config github.identity; "" = find out
-	Version  string // tfgate's, for the footer
+// GitHubRun is the GitHub Actions context of a run: where it reports. In Actions the job
+// summary, step outputs and annotations are always written (they are files and log lines);
+// the comment and statuses only when API is set (--publish).
+type GitHubRun struct {
+	Env   ci.GitHub
+	Event ci.Event
+	API   github.API // nil: nothing goes through GitHub's API
+	// Identity is the login tfgate posts as, from the config; "" = learn it (from the status
+	// tfgate creates, else GET /user).
+	Identity string
 	// ArtifactName is the name the plan bundles are uploaded under (a step output).
 	ArtifactName string
-	Annotate     io.Writer    // workflow commands (annotations) go here: the step's log
-	Warn         func(string) // what could not be published where that is expected (a fork's read-only token)
+	Annotate     io.Writer // workflow commands (annotations) go here: the step's log
 }
 
 // PlanGuard refuses what must not be planned at all: under pull_request_target the
@@ -43,65 +46,89 @@ func PlanGuard(ev ci.Event, base *config.Config) error {
 	return nil
 }
 
-// Publisher publishes one plan run: a pending status when it starts, then the sticky
-// comment, the final status, the job summary, the step outputs and the annotations.
-type Publisher struct {
-	p    Publish
-	repo github.Repo
-	errs []string
+// guardPlan applies PlanGuard with the config read from the event's base commit: a fork
+// must not be able to allow itself.
+func guardPlan(ctx context.Context, req PlanRequest) error {
+	ev := req.GitHub.Event
+	if ev.Name != "pull_request_target" || !ev.Fork {
+		return nil
+	}
+	base := config.Default()
+	if ev.BaseSHA != "" {
+		_, cfg, _, err := BaseConfig(ctx, req.Root, req.ConfigFile, ev.BaseSHA)
+		if err != nil {
+			return fmt.Errorf("read the base commit's configuration for the fork rule: %w", err)
+		}
+		base = cfg
+	}
+	return PlanGuard(ev, base)
 }
 
-// StartPlan sets the pending status on the commit being planned.
-func StartPlan(ctx context.Context, p Publish) *Publisher {
-	if p.Warn == nil {
-		p.Warn = func(string) {}
-	}
-	pub := &Publisher{p: p, repo: github.Repo{Owner: p.Event.Owner, Name: p.Event.Repo}}
-	if p.Event.HeadSHA != "" {
-		pub.try("pending status", p.API.CreateStatus(ctx, pub.repo, p.Event.HeadSHA, github.Status{
-			State: "pending", Context: StatusPlan, Description: "planning…", TargetURL: p.Env.RunURL()}))
+// publisher publishes one plan run: a pending status when it starts, then the sticky
+// comment, the final status, the job summary, the step outputs and the annotations.
+type publisher struct {
+	gh       *GitHubRun
+	repo     github.Repo
+	root     string // the repository root (-C), to put annotations on paths from the git top level
+	warn     func(string)
+	identity string // learnt from the pending status tfgate created
+	version  string // tfgate's, for the footer
+	errs     []string
+}
+
+// startPublish sets the pending status on the commit being planned.
+func startPublish(ctx context.Context, req PlanRequest) *publisher {
+	gh := req.GitHub
+	pub := &publisher{gh: gh, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, root: req.Root, warn: req.Warn, version: req.TfgateVersion}
+	if gh.API != nil && gh.Event.HeadSHA != "" {
+		creator, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, github.Status{
+			State: "pending", Context: StatusPlan, Description: "planning…", TargetURL: gh.Env.RunURL()})
+		pub.try("pending status", err)
+		// Whatever token this is (GITHUB_TOKEN, an App's), the status it just created says
+		// who it writes as: the author to look for on the sticky comment.
+		pub.identity = creator.Login
 	}
 	return pub
 }
 
-// FinishPlan publishes the finished run. Every part is attempted even when one fails: the
-// log and the job summary hold the whole report whatever GitHub said. The error names
-// everything that could not be published.
-func (pub *Publisher) FinishPlan(ctx context.Context, run report.Run) error {
-	p := pub.p
-	opts := render.MarkdownOptions{Version: p.Version, Commit: p.Event.HeadSHA, RunURL: p.Env.RunURL()}
-	if p.Annotate != nil {
-		for _, a := range render.Annotations(run) {
-			fmt.Fprintln(p.Annotate, render.WorkflowCommand(a))
+// finish publishes the run, or — when the run stopped before planning (stopped != nil) —
+// that it stopped: the pull request must not keep an earlier commit's plan looking current.
+// Every part is attempted even when one fails: the log and the job summary hold the whole
+// report whatever GitHub said. The error names everything that could not be published.
+func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error) error {
+	gh := pub.gh
+	opts := render.MarkdownOptions{Version: pub.version, Commit: gh.Event.HeadSHA, RunURL: gh.Env.RunURL()}
+	summary := ""
+	var parts []string
+	if stopped != nil {
+		msg := stopped.Error()
+		summary = render.StoppedComment(report.KindPlan, msg, opts)
+		parts = []string{summary}
+	} else {
+		summary = render.StepSummary(run, opts)
+		if gh.Annotate != nil {
+			prefix := topLevelPrefix(ctx, pub.root)
+			for _, a := range render.Annotations(run) {
+				if a.File != "" && prefix != "" {
+					a.File = path.Join(prefix, a.File)
+				}
+				fmt.Fprintln(gh.Annotate, render.WorkflowCommand(a))
+			}
 		}
 	}
-	if p.Env.StepSummary != "" {
-		if _, err := ci.AppendSummary(p.Env.StepSummary, render.StepSummary(run, opts)); err != nil {
+	if gh.Env.StepSummary != "" {
+		if _, err := ci.AppendSummary(gh.Env.StepSummary, summary); err != nil {
 			pub.errs = append(pub.errs, "job summary: "+err.Error())
 		}
 	}
-	if p.Env.Output != "" {
-		if err := ci.WriteOutputs(p.Env.Output, planOutputs(run, p.ArtifactName)); err != nil {
+	if gh.Env.Output != "" {
+		if err := ci.WriteOutputs(gh.Env.Output, planOutputs(run, gh.ArtifactName)); err != nil {
 			pub.errs = append(pub.errs, "step outputs: "+err.Error())
 		}
 	}
-	if n := p.Event.PRNumber; n > 0 && isPullRequest(p.Event.Name) {
-		// PublishComment writes each part's marker line itself: render leaves room for it.
-		opts.Marker = func(int, int) string { return "" }
-		opts.Limit = github.MaxCommentChars - github.MarkerReserve
-		id, err := github.ResolveIdentity(ctx, p.API, p.Identity)
-		if err == nil {
-			_, err = github.PublishComment(ctx, p.API, pub.repo, n, "plan", render.CommentParts(run, opts), id)
-		}
-		pub.try("pull request comment", err)
-	}
-	if p.Event.HeadSHA != "" {
-		state := "success"
-		if len(run.Unfinished()) > 0 || run.Denied() > 0 {
-			state = "failure"
-		}
-		pub.try("status", p.API.CreateStatus(ctx, pub.repo, p.Event.HeadSHA, github.Status{
-			State: state, Context: StatusPlan, Description: render.StatusDescription(run), TargetURL: p.Env.RunURL()}))
+	if gh.API != nil {
+		pub.comment(ctx, run, parts, opts)
+		pub.status(ctx, run, stopped)
 	}
 	if len(pub.errs) > 0 {
 		return fmt.Errorf("could not publish to GitHub (the report above is complete): %s", strings.Join(pub.errs, "; "))
@@ -109,17 +136,66 @@ func (pub *Publisher) FinishPlan(ctx context.Context, run report.Run) error {
 	return nil
 }
 
+func (pub *publisher) comment(ctx context.Context, run report.Run, parts []string, opts render.MarkdownOptions) {
+	gh := pub.gh
+	n := gh.Event.PRNumber
+	if n <= 0 || !isPullRequest(gh.Event.Name) {
+		return
+	}
+	if parts == nil {
+		// PublishComment writes each part's marker line itself: render leaves room for it.
+		opts.Marker = func(int, int) string { return "" }
+		opts.Limit = github.MaxCommentChars - github.MarkerReserve
+		parts = render.CommentParts(run, opts)
+	}
+	login := gh.Identity
+	if login == "" {
+		login = pub.identity
+	}
+	id, err := github.ResolveIdentity(ctx, gh.API, login)
+	if err == nil {
+		_, err = github.PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
+	}
+	pub.try("pull request comment", err)
+}
+
+func (pub *publisher) status(ctx context.Context, run report.Run, stopped error) {
+	gh := pub.gh
+	if gh.Event.HeadSHA == "" {
+		return
+	}
+	st := github.Status{State: "success", Context: StatusPlan, Description: render.StatusDescription(run), TargetURL: gh.Env.RunURL()}
+	switch {
+	case stopped != nil:
+		st.State, st.Description = "error", "tfgate plan could not run: see the run's log"
+	case len(run.Unfinished()) > 0 || run.Denied() > 0:
+		st.State = "failure"
+	}
+	_, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, st)
+	pub.try("status", err)
+}
+
 // try records a failed publication. A fork's pull request has a read-only token: what it
 // may not write is a warning there, not an error.
-func (pub *Publisher) try(what string, err error) {
+func (pub *publisher) try(what string, err error) {
 	if err == nil {
 		return
 	}
-	if pub.p.Event.Fork && github.HTTPStatus(err) == http.StatusForbidden {
-		pub.p.Warn(fmt.Sprintf("%s not published: the token of a pull request from a fork is read-only (%v)", what, err))
+	if pub.gh.Event.Fork && github.HTTPStatus(err) == http.StatusForbidden {
+		pub.warn(fmt.Sprintf("%s not published: the token of a pull request from a fork is read-only (%v)", what, err))
 		return
 	}
 	pub.errs = append(pub.errs, what+": "+err.Error())
+}
+
+// topLevelPrefix is root relative to the git top level ("" when they are the same or git
+// cannot tell): annotations name files as the pull request's diff does.
+func topLevelPrefix(ctx context.Context, root string) string {
+	prefix, err := ci.Git{Dir: root}.Prefix(ctx)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(prefix, "/")
 }
 
 func isPullRequest(event string) bool {
@@ -127,8 +203,8 @@ func isPullRequest(event string) bool {
 }
 
 // planOutputs are the step outputs of a plan: has_changes, projects (a JSON array of the
-// planned projects' names, in project order, as the Action documents) and artifact_name
-// (empty when no bundle was written: there is nothing to upload).
+// planned projects' names, in project order, as the Action documents) and artifact_name:
+// empty unless every project planned and left a bundle — the Action uploads nothing else.
 func planOutputs(run report.Run, artifact string) []ci.Output {
 	names := make([]string, 0, len(run.Projects))
 	bundles := false
@@ -136,7 +212,7 @@ func planOutputs(run report.Run, artifact string) []ci.Output {
 		names = append(names, p.Name)
 		bundles = bundles || p.Bundle != ""
 	}
-	if !bundles {
+	if !bundles || len(run.Unfinished()) > 0 {
 		artifact = ""
 	}
 	data, err := json.Marshal(names)

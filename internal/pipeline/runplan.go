@@ -36,6 +36,10 @@ type PlanRequest struct {
 	PR        int  // the pull request planned, recorded in bundles
 	Fork      bool // it comes from a fork: no bundle is applicable
 
+	// GitHub is set in GitHub Actions: the event decides the base, the fork rule applies,
+	// and the run is published there (see GitHubRun).
+	GitHub *GitHubRun
+
 	Masker        *secret.Masker
 	Progress      Progress     // nil: none
 	Print         io.Writer    // print() output of policies; nil drops it
@@ -45,17 +49,44 @@ type PlanRequest struct {
 }
 
 // RunPlan is `tfgate plan`: select the projects, load the policies that judge them, find
-// terraform, plan every project and return the whole run. A failed project is in the run,
-// not an error; the error is for what stops the run, and for an interrupted run, whose
-// results are still returned.
+// terraform, plan every project and return the whole run — and in GitHub Actions publish it
+// (a pending status first; then the comment, status, summary, outputs and annotations, or,
+// when the run stopped before planning, that it stopped). A failed project is in the run,
+// not an error; the error is for what stops the run, for an interrupted run (whose results
+// are still returned), and for what could not be published.
 func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
-	run := report.Run{Kind: report.KindPlan}
 	if req.Log == nil {
 		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if req.Warn == nil {
 		req.Warn = func(string) {}
 	}
+	if req.GitHub == nil {
+		return runPlan(ctx, req)
+	}
+	ev := req.GitHub.Event
+	req.PR, req.Fork = ev.PRNumber, ev.Fork
+	if req.Base == "" && ev.BaseSHA != "" && (isPullRequest(ev.Name) || ev.Name == "merge_group") {
+		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
+	}
+	pub := startPublish(ctx, req)
+	err := guardPlan(ctx, req)
+	run := report.Run{Kind: report.KindPlan}
+	if err == nil {
+		run, err = runPlan(ctx, req)
+	}
+	var stopped error
+	if err != nil && run.Projects == nil {
+		stopped = errors.New(req.Masker.String(err.Error()))
+	}
+	if perr := pub.finish(ctx, run, stopped); perr != nil && err == nil {
+		err = perr
+	}
+	return run, err
+}
+
+func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
+	run := report.Run{Kind: report.KindPlan}
 	if req.Parallel < 0 {
 		return run, fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
