@@ -311,7 +311,8 @@ func newText(old string, v cty.Value) (string, error) {
 	if h, ok := heredoc(old, v); ok {
 		text = h
 	}
-	expr, diags := hclsyntax.ParseExpression([]byte(text), "new", hcl.InitialPos)
+	// A heredoc's closing marker must end its line.
+	expr, diags := hclsyntax.ParseExpression([]byte(text+"\n"), "new", hcl.InitialPos)
 	if diags.HasErrors() {
 		return "", fmt.Errorf("cannot be written as HCL: %s", diags.Error())
 	}
@@ -339,16 +340,24 @@ func heredoc(old string, v cty.Value) (string, bool) {
 	opener := strings.TrimRight(old[:nl], "\r")
 	marker := strings.TrimPrefix(strings.TrimPrefix(opener, "<<"), "-")
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	indent := ""
+	indent, closing := "", ""
 	if strings.HasPrefix(opener, "<<-") {
-		// Indent the lines as the closing marker is: terraform strips the common indent.
-		last := old[strings.LastIndexByte(strings.TrimRight(old, "\n"), '\n')+1:]
-		indent = last[:len(last)-len(strings.TrimLeft(last, " \t"))]
+		// Indent the lines as the old ones were: terraform strips the common indent.
+		oldLines := strings.Split(old[nl+1:], "\n")
+		last := oldLines[len(oldLines)-1]
+		closing = last[:len(last)-len(strings.TrimLeft(last, " \t"))]
+		indent = closing
+		for _, l := range oldLines[:len(oldLines)-1] {
+			if strings.TrimSpace(l) != "" {
+				indent = l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+				break
+			}
+		}
 		for i, l := range lines {
 			if l != "" {
 				lines[i] = indent + l
 			}
 		}
 	}
-	return opener + "\n" + strings.Join(lines, "\n") + "\n" + indent + marker, true
+	return opener + "\n" + strings.Join(lines, "\n") + "\n" + closing + marker, true
 }
