@@ -36,7 +36,7 @@ func TestSuggest(t *testing.T) {
 		files   map[string]string // root-relative
 		project project.Project
 		drift   []plan.Resource
-		want    []string // Suggestion.String()s
+		want    []string          // Suggestion.String()s
 		after   map[string]string // files after the patch is applied with git apply
 	}{
 		{
@@ -140,9 +140,9 @@ func TestSuggest(t *testing.T) {
 		{
 			name: "variable from an auto var file, then its default",
 			files: map[string]string{
-				"main.tf":         "variable \"size\" {\n  default = 1\n}\nvariable \"name\" {\n  default = \"n\"\n}\n\nresource \"t\" \"x\" {\n  size = var.size\n  name = var.name\n}\n",
-				"a.auto.tfvars":   "size = 1\n",
-				"b.auto.tfvars":   "\nsize = 2\n",
+				"main.tf":          "variable \"size\" {\n  default = 1\n}\nvariable \"name\" {\n  default = \"n\"\n}\n\nresource \"t\" \"x\" {\n  size = var.size\n  name = var.name\n}\n",
+				"a.auto.tfvars":    "size = 1\n",
+				"b.auto.tfvars":    "\nsize = 2\n",
 				"terraform.tfvars": "size = 0\n",
 			},
 			drift: []plan.Resource{drifted("t.x", change("size", known("2"), known("4")), change("name", known(`"n"`), known(`"m"`)))},
