@@ -22,8 +22,8 @@ func TestPatchHunks(t *testing.T) {
 	s := []Suggestion{
 		edit(2, `"x"`, `"y"`),
 		edit(6, `"x"`, "[\n    1,\n  ]"), // 3 lines between it and line 2: the same hunk
-		edit(15, `"x"`, `"z"`),            // a hunk of its own
-		edit(21, `1`, `2`),                // 5 lines between it and line 15: the same hunk
+		edit(15, `"x"`, `"z"`),           // a hunk of its own
+		edit(21, `1`, `2`),               // 5 lines between it and line 15: the same hunk
 		{Address: "t.x", Attribute: "b", Reason: "set by an expression"},
 	}
 	diff, err := Patch(root, s)
