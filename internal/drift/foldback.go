@@ -140,10 +140,7 @@ func (c *config) resource(p projectDirs, r plan.Resource) []Suggestion {
 			}
 		}
 	}
-	for _, s := range rw.suggestions(r.Address) {
-		out = append(out, s)
-	}
-	return out
+	return append(out, rw.suggestions(r.Address)...)
 }
 
 // edit replaces the source of expr (in file) with text.
