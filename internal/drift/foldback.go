@@ -62,8 +62,9 @@ func oneLine(s string) string {
 // infrastructure now has), the edit to p's code that accepts the drift, or why there is
 // none. Attributes the code already says as After are left out. root is the repository
 // root that p.Dir and p.Modules are relative to. Suggestions come in the order of
-// drifted and their attributes; one literal shared by several instances (count,
-// for_each, a module called twice) is suggested once.
+// drifted and their attributes, except that a map literal gaining or losing keys is
+// rewritten whole, after the resource's other suggestions; one literal shared by several
+// instances (count, for_each, a module called twice) is suggested once.
 func Suggest(root string, p project.Project, drifted []plan.Resource) []Suggestion {
 	c := &config{root: root, modules: map[string]*module{}}
 	dirs := projectDirs{dir: p.Dir, modules: p.Modules, varFiles: p.VarFiles}
