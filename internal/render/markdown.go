@@ -338,3 +338,7 @@ func pick(b bool, yes, no string) string {
 	}
 	return no
 }
+
+// Footer is the markdown footer (commit, CI run, version) that ends tfgate's comments, for
+// other documents tfgate writes, such as drift issues.
+func Footer(opts MarkdownOptions) string { return mdFooter(opts) }
