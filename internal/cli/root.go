@@ -27,6 +27,7 @@ terminal, or JSON. Plan bundles (--out) pin each plan to its commit and input fi
 		newVersionCmd(a),
 		newProjectsCmd(a),
 		newPlanCmd(a),
+		newDriftCmd(a),
 		newRenderCmd(a),
 		newPolicyCmd(a),
 	)

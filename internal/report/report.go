@@ -49,6 +49,7 @@ type Run struct {
 	Kind      Kind
 	Base      string // the ref changes were compared with, e.g. "origin/main"; "" for --all or explicit projects
 	MergeBase string // short sha of the merge base with Base
+	Commit    string // the commit checked (drift), full sha; "" when unknown
 	// Policies says where the policies came from ("policies/ at base commit 3f2c1aa
 	// (origin/main)", "policies/ in the working tree"), "" when none are configured.
 	Policies string
