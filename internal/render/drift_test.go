@@ -11,7 +11,7 @@ import (
 )
 
 func driftReport(t *testing.T) report.Run {
-	return report.Run{Kind: report.KindDrift, Projects: []report.Project{
+	return report.Run{Kind: report.KindDrift, Notes: []string{"Not checked (drift: false in the config): envs/sandbox."}, Projects: []report.Project{
 		{Name: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Status: report.StatusInSync,
 			Duration: time.Second, Changes: loadChanges(t, "empty")},
 		{Name: "envs/prod/app", Dir: "envs/prod/app", Workspace: "prod", Status: report.StatusDrifted,

@@ -16,6 +16,12 @@ func (t *textWriter) driftText(r report.Run) {
 		t.line("")
 		t.driftTable(r)
 	}
+	if len(r.Notes) > 0 {
+		t.line("")
+		for _, n := range r.Notes {
+			t.wrapped(clean(n), t.pal.paint(ansiYellow, "Note:")+" ", "      ", "")
+		}
+	}
 	for _, p := range r.Projects {
 		t.driftProject(p)
 	}
