@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -61,8 +62,8 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions) error {
 	if webhook == "" {
 		webhook = a.getenv(webhookEnv)
 	}
-	if webhook != "" {
-		a.addSecret(webhook)
+	for _, s := range webhookSecrets(webhook) {
+		a.addSecret(s)
 	}
 	ctx := cmd.Context()
 	root, cfg, err := a.repository(ctx)
@@ -125,4 +126,31 @@ func driftOutcome(r report.Run) error {
 		return withCode(ExitChanges, fmt.Errorf("drift found: %s", s))
 	}
 	return nil
+}
+
+// webhookSecrets are the spellings of a webhook URL to mask: the whole URL, and the parts
+// that carry its credential (Slack's is the path, others put a token in the query or the
+// user info), which may appear without the rest — a path cleaned, a host resolved.
+func webhookSecrets(hook string) []string {
+	if hook == "" {
+		return nil
+	}
+	out := []string{hook}
+	u, err := url.Parse(hook)
+	if err != nil {
+		return out
+	}
+	if p := strings.Trim(u.Path, "/"); p != "" {
+		out = append(out, p)
+	}
+	if u.RawQuery != "" {
+		out = append(out, u.RawQuery)
+	}
+	if pw, ok := u.User.Password(); ok {
+		out = append(out, pw)
+	}
+	if u.User != nil && u.User.Username() != "" {
+		out = append(out, u.User.Username())
+	}
+	return out
 }
