@@ -20,7 +20,7 @@ const SchemaVersion = 1
 // are the policies' own text (see JSONFinding).
 type JSONReport struct {
 	SchemaVersion int           `json:"schema_version"` // 1
-	Kind          report.Kind   `json:"kind"`           // plan (later also gate, apply, drift)
+	Kind          report.Kind   `json:"kind"`           // plan or drift (later also gate, apply)
 	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
 	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
 	Projects      []JSONProject `json:"projects"`       // in project order
