@@ -132,7 +132,10 @@ func PublishIssues(ctx context.Context, o IssueOptions, run report.Run) (report.
 	if err != nil {
 		return run, err
 	}
-	issues, err := o.API.ListIssues(ctx, o.Repo, github.IssueFilter{State: "all", Labels: labels[:1], Creator: id.Login})
+	// By the first label only (the others may be removed by hand), every state (a closed
+	// issue is reopened, never duplicated); not by creator: the author is checked on each
+	// issue (Find), and GitHub's creator filter is not documented for bot accounts.
+	issues, err := o.API.ListIssues(ctx, o.Repo, github.IssueFilter{State: "all", Labels: labels[:1]})
 	if err != nil {
 		return run, fmt.Errorf("list drift issues: %w", err)
 	}

@@ -61,7 +61,7 @@ func TestDriftStagesWithFakeRunner(t *testing.T) {
 		}
 		return []string{`main.tf:1  content = "v1" → "v2" hunter2-in-plan`}
 	}
-	run, err := Drift(ctx, PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 2,
+	run, err := Drift(ctx, PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
 		Masker: secret.NewMasker(nil).With("hunter2-in-plan")}, suggest)
 	if err != nil {
 		t.Fatal(err)
