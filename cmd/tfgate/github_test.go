@@ -48,6 +48,9 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github secondary N MATCH            the next N requests matching MATCH hit a secondary rate limit
 //	github calls MAX                    at most MAX requests since start (or reset); prints the counts
 //	github reset                        resets the request counts
+//	github issues COUNT                 the repository has exactly COUNT issues; writes issue-N.md (body), issue-N.title,
+//	                                    issue-N.state and issue-N.labels (one per line) for each, and its comments to comment-N-I.md
+//	github issue USER FILE [LABEL...]   USER opens an issue whose body is FILE's content
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: github SUBCOMMAND ARGS...")
@@ -199,6 +202,40 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	case "reset":
 		ghServer(ts).ResetCounts()
+	case "issues":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github issues COUNT")
+		}
+		want, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		s := ghServer(ts)
+		issues := s.Issues(scriptRepo)
+		for _, is := range issues {
+			base := fmt.Sprintf("issue-%d", is.Number)
+			for ext, content := range map[string]string{".md": is.Body, ".title": is.Title + "\n", ".state": is.State + "\n",
+				".labels": strings.Join(is.Labels, "\n") + "\n"} {
+				ts.Check(os.WriteFile(ts.MkAbs(base+ext), []byte(content), 0o644))
+			}
+			cs := s.Comments(scriptRepo, is.Number)
+			for i, c := range cs {
+				ts.Check(os.WriteFile(ts.MkAbs(fmt.Sprintf("comment-%d-%d.md", is.Number, i+1)), []byte(c.Body), 0o644))
+			}
+			ts.Logf("issue #%d %s by %s, labels %v, %d comments: %s", is.Number, is.State, is.Author.Login, is.Labels, len(cs), is.Title)
+		}
+		if len(issues) != want {
+			ts.Fatalf("%d issues, want %d", len(issues), want)
+		}
+	case "issue":
+		if len(rest) < 2 {
+			ts.Fatalf("usage: github issue USER FILE [LABEL...]")
+		}
+		users := map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}
+		u, ok := users[rest[0]]
+		if !ok {
+			ts.Fatalf("github issue: unknown user %q", rest[0])
+		}
+		n := ghServer(ts).AddIssue(scriptRepo, githubtest.Issue{Title: "issue by " + rest[0], Body: ts.ReadFile(rest[1]), Author: u, Labels: rest[2:]})
+		ts.Logf("issue #%d by %s", n, u.Login)
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}

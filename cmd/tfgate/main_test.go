@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tfgate/tfgate/internal/cli"
+	"github.com/tfgate/tfgate/internal/testprovider"
 )
 
 // TestMain lets testscript run this test binary as the real `tfgate` command.
@@ -40,6 +41,11 @@ func TestScripts(t *testing.T) {
 	}
 	if _, err := os.Stat(tf); err != nil {
 		t.Fatalf("terraform for tests not found at %s: run `make terraform` (or `make test`) first", tf)
+	}
+	// fakecloud, the test provider, from the filesystem mirror `make fakecloud` builds.
+	plugins := os.Getenv("TFGATE_TEST_PLUGINS")
+	if plugins == "" {
+		plugins = filepath.Join(repoRoot, ".bin", "plugins")
 	}
 	scriptsT = t
 	testscript.Run(t, testscript.Params{
@@ -68,6 +74,12 @@ func TestScripts(t *testing.T) {
 			if first, _, _ := strings.Cut(env.Getenv("PATH"), string(os.PathListSeparator)); first != "" {
 				env.Setenv("BINDIR", first)
 			}
+			// Scripts that use fakecloud set TF_CLI_CONFIG_FILE=$FAKECLOUD_TFRC.
+			tfrc := filepath.Join(env.WorkDir, ".fakecloud.tfrc")
+			if err := os.WriteFile(tfrc, []byte(testprovider.CLIConfig(plugins)), 0o644); err != nil {
+				return err
+			}
+			env.Setenv("FAKECLOUD_TFRC", tfrc)
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -80,6 +92,7 @@ func TestScripts(t *testing.T) {
 			"signalexit": cmdSignalExit,
 			"noleak":     cmdNoLeak,
 			"github":     cmdGitHub,
+			"webhook":    cmdWebhook,
 		},
 	})
 }

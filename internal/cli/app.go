@@ -138,3 +138,14 @@ func (a *app) configFile() string {
 	}
 	return config.FileName
 }
+
+// addSecret masks a secret learnt after start (a flag's value) in everything tfgate writes
+// from now on: stdout, stderr, logs, and what is masked through a.masker.
+func (a *app) addSecret(v string) {
+	a.masker = a.masker.With(v)
+	for _, w := range []io.Writer{a.stdout, a.stderr} {
+		if sw, ok := w.(*secret.Writer); ok {
+			sw.Also(v)
+		}
+	}
+}

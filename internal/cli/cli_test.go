@@ -50,6 +50,9 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-C", dir + "/nope", "projects"}, "no such file or directory"},
 		{[]string{"render"}, "accepts 1 arg(s), received 0"},
 		{[]string{"plan", "--parallel", "many"}, `invalid argument "many"`},
+		{[]string{"drift", "--format", "yaml"}, `--format "yaml": want one of text, markdown, json`},
+		{[]string{"drift", "--report", "slack"}, `--report "slack": want one of auto, github, none`},
+		{[]string{"-C", dir, "drift", "--report", "github"}, "--report github needs GITHUB_TOKEN"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -83,5 +86,26 @@ func TestTerraformEnvIsNonInteractive(t *testing.T) {
 	env := a.terraformEnv()
 	if env["TF_INPUT"] != "0" || env["TF_IN_AUTOMATION"] != "1" || env["PATH"] != "/bin" {
 		t.Fatalf("terraformEnv = %v", env)
+	}
+}
+
+// The webhook URL is a secret from the moment it is read: even an error quoting it (here,
+// -C naming it) shows it masked.
+func TestWebhookURLIsMasked(t *testing.T) {
+	const hook = "https://hooks.example/T0/B0/whsec-abcdef123"
+	for _, tt := range []struct {
+		env  []string
+		args []string
+	}{
+		{nil, []string{"drift", "--webhook", hook, "-C", "/nonexistent/" + hook}},
+		{[]string{"TFGATE_DRIFT_WEBHOOK=" + hook}, []string{"drift", "-C", "/nonexistent/" + hook}},
+	} {
+		code, stdout, stderr := run(t, tt.env, tt.args...)
+		if code != ExitError {
+			t.Fatalf("exit %d", code)
+		}
+		if strings.Contains(stdout+stderr, "whsec-abcdef123") || !strings.Contains(stderr, "(masked)") {
+			t.Errorf("webhook URL not masked in %q", stderr)
+		}
 	}
 }

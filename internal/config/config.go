@@ -84,6 +84,9 @@ type Project struct {
 	WhenModified []string
 	DependsOn    []string // names of other projects, in file order
 	Mode         Mode     // default managed
+	// SkipDrift is set by `drift: false`: `tfgate drift` without names leaves the project
+	// out (naming it still checks it, as when_modified: [] does for plan).
+	SkipDrift bool
 	// Approval overrides the top-level approval rules for this project; nil means the
 	// top-level rules apply. Fields the file leaves unset are filled in from the top level,
 	// so callers use it as is.
@@ -93,8 +96,11 @@ type Project struct {
 
 // Drift configures drift reports.
 type Drift struct {
-	Labels []string // labels put on drift issues; nil = caller's default
+	Labels []string // labels put on drift issues, each at most MaxLabelChars; nil = caller's default
 }
+
+// MaxLabelChars is GitHub's limit on a label name, in characters.
+const MaxLabelChars = 50
 
 // Default is the configuration used when the repository has no .tfgate.yaml.
 func Default() *Config {

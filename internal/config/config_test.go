@@ -134,6 +134,8 @@ func TestParseErrors(t *testing.T) {
 		{"workspace invalid", "version: 1\nprojects:\n  - dir: envs/dev\n    workspace: us/east\n", `.tfgate.yaml:4: project "envs/dev": workspace "us/east" is not a valid Terraform workspace name; use URL-safe characters and no "/"`},
 		{"workspace empty", "version: 1\nprojects:\n  - dir: envs/dev\n    workspace: \"\"\n", `.tfgate.yaml:4: project "envs/dev": workspace must not be empty; remove it to use "default"`},
 		{"mode", "version: 1\nprojects:\n  - dir: envs/dev\n    mode: readonly\n", `.tfgate.yaml:4: project "envs/dev": mode must be "managed" or "observe", got "readonly"`},
+		{"drift not a bool", "version: 1\nprojects:\n  - dir: envs/dev\n    drift: nightly\n", `.tfgate.yaml:4: project "envs/dev": drift must be true or false, got "nightly"`},
+		{"drift label too long", "version: 1\ndrift:\n  labels:\n    - drift\n    - " + strings.Repeat("x", 51) + "\n", `.tfgate.yaml:5: drift.labels "` + strings.Repeat("x", 51) + `" is 51 characters long; GitHub allows at most 50 in a label name`},
 		{"var file missing", "version: 1\nprojects:\n  - dir: envs/prod/network\n    var_files:\n      - prod.tfvars\n      - dev.tfvars\n", `.tfgate.yaml:6: project "envs/prod/network": var_files "dev.tfvars" does not exist in envs/prod/network`},
 		{"var file missing at root", "version: 1\nprojects:\n  - dir: .\n    var_files: [prod.tfvars]\n", `.tfgate.yaml:4: project ".": var_files "prod.tfvars" does not exist in the repository root`},
 		{"var file is a dir", "version: 1\nprojects:\n  - dir: .\n    var_files: [envs]\n", `.tfgate.yaml:4: project ".": var_files "envs" is a directory, not a file`},
@@ -271,6 +273,10 @@ func TestParseDefaults(t *testing.T) {
 		})},
 		{"x- keys hold anchors for merges", "version: 1\nx-observed: &observed\n  mode: observe\n  workspace: w\nprojects:\n  - <<: *observed\n    dir: envs/dev\n    workspace: staging\n", false, withDefaults(func(c *Config) {
 			c.Projects = []Project{{Name: "envs/dev", Dir: "envs/dev", Workspace: "staging", Mode: ModeObserve, Line: 6}}
+		})},
+		{"drift false", "version: 1\nprojects:\n  - dir: envs/dev\n    drift: false\ndrift: {labels: [drift, nightly]}\n", false, withDefaults(func(c *Config) {
+			c.Projects = []Project{{Name: "envs/dev", Dir: "envs/dev", Workspace: "default", Mode: ModeManaged, Line: 3, SkipDrift: true}}
+			c.Drift.Labels = []string{"drift", "nightly"}
 		})},
 		{"no root skips file system checks", "version: 1\npolicies: {paths: [nowhere]}\nprojects:\n  - dir: envs/gone\n    var_files: [gone.tfvars]\n", true, withDefaults(func(c *Config) {
 			c.Policies.Paths = []string{"nowhere"}

@@ -143,6 +143,11 @@ func (d *decoder) project(n *yaml.Node, index int) rawProject {
 			}
 			p.Mode = Mode(s)
 		}},
+		{"drift", func(_, v *yaml.Node) {
+			if b, ok := d.boolean(v, prefix+"drift"); ok {
+				p.SkipDrift = !b
+			}
+		}},
 		{"approval", func(_, v *yaml.Node) {
 			if !isNull(v) {
 				a := d.approval(v, prefix, "approval")

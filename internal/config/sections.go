@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-version"
 	"gopkg.in/yaml.v3"
@@ -156,8 +157,18 @@ func (d *decoder) github(n *yaml.Node, g *GitHub) {
 func (d *decoder) drift(n *yaml.Node, dr *Drift) {
 	d.section(n, "drift", []field{
 		{"labels", func(_, v *yaml.Node) {
-			if vals, _, ok := d.list(v, "drift.labels"); ok {
-				dr.Labels = vals
+			vals, nodes, ok := d.list(v, "drift.labels")
+			if !ok {
+				return
+			}
+			dr.Labels = []string{}
+			for i, s := range vals {
+				// GitHub refuses longer label names (422): say so here, not at 3 a.m.
+				if n := utf8.RuneCountInString(s); n > MaxLabelChars {
+					d.errorf(nodes[i], "drift.labels %q is %d characters long; GitHub allows at most %d in a label name", s, n, MaxLabelChars)
+					continue
+				}
+				dr.Labels = append(dr.Labels, s)
 			}
 		}},
 	})

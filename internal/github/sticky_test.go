@@ -236,3 +236,22 @@ func TestParseMarker(t *testing.T) {
 		}
 	}
 }
+
+func TestProjectMarker(t *testing.T) {
+	for _, name := range []string{"envs/prod/network", "a b", "x-->y", "ünï", "100%", "a\nb"} {
+		m := github.ProjectMarker{Kind: "drift", Project: name}
+		got, ok := github.ParseProjectMarker(m.String() + "\nbody")
+		if !ok || got != m {
+			t.Errorf("%q: marker %s parses as %+v, %v", name, m, got, ok)
+		}
+		if strings.Count(m.String(), "-->") != 1 {
+			t.Errorf("%q: marker %s ends early", name, m)
+		}
+	}
+	for _, body := range []string{"", "<!-- tfgate:drift project= -->", " <!-- tfgate:drift project=a -->", "text\n<!-- tfgate:drift project=a -->",
+		"<!-- tfgate:plan pr=1 part=1/1 -->", "<!-- tfgate:drift project=a b -->", "<!-- tfgate:drift project=%zz -->"} {
+		if m, ok := github.ParseProjectMarker(body); ok {
+			t.Errorf("%q parses as %+v", body, m)
+		}
+	}
+}

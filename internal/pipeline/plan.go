@@ -51,15 +51,7 @@ type PlanOptions struct {
 // and for an interrupted run, whose results are still returned.
 func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	run := report.Run{Kind: report.KindPlan}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.NewRunner == nil {
-		bin := opts.Binary
-		opts.NewRunner = func(dir string, ro terraform.RunnerOptions) (terraform.Runner, error) {
-			return terraform.NewRunner(dir, bin, ro)
-		}
-	}
+	opts.defaults()
 	work := opts.OutDir
 	if work == "" {
 		tmp, err := os.MkdirTemp("", "tfgate-plan-")
@@ -86,6 +78,19 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	return run, nil
 }
 
+// defaults fills in the clock and the terraform runner.
+func (opts *PlanOptions) defaults() {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.NewRunner == nil {
+		bin := opts.Binary
+		opts.NewRunner = func(dir string, ro terraform.RunnerOptions) (terraform.Runner, error) {
+			return terraform.NewRunner(dir, bin, ro)
+		}
+	}
+}
+
 // projectRun is the state one project's stages share.
 type projectRun struct {
 	opts   *PlanOptions
@@ -100,6 +105,7 @@ type projectRun struct {
 	planFile  string
 	raw       []byte // `show -json` of the plan
 	result    report.Project
+	suggest   SuggestFunc // drift: fold-back suggestions; nil = none
 }
 
 // stage is one step of a project's job. phase names it in progress ("" for a stage too

@@ -52,6 +52,7 @@ type Project struct {
 	WhenModified []string
 	DependsOn    []string
 	Mode         config.Mode
+	SkipDrift    bool // drift: false in the config: `tfgate drift` checks it only when named
 	// Modules are the local module directories (root-relative, sorted) the project uses,
 	// directly or through other modules. May be incomplete when Problems is not empty.
 	// With -C below the git top level they may start with "../".
@@ -181,6 +182,7 @@ func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Pr
 			WhenModified: slices.Clone(cp.WhenModified),
 			DependsOn:    slices.Clone(cp.DependsOn),
 			Mode:         cp.Mode,
+			SkipDrift:    cp.SkipDrift,
 		}
 		if p.Name == "" {
 			p.Name = dir

@@ -20,7 +20,7 @@ const SchemaVersion = 1
 // are the policies' own text (see JSONFinding).
 type JSONReport struct {
 	SchemaVersion int           `json:"schema_version"` // 1
-	Kind          report.Kind   `json:"kind"`           // plan (later also gate, apply, drift)
+	Kind          report.Kind   `json:"kind"`           // plan or drift (later also gate, apply)
 	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
 	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
 	Projects      []JSONProject `json:"projects"`       // in project order
@@ -31,6 +31,9 @@ type JSONReport struct {
 	Policies *JSONPolicies `json:"policies"`
 	// Notes are about the run as a whole (e.g. a project removed from the repository).
 	Notes []string `json:"notes"`
+	// Statuses counts the projects by status (drift runs: drifted, pending, in_sync,
+	// failed…); omitted for other runs.
+	Statuses map[report.Status]int `json:"statuses,omitempty"`
 }
 
 // JSONTotals is the summary (plan.Summary's JSON form) summed over the planned projects,
@@ -70,8 +73,9 @@ type JSONProject struct {
 	Name      string `json:"name"`
 	Dir       string `json:"dir"`
 	Workspace string `json:"workspace"`
-	// Status is "planned" or "failed"; an interrupted run also reports "interrupted"
-	// (stopped while it ran) and "not_started".
+	// Status is "planned" or "failed" ("drifted", "pending", "in_sync" or "failed" in a
+	// drift run); an interrupted run also reports "interrupted" (stopped while it ran) and
+	// "not_started".
 	Status     report.Status `json:"status"`
 	Error      string        `json:"error,omitempty"`     // why it failed
 	DurationMS int64         `json:"duration_ms"`         // wall time of init + plan + show
@@ -79,6 +83,10 @@ type JSONProject struct {
 	// Policy is the policies' verdict on this project's plan; null when it was not
 	// evaluated (no policies configured, or the project failed to plan).
 	Policy *JSONPolicy `json:"policy"`
+	// Issue is the URL of the project's drift issue (drift runs that report to GitHub).
+	Issue string `json:"issue,omitempty"`
+	// Suggestions are the edits that would fold drift back into the code (drift runs).
+	Suggestions []string `json:"suggestions,omitempty"`
 	JSONChanges
 }
 
@@ -158,12 +166,18 @@ func JSON(w io.Writer, r report.Run) error {
 		Policies:      jsonPolicies(r),
 		Notes:         append([]string{}, r.Notes...),
 	}
+	if r.Kind == report.KindDrift {
+		doc.Statuses = map[report.Status]int{}
+	}
 	for _, p := range r.Projects {
 		doc.Projects = append(doc.Projects, JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
-			Policy: jsonPolicy(p.Policy), JSONChanges: jsonChanges(p.Changes),
+			Policy: jsonPolicy(p.Policy), Issue: p.Issue, Suggestions: p.Suggestions, JSONChanges: jsonChanges(p.Changes),
 		})
+		if doc.Statuses != nil {
+			doc.Statuses[p.Status]++
+		}
 	}
 	return writeJSON(w, doc)
 }

@@ -84,7 +84,11 @@ func kindTitle(k report.Kind) string {
 // mdHeader is the first screen: is this safe to approve?
 func mdHeader(r report.Run) mdSection {
 	s := mdSection{}
-	s.prose("## " + kindTitle(r.Kind) + " — " + strings.Join(verdictParts(r), " · "))
+	verdict := verdictParts(r)
+	if r.Kind == report.KindDrift {
+		verdict = driftVerdict(r)
+	}
+	s.prose("## " + kindTitle(r.Kind) + " — " + strings.Join(verdict, " · "))
 	switch {
 	case len(r.Projects) == 0 && r.Base != "" && r.MergeBase != "":
 		s.prose(fmt.Sprintf("Nothing changed since %s (merge base %s) in any project.", mdCode(r.Base), mdCode(r.MergeBase)))
@@ -97,7 +101,10 @@ func mdHeader(r report.Run) mdSection {
 		s.prose(fmt.Sprintf("Changed since %s: %s.", mdCode(r.Base), english.Plural(len(r.Projects), "project", "projects")))
 	}
 	mdAlerts(&s, r)
-	if len(r.Projects) > 0 {
+	switch {
+	case len(r.Projects) > 0 && r.Kind == report.KindDrift:
+		mdDriftTable(&s, r)
+	case len(r.Projects) > 0:
 		mdTable(&s, r)
 	}
 	if r.Policies != "" {
@@ -331,3 +338,7 @@ func pick(b bool, yes, no string) string {
 	}
 	return no
 }
+
+// Footer is the markdown footer (commit, CI run, version) that ends tfgate's comments, for
+// other documents tfgate writes, such as drift issues.
+func Footer(opts MarkdownOptions) string { return mdFooter(opts) }

@@ -58,6 +58,9 @@ func (s mdSection) text() string {
 // mdProject is one project's section; ok is false when there is nothing to say beyond
 // its row in the table (planned, no changes, no findings).
 func mdProject(r report.Run, p report.Project) (mdSection, bool) {
+	if r.Kind == report.KindDrift {
+		return mdDriftProject(p)
+	}
 	label := mdCode(projectLabel(p))
 	// The continuation heading repeats in every part the project spans: keep it short.
 	s := mdSection{name: projectLabel(p), cont: "### " + mdCode(fit(projectLabel(p), 200)) + " (continued)"}

@@ -15,6 +15,10 @@ import (
 // and one closing line with the totals (the mock-up in UX.md, "Laptop: tfgate plan").
 func Text(w io.Writer, r report.Run, opts TextOptions) error {
 	t := newTextWriter(w, opts)
+	if r.Kind == report.KindDrift {
+		t.driftText(r)
+		return t.flush()
+	}
 	t.header(r)
 	if len(r.Projects) > 0 {
 		t.line("")

@@ -49,6 +49,7 @@ type Run struct {
 	Kind      Kind
 	Base      string // the ref changes were compared with, e.g. "origin/main"; "" for --all or explicit projects
 	MergeBase string // short sha of the merge base with Base
+	Commit    string // the commit checked (drift), full sha; "" when unknown
 	// Policies says where the policies came from ("policies/ at base commit 3f2c1aa
 	// (origin/main)", "policies/ in the working tree"), "" when none are configured.
 	Policies string
@@ -75,6 +76,12 @@ type Project struct {
 	Policy *policy.Result
 	Gate   *Gate  // the approval gate's verdict (gate and apply runs)
 	Apply  *Apply // what apply did (apply runs)
+	// Suggestions (drift runs) are the edits that would fold drift back into the code, one
+	// line each: `main.tf:12  content = "v1" → "v2"`, or why an attribute cannot be folded
+	// back ("set by var.size in prod.tfvars"). Already redacted.
+	Suggestions []string
+	// Issue (drift runs) is the URL of the project's drift issue, when one was published.
+	Issue string
 }
 
 // Gate is the approval gate's verdict on one project.

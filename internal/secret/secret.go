@@ -224,3 +224,11 @@ func (w *Writer) Flush() error {
 	_, err := io.WriteString(w.w, out)
 	return err
 }
+
+// Also makes the writer mask more known secrets from now on (a secret learnt from a flag,
+// after the writer was made).
+func (w *Writer) Also(known ...string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.m = w.m.With(known...)
+}

@@ -128,3 +128,21 @@ func (s *Server) Labels(fullName string) []Label {
 	}
 	return out
 }
+
+// AddIssue seeds an issue (not a pull request) and returns its number; labels it names are
+// created.
+func (s *Server) AddIssue(fullName string, is Issue) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(splitRepo(fullName))
+	is.Number, is.Pull = rp.nextNumber, false
+	rp.nextNumber++
+	if is.State == "" {
+		is.State = "open"
+	}
+	now := s.tick()
+	is.CreatedAt, is.UpdatedAt = now, now
+	is.Labels = s.ensureLabelsLocked(rp, is.Labels)
+	rp.issues[is.Number] = &issueState{Issue: is}
+	return is.Number
+}

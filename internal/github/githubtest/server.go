@@ -110,7 +110,10 @@ func New(t testing.TB, opts ...Option) *Server {
 	s.contract = c
 	s.handlers = map[string]handler{}
 	s.routes()
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	// Assigned before the server starts: handlers read s.srv.URL, and the race detector
+	// sees no order between this write and a request's goroutine otherwise.
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.srv.Start()
 	t.Cleanup(func() {
 		s.srv.Close()
 		for _, v := range s.TakeViolations() {

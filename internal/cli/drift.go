@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/drift"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// webhookEnv names the drift webhook's URL when --webhook is not given.
+const webhookEnv = "TFGATE_DRIFT_WEBHOOK"
+
+type driftOptions struct {
+	Projects []string
+	Format   string
+	Report   string
+	Webhook  string
+	Parallel int
+	Install  bool
+	Patch    string
+}
+
+func newDriftCmd(a *app) *cobra.Command {
+	var opts driftOptions
+	cmd := &cobra.Command{
+		Use:   "drift [PROJECT...]",
+		Short: "Check every project (or the named ones) for drift and report it; never fixes it",
+		Long: `Check each project on the current commit: terraform init, workspace select, and one normal
+plan (refreshed in memory; no state is written, nothing is applied, no plan is kept). A project
+is drifted (changed outside Terraform), pending (code in Git not applied), in sync, or an error.
+Projects with drift: false in the config are left out unless named. Each drifted attribute
+whose value is a literal in the project's own files (or its local modules) gets the edit that
+would accept the drift (main.tf:12  content = "v1" → "v2"); --suggest-patch FILE writes them
+all as a unified diff. Other attributes are named with where they are set.
+
+Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Projects = args
+			return runDrift(cmd, a, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
+	f.StringVar(&opts.Report, "report", "auto", "report to GitHub (an issue per project, job summary): auto (in GitHub Actions with a token), github or none")
+	f.StringVar(&opts.Webhook, "webhook", "", "POST the run's JSON summary to this URL (default $"+webhookEnv+"); a secret, never printed")
+	f.IntVar(&opts.Parallel, "parallel", 0, "projects checked at once (default: number of CPUs)")
+	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to FILE as a unified diff, for review and `git apply`")
+	return cmd
+}
+
+func runDrift(cmd *cobra.Command, a *app, opts driftOptions) error {
+	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+		return err
+	}
+	if err := oneOf("--report", opts.Report, "auto", "github", "none"); err != nil {
+		return err
+	}
+	webhook := opts.Webhook
+	if webhook == "" {
+		webhook = a.getenv(webhookEnv)
+	}
+	for _, s := range webhookSecrets(webhook) {
+		a.addSecret(s)
+	}
+	ctx := cmd.Context()
+	root, cfg, err := a.repository(ctx)
+	if err != nil {
+		return err
+	}
+	env := ci.GitHubFromEnv(a.getenv)
+	var api github.API
+	switch {
+	case opts.Report == "none", opts.Report == "auto" && (!env.Actions || env.Token == ""):
+	case env.Token == "":
+		return fmt.Errorf("--report github needs GITHUB_TOKEN: map it in the workflow (env: GITHUB_TOKEN: ${{ github.token }})")
+	case env.Repository == "":
+		return fmt.Errorf("--report github needs GITHUB_REPOSITORY (owner/name), which GitHub Actions sets")
+	default:
+		if api, err = github.New(github.Options{BaseURL: env.APIURL, Token: string(env.Token)}); err != nil {
+			return err
+		}
+	}
+	tfEnv := a.terraformEnv()
+	delete(tfEnv, webhookEnv) // terraform and its providers have no use for it
+	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{
+		Root: root, Config: cfg, Names: opts.Projects, Terraform: a.terraformOptions(opts.Install), Env: tfEnv,
+		Parallel: opts.Parallel, Masker: a.masker, Progress: progress, Log: a.log,
+		Suggest: drift.Suggest, PatchFile: opts.Patch,
+	})
+	progress.Close()
+	if err != nil && run.Projects == nil {
+		return err // nothing ran
+	}
+	// Issues first, so the report below links them; reported even when interrupted.
+	run, perr := pipeline.PublishDrift(ctx, pipeline.DriftPublish{API: api, Env: env, Identity: cfg.GitHub.Identity,
+		Labels: cfg.Drift.Labels, Version: version(), Webhook: webhook}, run)
+	if werr := writeRun(a, opts.Format, run, env.Actions); werr != nil && err == nil {
+		err = werr
+	}
+	if err == nil {
+		err = perr
+	} else if perr != nil {
+		a.warn(perr.Error())
+	}
+	if err != nil {
+		return err
+	}
+	return driftOutcome(run)
+}
+
+// driftOutcome is the exit code of a finished drift run: errors first, then drift or
+// pending code.
+func driftOutcome(r report.Run) error {
+	if failed := r.Unfinished(); len(failed) > 0 {
+		names := make([]string, len(failed))
+		for i, p := range failed {
+			names[i] = p.Name
+		}
+		return fmt.Errorf("%d of %d projects could not be checked: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
+	}
+	if s := pipeline.DriftSummary(r); s != "" {
+		return withCode(ExitChanges, fmt.Errorf("drift found: %s", s))
+	}
+	return nil
+}
+
+// webhookSecrets are the spellings of a webhook URL to mask: the whole URL, and the parts
+// that carry its credential (Slack's is the path, others put a token in the query or the
+// user info), which may appear without the rest — a path cleaned, a host resolved.
+func webhookSecrets(hook string) []string {
+	if hook == "" {
+		return nil
+	}
+	out := []string{hook}
+	u, err := url.Parse(hook)
+	if err != nil {
+		return out
+	}
+	if p := strings.Trim(u.Path, "/"); p != "" {
+		out = append(out, p)
+	}
+	if u.RawQuery != "" {
+		out = append(out, u.RawQuery)
+	}
+	if pw, ok := u.User.Password(); ok {
+		out = append(out, pw)
+	}
+	if u.User != nil && u.User.Username() != "" {
+		out = append(out, u.User.Username())
+	}
+	return out
+}

@@ -1,0 +1,201 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/drift"
+	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/secret"
+)
+
+// SuggestFunc proposes the code edits that would accept a project's drift (drift.Suggest):
+// each attribute's file, line and edit, or why it cannot be folded back. See foldBack.
+type SuggestFunc func(root string, p project.Project, drifted []plan.Resource) []drift.Suggestion
+
+// DriftRequest is everything `tfgate drift` was asked to do.
+type DriftRequest struct {
+	Root      string
+	Config    *config.Config
+	Names     []string // explicit projects; none = every project whose config does not say drift: false
+	Terraform TerraformOptions
+	Env       map[string]string // terraform's environment
+	Parallel  int
+	Masker    *secret.Masker
+	Progress  Progress     // nil: none
+	Log       *slog.Logger // nil: none
+	Suggest   SuggestFunc  // nil: no fold-back suggestions
+	// PatchFile, when set, receives the foldable suggestions of every project as one
+	// unified diff (git apply) a human can review and commit.
+	PatchFile string
+}
+
+// RunDrift is `tfgate drift`: select the projects, find terraform and check each project on
+// the current commit with one normal plan, in the same worker pool and stages as plan. A
+// project that cannot be checked is in the run (failed), not an error; the error is for what
+// stops the whole run, and for an interrupted run, whose results are still returned.
+func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
+	run := report.Run{Kind: report.KindDrift}
+	if req.Log == nil {
+		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if req.Parallel < 0 {
+		return run, fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", req.Parallel)
+	}
+	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names, All: len(req.Names) == 0})
+	if err != nil {
+		return run, err
+	}
+	projects, skipped := sel.Projects, []string(nil)
+	if len(req.Names) == 0 {
+		projects = nil
+		for _, p := range sel.Projects {
+			if p.SkipDrift {
+				skipped = append(skipped, p.Name)
+				continue
+			}
+			projects = append(projects, p)
+		}
+	}
+	if len(skipped) > 0 {
+		run.Notes = append(run.Notes, fmt.Sprintf("Not checked (drift: false in the config): %s.", strings.Join(skipped, ", ")))
+	}
+	if len(projects) == 0 {
+		return run, nil
+	}
+	bin, err := ResolveTerraform(ctx, req.Config, req.Terraform)
+	if err != nil {
+		return run, err
+	}
+	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
+	if head, err := (ci.Git{Dir: req.Root}).Head(ctx); err == nil {
+		run.Commit = head
+	}
+	var mu sync.Mutex
+	var foldable []drift.Suggestion
+	suggest := req.Suggest
+	if suggest != nil && req.PatchFile != "" {
+		suggest = func(root string, p project.Project, drifted []plan.Resource) []drift.Suggestion {
+			s := req.Suggest(root, p, drifted)
+			mu.Lock()
+			defer mu.Unlock()
+			foldable = append(foldable, s...)
+			return s
+		}
+	}
+	checked, err := Drift(ctx, PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env,
+		Parallel: req.Parallel, Masker: req.Masker, Progress: req.Progress}, suggest)
+	run.Projects = checked.Projects
+	if err == nil && req.PatchFile != "" {
+		err = writePatch(req, foldable)
+	}
+	return run, err
+}
+
+// writePatch writes the unified diff of the foldable suggestions (an empty file when there
+// is nothing to fold back). Fail closed: a patch that would hold a secret is not written.
+func writePatch(req DriftRequest, s []drift.Suggestion) error {
+	slices.SortStableFunc(s, func(a, b drift.Suggestion) int { return strings.Compare(a.File, b.File) })
+	patch, err := drift.Patch(req.Root, s)
+	if err != nil {
+		return fmt.Errorf("--suggest-patch: %w", err)
+	}
+	if req.Masker.String(patch) != patch {
+		return fmt.Errorf("--suggest-patch %s: not written: the edits would put a secret value into the file", req.PatchFile)
+	}
+	if err := os.WriteFile(req.PatchFile, []byte(patch), 0o644); err != nil {
+		return fmt.Errorf("--suggest-patch: %w", err)
+	}
+	return nil
+}
+
+// driftStages: what `tfgate drift` does to each project — plan's stages up to show, with
+// no input hash, policies or bundle. The plan file goes to a scratch directory removed at
+// the end; the plan refreshes in memory and writes no state; terraform takes the state lock
+// as for any plan.
+var driftStages = []stage{
+	{"", checkProblems},
+	{"", initProject}, // reports "waiting" and "init" itself
+	{"workspace", selectWorkspace},
+	{"plan", planProject},
+	{"show", showPlan},
+	{"", foldBack},
+}
+
+// Drift checks every project with bounded parallelism (the pool plan uses) and returns the
+// run's projects, each drifted, pending, in sync or failed.
+func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.Run, error) {
+	run := report.Run{Kind: report.KindDrift}
+	opts.defaults()
+	opts.OutDir = "" // never a bundle: nothing of a drift check may be applied
+	work, err := os.MkdirTemp("", "tfgate-drift-")
+	if err != nil {
+		return run, err
+	}
+	defer os.RemoveAll(work)
+	dirs := bundleDirs(opts.Projects)
+	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
+		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
+			i := indexOf(opts.Projects, p)
+			dir := filepath.Join(work, dirs[i])
+			defer os.RemoveAll(dir) // the plan file holds secrets in clear text
+			r := runStages(ctx, &projectRun{opts: &opts, p: p, dir: dir, phase: phase, suggest: suggest}, driftStages)
+			if r.Status == report.StatusPlanned {
+				r.Status = drift.Status(r.Changes)
+			}
+			return r
+		})
+	if err := ctx.Err(); err != nil {
+		return run, fmt.Errorf("drift check interrupted: %w", err)
+	}
+	return run, nil
+}
+
+// foldBack attaches the edits that would accept the drift to the project's result.
+//
+// Suggest (drift.Suggest) finds, for each drifted attribute, the literal in the project's own
+// files to edit, or why it cannot be folded back; the lines read `File:Line  Attribute = Old
+// → New` or `Address.Attribute: Reason`, masked like everything else.
+func foldBack(_ context.Context, r *projectRun) error {
+	if r.suggest == nil || r.result.Changes == nil || len(r.result.Changes.Drift) == 0 {
+		return nil
+	}
+	var lines []string
+	for _, s := range r.suggest(r.opts.Root, r.p, r.result.Changes.Drift) {
+		lines = append(lines, r.masker.String(s.String()))
+	}
+	r.result.Suggestions = lines
+	return nil
+}
+
+func indexOf(ps []project.Project, p project.Project) int {
+	for i := range ps {
+		if ps[i].Name == p.Name && ps[i].Workspace == p.Workspace {
+			return i
+		}
+	}
+	return 0
+}
+
+// DriftSummary is the run's verdict in one sentence, for the exit message.
+func DriftSummary(r report.Run) string {
+	var parts []string
+	for _, st := range []report.Status{report.StatusDrifted, report.StatusPending} {
+		if n := r.Count(st); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", english.Plural(n, "project", "projects"), strings.ReplaceAll(string(st), "_", " ")))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
