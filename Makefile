@@ -103,11 +103,25 @@ bench: terraform fakecloud openapi
 
 # Plan the example monorepo with the pinned terraform. Its policies deny one project on
 # purpose (a protected resource is deleted), so the expected exit code is 3.
-demo: build terraform
+demo: build terraform fakecloud
 	TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo projects
 	@echo
 	@TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C examples/monorepo plan --all; code=$$?; \
 	  if [ $$code -eq 3 ]; then echo "(exit 3: a policy denied envs/prod/network, as this demo intends)"; else exit $$code; fi
+	@echo
+	@echo "== tfgate drift: examples/drift on the fakecloud test provider, in a scratch copy"
+	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; set -e; \
+	  mkdir -p "$$d/repo/drift"; cp examples/drift/main.tf "$$d/repo/drift/"; \
+	  printf 'provider_installation {\n  filesystem_mirror {\n    path    = "%s"\n    include = ["registry.terraform.io/tfgate/fakecloud"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/tfgate/fakecloud"]\n  }\n}\n' "$(PLUGINS)" > "$$d/tfrc"; \
+	  export TF_CLI_CONFIG_FILE="$$d/tfrc"; \
+	  git -C "$$d/repo" init -q; git -C "$$d/repo" add -A; \
+	  git -C "$$d/repo" -c user.name=demo -c user.email=demo@example.com commit -qm demo; \
+	  $(TERRAFORM) -chdir="$$d/repo/drift" init -input=false >/dev/null; \
+	  $(TERRAFORM) -chdir="$$d/repo/drift" apply -auto-approve -input=false >/dev/null; \
+	  echo '$$ sed -i s/replicas=2/replicas=5/ objects/web.json   # someone clicks in a console'; \
+	  sed -i 's/replicas=2/replicas=5/' "$$d/repo/drift/objects/web.json"; \
+	  set +e; TFGATE_TERRAFORM=$(TERRAFORM) $(TFGATE) -C "$$d/repo" drift --report none; code=$$?; \
+	  if [ $$code -eq 2 ]; then echo "(exit 2: drift found, as this demo intends; tfgate never fixes it)"; else exit $$code; fi
 
 clean:
 	rm -rf $(TFGATE) examples/monorepo/envs/*/*/.terraform
