@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	tfconfig "github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -154,12 +155,18 @@ func PublishIssues(ctx context.Context, o IssueOptions, run report.Run) (report.
 		}
 	}
 	for _, a := range actions {
-		url, err := apply(ctx, o.API, o.Repo, labels, a)
+		is, err := apply(ctx, o.API, o.Repo, labels, a)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %s issue: %v", projects[a.Project].Name, a.Op, err))
 			continue
 		}
-		projects[a.Project].Issue = url
+		projects[a.Project].Issue = is.HTMLURL
+		if a.Op == OpCreate && is.Author.Login != "" && !id.Is(is.Author) {
+			// The identity was a guess (a GitHub App's token may not call GET /user either):
+			// without the real login the next run would not find this issue and open another.
+			errs = append(errs, fmt.Sprintf("tfgate writes as %s, not %s (%s): set github.identity: %q in %s so that the next run finds its issues",
+				is.Author.Login, id.Login, id.Source, is.Author.Login, tfconfig.FileName))
+		}
 	}
 	if len(errs) > 0 {
 		return run, errors.New(strings.Join(errs, "; "))
@@ -167,14 +174,13 @@ func PublishIssues(ctx context.Context, o IssueOptions, run report.Run) (report.
 	return run, nil
 }
 
-func apply(ctx context.Context, api github.API, repo github.Repo, labels []string, a Action) (string, error) {
+func apply(ctx context.Context, api github.API, repo github.Repo, labels []string, a Action) (github.Issue, error) {
 	if a.Op == OpCreate {
-		is, err := api.CreateIssue(ctx, repo, github.IssueRequest{Title: &a.Title, Body: &a.Body, Labels: &labels})
-		return is.HTMLURL, err
+		return api.CreateIssue(ctx, repo, github.IssueRequest{Title: &a.Title, Body: &a.Body, Labels: &labels})
 	}
 	if a.Comment != "" {
 		if _, err := api.CreateIssueComment(ctx, repo, a.Number, a.Comment); err != nil {
-			return "", err
+			return github.Issue{}, err
 		}
 	}
 	req := github.IssueRequest{Body: &a.Body}
@@ -189,8 +195,7 @@ func apply(ctx context.Context, api github.API, repo github.Repo, labels []strin
 		closed := "closed"
 		req.State = &closed
 	}
-	is, err := api.EditIssue(ctx, repo, a.Number, req)
-	return is.HTMLURL, err
+	return api.EditIssue(ctx, repo, a.Number, req)
 }
 
 // ensureLabels creates the labels the repository lacks (GitHub compares names without case).
