@@ -154,7 +154,7 @@ func newTerraform(t *testing.T) *terraform {
 		t.Fatalf("fakecloud mirror: %v (run `make fakecloud`)", err)
 	}
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Fatal("git is needed: the patch is proven with git apply")
 	}
 	home := t.TempDir()
 	cli := filepath.Join(home, "cli.tfrc")

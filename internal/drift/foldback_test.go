@@ -303,7 +303,7 @@ func write(t *testing.T, root, name, content string) {
 func gitApply(t *testing.T, dir, diff string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Fatal("git is needed: the patch is proven with git apply")
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		run(t, dir, "git", "init", "-q")
