@@ -112,6 +112,10 @@ func (c *config) resource(p projectDirs, r plan.Resource) []Suggestion {
 	rw := &rewrites{}
 	for _, a := range r.Attributes {
 		w := walker{c: c, p: p, calls: addr.modules, dir: dir}
+		if why, ok := ignored(blocks, a.Path); ok {
+			fail(a, why)
+			continue
+		}
 		if a.Before.Kind == plan.KindSensitive || a.After.Kind == plan.KindSensitive {
 			why := w.locate(blocks, a.Path)
 			why.text = "sensitive: edit it by hand"

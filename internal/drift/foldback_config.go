@@ -358,3 +358,35 @@ func (c *config) varFileValue(p projectDirs, variable string) (reason, bool) {
 	}
 	return reason{}, false
 }
+
+// ignored reports whether the resource's lifecycle.ignore_changes covers the attribute path
+// (its first step, or "all"): terraform plans no change for it, so the code is not what is
+// wrong and there is nothing to fold back. It returns where the rule is written.
+func ignored(blocks []placed, path string) (reason, bool) {
+	first, _, _ := strings.Cut(path, ".")
+	first, _, _ = strings.Cut(first, "[")
+	for _, pb := range blocks {
+		for _, lc := range pb.block.Body.Blocks {
+			if lc.Type != "lifecycle" {
+				continue
+			}
+			attr, ok := lc.Body.Attributes["ignore_changes"]
+			if !ok {
+				continue
+			}
+			line := attr.SrcRange.Start.Line
+			why := reason{file: pb.file.path, line: line, text: fmt.Sprintf("ignored by lifecycle.ignore_changes in %s:%d: terraform plans no change for it", pb.file.path, line)}
+			if kw, ok := attr.Expr.(*hclsyntax.ScopeTraversalExpr); ok && kw.Traversal.RootName() == "all" {
+				return why, true
+			}
+			if tup, ok := attr.Expr.(*hclsyntax.TupleConsExpr); ok {
+				for _, e := range tup.Exprs {
+					if tr, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && tr.Traversal.RootName() == first {
+						return why, true
+					}
+				}
+			}
+		}
+	}
+	return reason{}, false
+}

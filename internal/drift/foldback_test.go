@@ -55,6 +55,33 @@ func TestSuggest(t *testing.T) {
 `},
 		},
 		{
+			name: "lifecycle ignore_changes: nothing to fold back",
+			files: map[string]string{"app/main.tf": `resource "fakecloud_object" "x" {
+  name    = "x"
+  content = "desired=2"
+  tags    = { env = "prod" }
+  lifecycle {
+    ignore_changes = [content]
+  }
+}
+resource "fakecloud_object" "y" {
+  content = "a"
+  lifecycle {
+    ignore_changes = all
+  }
+}
+`},
+			drift: []plan.Resource{
+				drifted("fakecloud_object.x", change("content", known(`"desired=2"`), known(`"desired=7"`)), change("tags.env", known(`"prod"`), known(`"dev"`))),
+				drifted("fakecloud_object.y", change("content", known(`"a"`), known(`"b"`))),
+			},
+			want: []string{
+				`fakecloud_object.x.content: ignored by lifecycle.ignore_changes in app/main.tf:6: terraform plans no change for it`,
+				`app/main.tf:4  tags.env = "prod" → "dev"`,
+				`fakecloud_object.y.content: ignored by lifecycle.ignore_changes in app/main.tf:12: terraform plans no change for it`,
+			},
+		},
+		{
 			name:  "number, bool and list",
 			files: map[string]string{"app/main.tf": "resource \"t\" \"x\" {\n  size    = 3\n  enabled = true\n  cidrs   = [\"10.0.0.0/8\"]\n}"},
 			drift: []plan.Resource{drifted("t.x",

@@ -139,7 +139,8 @@ var driftStages = []stage{
 func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.Run, error) {
 	run := report.Run{Kind: report.KindDrift}
 	opts.defaults()
-	opts.OutDir = "" // never a bundle: nothing of a drift check may be applied
+	opts.OutDir = ""     // never a bundle: nothing of a drift check may be applied
+	opts.ReadOnly = true // and never a new workspace: that writes state
 	work, err := os.MkdirTemp("", "tfgate-drift-")
 	if err != nil {
 		return run, err

@@ -37,6 +37,7 @@ type PlanOptions struct {
 	Dirty         bool              // the working tree differs from Commit
 	PR            int               // the pull request planned (recorded in bundles); 0 = none
 	Fork          bool              // the pull request comes from a fork: its bundles are never applicable
+	ReadOnly      bool              // never create a workspace (drift: nothing writes state)
 	Masker        *secret.Masker    // secrets to mask everywhere (environment, configured)
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
@@ -179,7 +180,7 @@ func hashInputs(ctx context.Context, r *projectRun) error {
 
 func initProject(ctx context.Context, r *projectRun) error {
 	tf, err := r.opts.NewRunner(filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)), terraform.RunnerOptions{
-		Env: r.opts.Env, Name: r.p.Dir,
+		Env: r.opts.Env, Name: r.p.Dir, NoNewWorkspace: r.opts.ReadOnly,
 		InitWait: func(waiting bool) {
 			if waiting {
 				r.phase("queued") // behind another project's init

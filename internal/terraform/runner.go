@@ -57,6 +57,9 @@ type RunnerOptions struct {
 	// (true) and when its own init starts, after such a wait or at once (false):
 	// progress shows the real phase.
 	InitWait func(waiting bool)
+	// NoNewWorkspace makes SelectWorkspace refuse a workspace that does not exist instead
+	// of creating it: creating one writes state, which a read-only run (drift) never does.
+	NoNewWorkspace bool
 }
 
 // initSem serialises Init across every Runner in the process. Init installs
@@ -78,7 +81,8 @@ type runner struct {
 	grace  time.Duration
 	mu     sync.Mutex // one command at a time: stderr is per command
 
-	initWait func(waiting bool)
+	initWait       func(waiting bool)
+	noNewWorkspace bool
 }
 
 // NewRunner returns a Runner for the terraform configuration in dir.
@@ -125,7 +129,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	}
 	r := &runner{
 		tf: tf, bin: bin, dir: dir, name: name, env: env,
-		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait,
+		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait, noNewWorkspace: opts.NoNewWorkspace,
 	}
 	tf.SetStdout(log)
 	tf.SetStderr(io.MultiWriter(log, r.stderr))

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,6 +35,11 @@ func (r *runner) SelectWorkspace(ctx context.Context, name string) error {
 	}
 	if slices.Contains(list, name) {
 		return r.run(ctx, "workspace select "+name, func() error { return r.tf.WorkspaceSelect(ctx, name) })
+	}
+	if r.noNewWorkspace {
+		// Creating a workspace writes state (an empty one, on a remote backend too).
+		return &CommandError{Command: r.bin.Flavor + " workspace select", Dir: r.name,
+			Err: fmt.Errorf("workspace %q does not exist, and a read-only run never creates one: plan and apply the project first (it has no infrastructure to check yet)", name)}
 	}
 	// `workspace new` also selects the new workspace.
 	return r.run(ctx, "workspace new "+name, func() error { return r.tf.WorkspaceNew(ctx, name) })
