@@ -47,10 +47,11 @@ func PublishDrift(ctx context.Context, p DriftPublish, run report.Run) (report.R
 		if err != nil {
 			errs = append(errs, "drift issues: "+err.Error())
 		}
-		if p.Env.StepSummary != "" {
-			if _, err := ci.AppendSummary(p.Env.StepSummary, render.StepSummary(run, opts)); err != nil {
-				errs = append(errs, "job summary: "+err.Error())
-			}
+	}
+	// The job summary is a file: written in Actions with or without a token.
+	if p.Env.Actions && p.Env.StepSummary != "" {
+		if _, err := ci.AppendSummary(p.Env.StepSummary, render.StepSummary(run, opts)); err != nil {
+			errs = append(errs, "job summary: "+err.Error())
 		}
 	}
 	if p.Webhook != "" {
