@@ -9,7 +9,6 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/drift"
-	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -77,17 +76,9 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions) error {
 		return err
 	}
 	env := ci.GitHubFromEnv(a.getenv)
-	var api github.API
-	switch {
-	case opts.Report == "none", opts.Report == "auto" && (!env.Actions || env.Token == ""):
-	case env.Token == "":
-		return fmt.Errorf("--report github needs GITHUB_TOKEN: map it in the workflow (env: GITHUB_TOKEN: ${{ github.token }})")
-	case env.Repository == "":
-		return fmt.Errorf("--report github needs GITHUB_REPOSITORY (owner/name), which GitHub Actions sets")
-	default:
-		if api, err = github.New(github.Options{BaseURL: env.APIURL, Token: string(env.Token)}); err != nil {
-			return err
-		}
+	api, err := githubAPI(env, "--report", opts.Report)
+	if err != nil {
+		return err
 	}
 	tfEnv := a.terraformEnv()
 	delete(tfEnv, webhookEnv) // terraform and its providers have no use for it

@@ -27,18 +27,29 @@ func (a *app) githubRun(cfg *config.Config, publish, outDir string) (*pipeline.G
 	if g.ArtifactName == "" && outDir != "" {
 		g.ArtifactName = "tfgate-plan-" + ev.HeadSHA
 	}
+	if g.API, err = githubAPI(env, "--publish", publish); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// githubAPI is the client a command publishes with, or nil: for mode "github" always (a
+// token is required), for "auto" in GitHub Actions with a token, for "none" never. flag
+// names the option in the error.
+func githubAPI(env ci.GitHub, flag, mode string) (github.API, error) {
 	switch {
-	case publish == "none", publish == "auto" && env.Token == "":
-		return g, nil
+	case mode == "none", mode == "auto" && (!env.Actions || env.Token == ""):
+		return nil, nil
 	case env.Token == "":
-		return nil, fmt.Errorf("--publish github needs GITHUB_TOKEN: map it in the workflow (env: GITHUB_TOKEN: ${{ github.token }})")
+		return nil, fmt.Errorf("%s github needs GITHUB_TOKEN: map it in the workflow (env: GITHUB_TOKEN: ${{ github.token }})", flag)
+	case env.Repository == "":
+		return nil, fmt.Errorf("%s github needs GITHUB_REPOSITORY (owner/name), which GitHub Actions sets", flag)
 	}
 	api, err := github.New(github.Options{BaseURL: env.APIURL, Token: string(env.Token)})
 	if err != nil {
 		return nil, err
 	}
-	g.API = api
-	return g, nil
+	return api, nil
 }
 
 // warn prints a warning for the user on stderr.
