@@ -23,12 +23,19 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 // them. Callers that have the document use Read rather than Decode and Summarise. On an
 // errored plan, the summary is returned with Decode's error.
 func Read(data []byte, opts Options) (*Changes, error) {
+	// The document-wide harvest decodes the whole document once more, generically: done
+	// beside Decode, it costs wall time only when there is no second core.
+	h := newHarvest()
+	harvested := make(chan struct{})
+	go func() {
+		defer close(harvested)
+		h.document(data)
+	}()
 	p, err := Decode(data)
+	<-harvested
 	if p == nil {
 		return nil, err
 	}
-	h := newHarvest()
-	h.document(data)
 	return summarise(p, opts, h), err
 }
 
