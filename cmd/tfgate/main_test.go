@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tfgate/tfgate/internal/cli"
+	"github.com/tfgate/tfgate/internal/testenv"
 	"github.com/tfgate/tfgate/internal/testprovider"
 )
 
@@ -31,22 +32,10 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end specifications in testdata/script: the real binary, the
 // real terraform (pinned, from .bin/), real git repositories.
 func TestScripts(t *testing.T) {
-	repoRoot, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tf := os.Getenv("TFGATE_TEST_TERRAFORM")
-	if tf == "" {
-		tf = filepath.Join(repoRoot, ".bin", "terraform")
-	}
-	if _, err := os.Stat(tf); err != nil {
-		t.Fatalf("terraform for tests not found at %s: run `make terraform` (or `make test`) first", tf)
-	}
+	repoRoot := testenv.RepoRoot(t)
+	tf := testenv.Terraform(t)
 	// fakecloud, the test provider, from the filesystem mirror `make fakecloud` builds.
-	plugins := os.Getenv("TFGATE_TEST_PLUGINS")
-	if plugins == "" {
-		plugins = filepath.Join(repoRoot, ".bin", "plugins")
-	}
+	plugins := testenv.Plugins(t)
 	scriptsT = t
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/testenv"
 	"github.com/tfgate/tfgate/internal/testprovider"
 )
 
@@ -135,21 +136,7 @@ type terraform struct {
 
 func newTerraform(t *testing.T) *terraform {
 	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := os.Getenv("TFGATE_TEST_TERRAFORM")
-	if bin == "" {
-		bin = filepath.Join(root, ".bin", "terraform")
-	}
-	plugins := os.Getenv("TFGATE_TEST_PLUGINS")
-	if plugins == "" {
-		plugins = filepath.Join(root, ".bin", "plugins")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("terraform for tests: %v (run `make terraform`)", err)
-	}
+	bin, plugins := testenv.Terraform(t), testenv.Plugins(t)
 	if _, err := os.Stat(filepath.Join(plugins, testprovider.Address)); err != nil {
 		t.Fatalf("fakecloud mirror: %v (run `make fakecloud`)", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/testenv"
 	"gopkg.in/yaml.v3"
 )
 
@@ -49,13 +50,7 @@ func newActEnv(t *testing.T) actEnv {
 	if _, err := os.Stat(e.act); err != nil {
 		t.Fatalf("act not found at %s: run `make act` (or `make test`, which installs it)", e.act)
 	}
-	e.terraform = os.Getenv("TFGATE_TEST_TERRAFORM")
-	if e.terraform == "" {
-		e.terraform = filepath.Join(root, ".bin", "terraform")
-	}
-	if _, err := os.Stat(e.terraform); err != nil {
-		t.Fatalf("terraform for tests not found at %s: run `make terraform` (or `make test`) first", e.terraform)
-	}
+	e.terraform = testenv.Terraform(t)
 	e.actions = filepath.Join(filepath.Dir(root), "shared", "testdata", "actions")
 	for _, a := range []string{"checkout", "upload-artifact", "download-artifact"} {
 		if _, err := os.Stat(filepath.Join(e.actions, a, "action.yml")); err != nil {

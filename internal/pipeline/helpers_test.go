@@ -7,15 +7,13 @@ import (
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/terraform"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // testBinary is the pinned terraform built by `make terraform`.
 func testBinary(tb testing.TB) terraform.Binary {
 	tb.Helper()
-	path := os.Getenv("TFGATE_TEST_TERRAFORM")
-	if path == "" {
-		path, _ = filepath.Abs("../../.bin/terraform")
-	}
+	path := testenv.Terraform(tb)
 	bin, err := terraform.Resolve(context.Background(), terraform.ResolveOptions{Override: path})
 	if err != nil {
 		tb.Fatalf("terraform for tests: %v (build it with `make terraform`)", err)

@@ -10,37 +10,17 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// repoRoot walks up from the test's working directory to go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
 
 // realTerraform is the terraform 1.5.7 built into .bin by the Makefile. Tests
 // never use a terraform from PATH.
 func realTerraform(t testing.TB) Binary {
 	t.Helper()
-	path := os.Getenv("TFGATE_TEST_TERRAFORM") // set by the Makefile
-	if path == "" {
-		path = filepath.Join(repoRoot(t), ".bin", "terraform")
-	}
+	path := testenv.Terraform(t)
 	b, err := Resolve(context.Background(), ResolveOptions{Override: path})
 	if err != nil {
 		t.Fatalf("resolve %s (build it with `make terraform`): %v", path, err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // TestOneNormalPlanReportsAllDrift answers issue 11's question: can `tfgate drift` run one
@@ -192,7 +194,7 @@ resource "fakecloud_object" "ignored" {
 // show up as drift.
 func TestExampleDrift(t *testing.T) {
 	t.Parallel()
-	mainTF, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "drift", "main.tf"))
+	mainTF, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "examples", "drift", "main.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,47 +12,15 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 
+	"github.com/tfgate/tfgate/internal/testenv"
 	"github.com/tfgate/tfgate/internal/testprovider"
 )
-
-// repoRoot walks up from the test's working directory to go.mod.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
 
 // binaries are the pinned terraform and the fakecloud mirror that the Makefile builds and
 // exports (TFGATE_TEST_TERRAFORM, TFGATE_TEST_PLUGINS); .bin/ when run without make.
 func binaries(t *testing.T) (terraform, plugins string) {
 	t.Helper()
-	terraform = os.Getenv("TFGATE_TEST_TERRAFORM")
-	if terraform == "" {
-		terraform = filepath.Join(repoRoot(t), ".bin", "terraform")
-	}
-	plugins = os.Getenv("TFGATE_TEST_PLUGINS")
-	if plugins == "" {
-		plugins = filepath.Join(repoRoot(t), ".bin", "plugins")
-	}
-	if _, err := os.Stat(terraform); err != nil {
-		t.Fatalf("terraform for tests: %v (run `make terraform`)", err)
-	}
-	if _, err := os.Stat(filepath.Join(plugins, "registry.terraform.io", "tfgate", "fakecloud")); err != nil {
-		t.Fatalf("fakecloud mirror: %v (run `make fakecloud`)", err)
-	}
-	return terraform, plugins
+	return testenv.Terraform(t), testenv.Plugins(t)
 }
 
 // project is a terraform working directory using fakecloud with its objects in dir/objects.

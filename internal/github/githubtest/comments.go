@@ -77,18 +77,8 @@ func (s *Server) createComment(w http.ResponseWriter, r *request) {
 	if !ok {
 		return
 	}
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if !decode(w, r, &in) {
-		return
-	}
-	if in.Body == nil {
-		writeValidation(w, "IssueComment", "body", "body wasn't supplied")
-		return
-	}
-	if bodyTooLong(*in.Body) {
-		writeValidation(w, "IssueComment", "body", bodyTooLongMsg)
+	body, ok := commentBody(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -99,9 +89,29 @@ func (s *Server) createComment(w http.ResponseWriter, r *request) {
 		return
 	}
 	now := s.tick()
-	c := &Comment{ID: s.newID(), Number: int(n), Body: *in.Body, Author: r.tok.User, CreatedAt: now, UpdatedAt: now}
+	c := &Comment{ID: s.newID(), Number: int(n), Body: body, Author: r.tok.User, CreatedAt: now, UpdatedAt: now}
 	rp.comments = append(rp.comments, c)
 	writeJSON(w, http.StatusCreated, s.commentJSON(rp, c))
+}
+
+// commentBody reads a create or edit request's body field as GitHub checks it: present and
+// within MaxBodyChars; otherwise it answers 422.
+func commentBody(w http.ResponseWriter, r *request) (string, bool) {
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if !decode(w, r, &in) {
+		return "", false
+	}
+	if in.Body == nil {
+		writeValidation(w, "IssueComment", "body", "body wasn't supplied")
+		return "", false
+	}
+	if bodyTooLong(*in.Body) {
+		writeValidation(w, "IssueComment", "body", bodyTooLongMsg)
+		return "", false
+	}
+	return *in.Body, true
 }
 
 // findComment returns the comment, or answers 404.
@@ -136,18 +146,8 @@ func mayChange(rp *repo, tok Token, c *Comment) bool {
 }
 
 func (s *Server) editComment(w http.ResponseWriter, r *request) {
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if !decode(w, r, &in) {
-		return
-	}
-	if in.Body == nil {
-		writeValidation(w, "IssueComment", "body", "body wasn't supplied")
-		return
-	}
-	if bodyTooLong(*in.Body) {
-		writeValidation(w, "IssueComment", "body", bodyTooLongMsg)
+	body, ok := commentBody(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -161,7 +161,7 @@ func (s *Server) editComment(w http.ResponseWriter, r *request) {
 		writeError(w, http.StatusForbidden, "Must have push access to edit a comment written by someone else")
 		return
 	}
-	c.Body = *in.Body
+	c.Body = body
 	c.UpdatedAt = s.tick()
 	c.Edits++
 	writeJSON(w, http.StatusOK, s.commentJSON(rp, c))

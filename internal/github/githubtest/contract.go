@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -18,16 +16,6 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
-
-// OpenAPIEnv names the environment variable the Makefile sets to GitHub's OpenAPI
-// description (generated/api.github.com.json of the npm package @octokit/openapi).
-// This is a test-only package, so reading it here does not break the rule that domain
-// packages never read the environment.
-const OpenAPIEnv = "TFGATE_GITHUB_OPENAPI"
-
-// defaultOpenAPIPath is where `make openapi` installs the description, relative to the
-// module root.
-const defaultOpenAPIPath = ".bin/octokit-openapi/node_modules/@octokit/openapi/generated/api.github.com.json"
 
 // contractHost is the host the description's servers name; requests are matched as if
 // they had been sent there.
@@ -48,18 +36,14 @@ var (
 	contractErr  error
 )
 
-// LoadContract loads GitHub's OpenAPI description once per process. A missing file is an
-// error telling to run `make openapi`: a fake that validates nothing proves nothing.
-func LoadContract() (*Contract, error) {
-	contractOnce.Do(func() { contract, contractErr = loadContract() })
+// LoadContract loads GitHub's OpenAPI description at path (testenv.OpenAPI) once per
+// process: it is 13 MB, and every test's server checks requests against the same one.
+func LoadContract(path string) (*Contract, error) {
+	contractOnce.Do(func() { contract, contractErr = loadContract(path) })
 	return contract, contractErr
 }
 
-func loadContract() (*Contract, error) {
-	path, err := contractPath()
-	if err != nil {
-		return nil, err
-	}
+func loadContract(path string) (*Contract, error) {
 	start := time.Now()
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromFile(path)
@@ -71,41 +55,6 @@ func loadContract() (*Contract, error) {
 		return nil, fmt.Errorf("route GitHub OpenAPI description %s: %w", path, err)
 	}
 	return &Contract{Path: path, LoadTime: time.Since(start), doc: doc, router: router}, nil
-}
-
-func contractPath() (string, error) {
-	if p := os.Getenv(OpenAPIEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("GitHub OpenAPI description %s (from $%s): %w; run `make openapi`", p, OpenAPIEnv, err)
-		}
-		return p, nil
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", fmt.Errorf("find GitHub OpenAPI description: %w; run `make openapi` or set $%s", err, OpenAPIEnv)
-	}
-	p := filepath.Join(root, defaultOpenAPIPath)
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("GitHub OpenAPI description %s is missing: run `make openapi` (or set $%s)", p, OpenAPIEnv)
-	}
-	return p, nil
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // Match is the operation of GitHub's description a request was matched to.

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // User is a GitHub account as the fake knows it.
@@ -103,7 +105,7 @@ func New(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	c, err := LoadContract()
+	c, err := LoadContract(testenv.OpenAPI(t))
 	if err != nil {
 		t.Fatalf("githubtest: %v", err)
 	}
