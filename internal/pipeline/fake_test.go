@@ -17,10 +17,11 @@ import (
 // fakeRunner plays terraform for pipeline tests that need no real one: init and workspace
 // succeed, plan writes a placeholder plan file (or fails with planErr), show returns show.
 type fakeRunner struct {
-	dir     string
-	show    string
-	planErr error
-	calls   *[]string
+	dir      string
+	show     string
+	planErr  error
+	applyErr error
+	calls    *[]string
 }
 
 func (f *fakeRunner) Init(context.Context) error {
@@ -37,6 +38,10 @@ func (f *fakeRunner) Plan(_ context.Context, opts terraform.PlanOptions) (bool, 
 		return false, f.planErr
 	}
 	return true, os.WriteFile(opts.Out, []byte("plan"), 0o644)
+}
+func (f *fakeRunner) Apply(_ context.Context, planFile string, _ terraform.ApplyOptions) error {
+	*f.calls = append(*f.calls, "apply "+f.dir)
+	return f.applyErr
 }
 func (f *fakeRunner) ShowPlan(context.Context, string) ([]byte, error) {
 	*f.calls = append(*f.calls, "show")

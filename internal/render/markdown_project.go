@@ -123,9 +123,9 @@ func mdGate(s *mdSection, p report.Project) {
 		if !g.Allowed {
 			line = "**Gate:** ⏳ not allowed"
 		}
-		if len(g.Approvers) > 0 {
-			names := make([]string, len(g.Approvers))
-			for i, a := range g.Approvers {
+		if approvers := g.Approvers(); len(approvers) > 0 {
+			names := make([]string, len(approvers))
+			for i, a := range approvers {
 				names[i] = mdText("@" + a) // shown as @login, but never a ping
 			}
 			line += " · approved by " + strings.Join(names, ", ")
@@ -136,7 +136,7 @@ func mdGate(s *mdSection, p report.Project) {
 		}
 	}
 	if a := p.Apply; a != nil {
-		line := "**Applied:** " + shortCounts(a.Applied)
+		line := "**Applied:** " + shortCounts(a.Summary)
 		if a.PlanSHA256 != "" {
 			line += " · plan sha256 " + mdCode(a.PlanSHA256)
 		}

@@ -29,6 +29,7 @@ const (
 	StatusInSync      Status = "in_sync"     // drift: infrastructure, state and code agree
 	StatusDrifted     Status = "drifted"     // drift: infrastructure changed outside Terraform
 	StatusPending     Status = "pending"     // drift: code in Git not yet applied
+	StatusAllowed     Status = "allowed"     // the gate allows applying it (gate runs; apply --dry-run: verified, not applied)
 	StatusRefused     Status = "refused"     // the approval gate refused it; Error says why
 	StatusFailed      Status = "failed"      // init/plan/show/apply failed; Error says why
 	StatusNotStarted  Status = "not_started" // never ran: interrupted before, or a dependency did not succeed
@@ -38,7 +39,7 @@ const (
 // Succeeded reports whether the project's job ran to its end, whatever it found.
 func (s Status) Succeeded() bool {
 	switch s {
-	case StatusPlanned, StatusApplied, StatusInSync, StatusDrifted, StatusPending:
+	case StatusPlanned, StatusApplied, StatusAllowed, StatusInSync, StatusDrifted, StatusPending:
 		return true
 	}
 	return false
@@ -49,7 +50,14 @@ type Run struct {
 	Kind      Kind
 	Base      string // the ref changes were compared with, e.g. "origin/main"; "" for --all or explicit projects
 	MergeBase string // short sha of the merge base with Base
-	Commit    string // the commit checked (drift), full sha; "" when unknown
+	Commit    string // the commit checked (drift) or applied (apply: the merge commit), full sha; "" when unknown
+	// PR is the pull request whose plans a gate or apply run judged (0: none); Reviewed is
+	// its head commit, the one reviewers approved and the bundles were planned on.
+	PR       int
+	Reviewed string
+	DryRun   bool // apply --dry-run: everything was checked, nothing applied
+	// Verdict is the gate's verdict on the whole pull request (gate and apply runs).
+	Verdict *Verdict
 	// Policies says where the policies came from ("policies/ at base commit 3f2c1aa
 	// (origin/main)", "policies/ in the working tree"), "" when none are configured.
 	Policies string
@@ -84,17 +92,49 @@ type Project struct {
 	Issue string
 }
 
-// Gate is the approval gate's verdict on one project.
-type Gate struct {
-	Allowed   bool
-	Reasons   []string // why not, one sentence each; or what made it pass
-	Approvers []string // the logins whose approvals counted
+// Verdict is the approval gate's verdict on a pull request, as its commit status says it.
+type Verdict struct {
+	State       string // success, pending (waiting for reviews) or failure
+	Description string // one line, at most 140 characters: what is missing, or why it passes
 }
 
-// Apply is the outcome of applying one project's reviewed plan.
+// Gate is the approval gate's verdict on one project.
+type Gate struct {
+	Allowed bool
+	// Pending: the only reasons are missing approvals, which more reviews can give.
+	Pending bool
+	Reasons []string // why not, one sentence each; empty when allowed
+	// Approvals are the reviews that counted, by login, oldest first.
+	Approvals []Approval
+	// PolicyOverriddenBy are the policy owners whose approval overrode a policy deny.
+	PolicyOverriddenBy []string
+}
+
+// Approvers lists the logins whose approvals counted.
+func (g *Gate) Approvers() []string {
+	if g == nil {
+		return nil
+	}
+	out := make([]string, len(g.Approvals))
+	for i, a := range g.Approvals {
+		out[i] = a.Login
+	}
+	return out
+}
+
+// Approval is one review that counted.
+type Approval struct {
+	Login  string
+	At     time.Time // when it was submitted
+	Commit string    // the commit it approved
+}
+
+// Apply is what apply did with one project's reviewed plan (the bundle it verified).
 type Apply struct {
-	PlanSHA256 string       // the plan file that was applied
-	Applied    plan.Summary // what it changed
+	PlanSHA256       string       // the plan file applied (or that would be, in a dry run)
+	InputHash        string       // the project's inputs as planned and found again on the merge commit
+	TerraformVersion string       // the version it was planned and applied with
+	Summary          plan.Summary // what the plan changes
 }
 
 // Totals sums the summaries of every project that has a plan.

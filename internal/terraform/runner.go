@@ -26,6 +26,8 @@ type Runner interface {
 	Plan(ctx context.Context, opts PlanOptions) (hasChanges bool, err error)
 	// ShowPlan returns the exact stdout bytes of `show -json <planFile>`.
 	ShowPlan(ctx context.Context, planFile string) (raw []byte, err error)
+	// Apply applies the saved plan file, and nothing else.
+	Apply(ctx context.Context, planFile string, opts ApplyOptions) error
 }
 
 // PlanOptions are the plan flags tfgate sets. Paths are relative to the

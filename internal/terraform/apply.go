@@ -1,0 +1,53 @@
+package terraform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// ApplyOptions are the flags of applying a saved plan.
+type ApplyOptions struct {
+	// LockTimeout is how long terraform waits for a state lock another run holds before it
+	// gives up; 0 = fail at once.
+	LockTimeout time.Duration
+}
+
+// Apply runs `apply -input=false -lock=true planFile`: exactly the saved plan, never a new
+// one (a saved plan needs no -auto-approve, and terraform refuses one whose state moved).
+// Like plan it runs without tfexec, so that an interrupted apply always waits for terraform
+// to write its state and release the lock.
+func (r *runner) Apply(ctx context.Context, planFile string, opts ApplyOptions) error {
+	if planFile == "" {
+		return fmt.Errorf("%s apply in %s: no plan file given", r.bin.Flavor, r.name)
+	}
+	args := []string{"apply", "-no-color", "-input=false", "-lock=true"}
+	if opts.LockTimeout > 0 {
+		args = append(args, fmt.Sprintf("-lock-timeout=%ds", int(opts.LockTimeout.Round(time.Second)/time.Second)))
+	}
+	args = append(args, planFile)
+	return r.run(ctx, "apply", func() error {
+		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
+		cmd.Stdout = r.log
+		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
+		return cmd.Run()
+	})
+}
+
+// IsStalePlan reports whether err is terraform refusing a saved plan because the state
+// changed since it was made (another apply, or this one run twice): nothing was applied,
+// and only a new plan can go on.
+func IsStalePlan(err error) bool {
+	var ce *CommandError
+	return errors.As(err, &ce) && strings.Contains(ce.Stderr, "Saved plan is stale")
+}
+
+// IsLocked reports whether err is terraform failing to take the state lock (another run
+// holds it): nothing was applied.
+func IsLocked(err error) bool {
+	var ce *CommandError
+	return errors.As(err, &ce) && strings.Contains(ce.Stderr, "Error acquiring the state lock")
+}
