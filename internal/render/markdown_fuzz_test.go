@@ -155,7 +155,7 @@ func fuzzReport(name, value, msg string) report.Run {
 		Base: name, MergeBase: value, Policies: msg, PolicyNotes: []string{msg}, Notes: []string{msg, value},
 		Projects: []report.Project{
 			{Name: name, Dir: name, Workspace: value, Status: report.StatusPlanned, Changes: c, Policy: pol,
-				Gate: &report.Gate{Reasons: []string{msg}, Approvers: []string{name}}},
+				Gate: &report.Gate{Reasons: []string{msg}, Approvals: []report.Approval{{Login: name}}}},
 			{Name: value, Dir: value, Status: report.StatusFailed, Error: msg},
 			{Name: "ok", Status: report.StatusPlanned, Changes: c},
 		},
