@@ -61,6 +61,10 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
 		return err
 	}
+	key, err := a.planKey()
+	if err != nil {
+		return err
+	}
 	ctx := cmd.Context()
 	root, cfg, err := a.repository(ctx)
 	if err != nil {
@@ -75,7 +79,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
-		OutDir: opts.Out, Parallel: opts.Parallel, GitHub: gh, Masker: a.masker, Progress: progress,
+		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, GitHub: gh, Masker: a.masker, Progress: progress,
 		Print: a.printWriter(), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()

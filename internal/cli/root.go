@@ -29,6 +29,8 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newVersionCmd(a),
 		newProjectsCmd(a),
 		newPlanCmd(a),
+		newGateCmd(a),
+		newApplyCmd(a),
 		newDriftCmd(a),
 		newRenderCmd(a),
 		newPolicyCmd(a),

@@ -38,6 +38,7 @@ type PlanOptions struct {
 	PR            int               // the pull request planned (recorded in bundles); 0 = none
 	Fork          bool              // the pull request comes from a fork: its bundles are never applicable
 	ReadOnly      bool              // never create a workspace (drift: nothing writes state)
+	PlanKey       string            // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
 	Masker        *secret.Masker    // secrets to mask everywhere (environment, configured)
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
@@ -107,6 +108,8 @@ type projectRun struct {
 	raw       []byte // `show -json` of the plan
 	result    report.Project
 	suggest   SuggestFunc // drift: fold-back suggestions; nil = none
+	// lockTimeout (apply) is how long terraform waits for a state lock.
+	lockTimeout time.Duration
 }
 
 // stage is one step of a project's job. phase names it in progress ("" for a stage too
@@ -252,14 +255,38 @@ func writeBundle(ctx context.Context, r *projectRun) error {
 		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, Dirty: r.opts.Dirty,
 		PR: r.opts.PR, Applicable: !r.opts.Fork && !r.opts.Dirty,
 		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion,
-		HasChanges: c.Summary.HasChanges(), Summary: c.Summary,
+		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: policyVerdict(r.result.Policy),
 		CreatedAt: r.opts.Now().UTC(), TfgateVersion: r.opts.TfgateVersion,
 	})
 	if err != nil {
 		return err
 	}
 	r.result.Bundle = filepath.Join(r.dir, m.PlanFile)
+	if r.opts.PlanKey != "" {
+		if err := bundle.Seal(ctx, r.dir, r.opts.PlanKey); err != nil {
+			return err
+		}
+		r.result.Bundle = r.dir
+	}
 	return nil
+}
+
+// policyVerdict is what the bundle records of the policies' result (already masked): the
+// gate judges the plan by it. nil when no policies are configured.
+func policyVerdict(res *policy.Result) *bundle.PolicyVerdict {
+	if res == nil {
+		return nil
+	}
+	v := &bundle.PolicyVerdict{Evaluated: true, Denied: res.Denied(), Warnings: res.Count(policy.LevelWarn)}
+	for _, f := range res.Findings {
+		if f.Level == policy.LevelDeny {
+			v.Denies = append(v.Denies, f.Policy()+": "+f.Text())
+		}
+	}
+	if res.Err != nil {
+		v.Error = res.Err.Error()
+	}
+	return v
 }
 
 // outside drops the files under outDir (an --out inside the repository): bundles being

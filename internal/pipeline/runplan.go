@@ -32,6 +32,7 @@ type PlanRequest struct {
 	Terraform TerraformOptions
 	Env       map[string]string // terraform's environment
 	OutDir    string            // bundles; relative to the working directory; "" = none
+	PlanKey   string            // TFGATE_PLAN_KEY: encrypt the bundles with it
 	Parallel  int
 	PR        int  // the pull request planned, recorded in bundles
 	Fork      bool // it comes from a fork: no bundle is applicable
@@ -139,10 +140,18 @@ func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 		if dirty {
 			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", short(commit)))
 		}
+		if req.PlanKey == "" && req.InCI {
+			where := req.OutDir
+			if req.GitHub != nil && req.GitHub.ArtifactName != "" {
+				where += " (uploaded as the workflow artifact " + req.GitHub.ArtifactName + ", readable by everyone who can read the repository's Actions)"
+			}
+			req.Warn("PLAN FILES ARE NOT ENCRYPTED: a saved plan holds every value of the plan in clear text, secrets included, and the bundles in " + where +
+				" carry them. Set TFGATE_PLAN_KEY (a secret passphrase, the same for plan and apply) to encrypt them with age")
+		}
 	}
 	planned, err := Plan(ctx, PlanOptions{
 		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env,
-		OutDir: req.OutDir, Parallel: req.Parallel, Commit: commit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
+		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, Commit: commit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
 	})
 	run.Projects = planned.Projects

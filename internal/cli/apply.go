@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+type applyOptions struct {
+	Projects    []string
+	PR          int
+	Plans       string
+	DryRun      bool
+	Publish     string
+	Format      string
+	Parallel    int
+	AuditLog    string
+	LockTimeout time.Duration
+	Install     bool
+}
+
+func newApplyCmd(a *app) *cobra.Command {
+	var opts applyOptions
+	cmd := &cobra.Command{
+		Use:   "apply [PROJECT...]",
+		Short: "Apply exactly the reviewed plans of the merged pull request, if the approval gate holds",
+		Long: `Run on the push of a merge to the default branch (or with --pr N from workflow_dispatch).
+tfgate finds the merged pull request of the commit checked out, fetches the plan bundles
+reviewed on its head commit (--plans), verifies each against the merge commit (plan file
+sha256, the project's input files, terraform version), evaluates the approval gate with the
+rules of the commit before the merge (approvals on the reviewed commit, policy owners,
+observe mode, freeze), and applies the saved plans that pass in depends_on order. Projects
+the merge changed without a bundle are refused. Nothing is ever re-planned.
+
+Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 errors.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Projects = args
+			return runApply(cmd, a, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.PR, "pr", 0, "apply this merged pull request (default: the one merged as the commit checked out)")
+	f.StringVar(&opts.Plans, "plans", "", "where the reviewed bundles are: a directory `tfgate plan --out` wrote, or github (the plan run's artifact; the default in GitHub Actions)")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "verify and evaluate the gate, apply nothing, publish nothing")
+	f.StringVar(&opts.Publish, "publish", "auto", "GitHub access (pull request, reviews; the apply comment and status): auto (in GitHub Actions with a token), github or none")
+	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
+	f.IntVar(&opts.Parallel, "parallel", 0, "independent projects applied at once (default: number of CPUs)")
+	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to FILE")
+	f.DurationVar(&opts.LockTimeout, "lock-timeout", 5*time.Minute, "how long terraform waits for a state lock another run holds")
+	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	return cmd
+}
+
+func runApply(cmd *cobra.Command, a *app, opts applyOptions) error {
+	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+		return err
+	}
+	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
+		return err
+	}
+	key, err := a.planKey()
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	root, cfg, err := a.repository(ctx)
+	if err != nil {
+		return err
+	}
+	gh, err := a.githubRun(cfg, opts.Publish, "")
+	if err != nil {
+		return err
+	}
+	gh = a.withArtifact(gh)
+	store, err := a.planStore(gh, opts.Plans)
+	if err != nil {
+		return err
+	}
+	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	run, err := pipeline.RunApply(ctx, pipeline.ApplyRequest{
+		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, PR: opts.PR,
+		Plans: store, PlanKey: key, DryRun: opts.DryRun, Freeze: a.getenv("TFGATE_FREEZE"),
+		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(), Parallel: opts.Parallel,
+		LockTimeout: opts.LockTimeout, GitHub: gh, AuditLog: opts.AuditLog,
+		Masker: a.masker, Progress: progress, Warn: a.warn, Log: a.log, TfgateVersion: version(),
+	})
+	progress.Close()
+	if run.Projects != nil || err == nil {
+		if werr := writeRun(a, opts.Format, run, gh != nil && gh.Env.Actions); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return applyOutcome(run, err)
+}
+
+// applyOutcome: errors first (a project that failed, or a run that could not finish), then
+// refusals (exit 4).
+func applyOutcome(r report.Run, err error) error {
+	refused := errors.Is(err, pipeline.ErrGateRefused)
+	if err != nil && !refused {
+		return err
+	}
+	if failed := r.Unfinished(); len(failed) > 0 {
+		names := make([]string, len(failed))
+		for i, p := range failed {
+			names[i] = p.Name + " (" + strings.ReplaceAll(string(p.Status), "_", " ") + ")"
+		}
+		return fmt.Errorf("%d of %d projects did not apply: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
+	}
+	if refused {
+		return withCode(ExitGateRefused, err)
+	}
+	return nil
+}
+
+// planKey is TFGATE_PLAN_KEY, masked from now on; a short one is refused.
+func (a *app) planKey() (string, error) {
+	key := a.getenv("TFGATE_PLAN_KEY")
+	if key == "" {
+		return "", nil
+	}
+	a.addSecret(key)
+	if len(key) < 12 {
+		return "", errors.New("TFGATE_PLAN_KEY is shorter than 12 characters: the plan bundles it encrypts hold secrets; use a long random passphrase (e.g. openssl rand -base64 32) kept as a repository secret")
+	}
+	return key, nil
+}
+
+// withArtifact fills in the artifact name apply and gate look for (TFGATE_ARTIFACT_NAME
+// overrides the default tfgate-plan-<reviewed head>, chosen later).
+func (a *app) withArtifact(gh *pipeline.GitHubRun) *pipeline.GitHubRun {
+	if gh != nil {
+		gh.ArtifactName = a.getenv("TFGATE_ARTIFACT_NAME")
+	}
+	return gh
+}
+
+// planStore is where --plans says the bundles are: a directory, or the workflow's
+// artifacts ("github", the default in GitHub Actions).
+func (a *app) planStore(gh *pipeline.GitHubRun, plans string) (bundle.Store, error) {
+	if plans == "" && gh != nil && gh.Env.Actions {
+		plans = "github"
+	}
+	switch plans {
+	case "":
+		return nil, errors.New("--plans is required outside GitHub Actions: the directory `tfgate plan --out DIR` wrote, or github")
+	case "github":
+		if gh == nil || gh.API == nil {
+			return nil, errors.New("--plans github reads the workflow's artifacts: it needs GITHUB_TOKEN and GITHUB_REPOSITORY")
+		}
+		api, ok := gh.API.(bundle.ArtifactAPI)
+		if !ok {
+			return nil, errors.New("--plans github: this GitHub client cannot download artifacts")
+		}
+		return bundle.GitHubStore(api, github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}), nil
+	}
+	return bundle.DirStore(plans), nil
+}

@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/secret"
+)
+
+// GateRequest is everything `tfgate gate` was asked to do.
+type GateRequest struct {
+	Root       string
+	Config     *config.Config
+	ConfigFile string
+	PR         int          // --pr; 0 = the event's pull request
+	Plans      bundle.Store // where the plan run left its bundles
+	Freeze     string       // TFGATE_FREEZE
+	GitHub     *GitHubRun   // required
+	// Publish sets the status and the gate line of the sticky comment (else print only).
+	Publish       bool
+	Masker        *secret.Masker
+	Warn          func(string)
+	Log           *slog.Logger
+	TfgateVersion string
+}
+
+// RunGate is `tfgate gate`: evaluate the approval gate of a pull request's current head —
+// its bundles, its reviews, the base commit's rules — and publish the verdict as the
+// commit status tfgate/gate and a line in the sticky plan comment, so that branch
+// protection can require it and reviewers see what is missing before they merge. The
+// error wraps ErrGateRefused when the gate does not (yet) allow applying.
+func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
+	if req.Log == nil {
+		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if req.Warn == nil {
+		req.Warn = func(string) {}
+	}
+	if req.Masker == nil {
+		req.Masker = secret.NewMasker(nil)
+	}
+	run := report.Run{Kind: report.KindGate}
+	if req.GitHub == nil || req.GitHub.API == nil {
+		return run, errors.New("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass --publish github")
+	}
+	gh := req.GitHub
+	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
+	n := req.PR
+	if n == 0 {
+		n = gh.Event.PRNumber
+	}
+	if n <= 0 {
+		return run, fmt.Errorf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass --pr N (event %q has none)", gh.Event.Name)
+	}
+	pr, err := gh.API.GetPull(ctx, repo, n)
+	if err != nil {
+		return run, fmt.Errorf("read pull request #%d: %w", n, err)
+	}
+	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
+	a := &applier{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
+	err = a.gateTargets(ctx, req)
+	if err == nil {
+		err = a.judge(ctx)
+	}
+	if err != nil {
+		run.Projects = nil
+		if req.Publish {
+			a.gateStatus(ctx, &report.Verdict{State: "error", Description: "tfgate gate could not run: see the run's log"})
+		}
+		return run, err
+	}
+	for _, t := range a.targets {
+		res := t.result
+		if res.Status == report.StatusAllowed {
+			res.Error = ""
+		}
+		run.Projects = append(run.Projects, res)
+	}
+	run.Verdict = a.run.Verdict
+	if len(a.targets) == 0 {
+		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", short(pr.HeadSHA))}
+	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
+		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
+		// not applicable) refuses too.
+		run.Verdict = &report.Verdict{State: "failure", Description: "refused: " + refusedNames(run)}
+	}
+	if req.Publish {
+		if perr := a.gateStatus(ctx, run.Verdict); perr != nil {
+			return run, perr
+		}
+		if perr := a.gateLine(ctx, run, req.Warn); perr != nil {
+			req.Warn(perr.Error())
+		}
+	}
+	if run.Verdict.State != "success" {
+		return run, fmt.Errorf("%w: %s", ErrGateRefused, run.Verdict.Description)
+	}
+	return run, nil
+}
+
+// gateTargets finds the projects the pull request changes and the bundles planned on its
+// head; the rules come from its base commit.
+func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
+	git := ci.Git{Dir: req.Root}
+	baseRev := a.pr.BaseSHA
+	if baseRev == "" {
+		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
+	}
+	_, base, _, err := BaseConfig(ctx, req.Root, req.ConfigFile, baseRev)
+	if err != nil {
+		return fmt.Errorf("read the rules at the base commit: %w", err)
+	}
+	a.base = base
+	if _, err := git.Head(ctx); err != nil {
+		return err
+	}
+	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Changed: true, Base: baseRev})
+	if err != nil {
+		return err
+	}
+	for _, p := range sel.Projects {
+		a.targets = append(a.targets, target{p: p})
+	}
+	if len(a.targets) == 0 {
+		return nil
+	}
+	scratch, err := os.MkdirTemp("", "tfgate-gate-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	a.scratch = scratch
+	want := bundle.Want{PR: a.pr.Number, HeadSHA: a.pr.HeadSHA, ArtifactName: a.req.GitHub.ArtifactName}
+	if want.ArtifactName == "" {
+		want.ArtifactName = "tfgate-plan-" + a.pr.HeadSHA
+	}
+	dir, err := req.Plans.Fetch(ctx, want, filepath.Join(scratch, "fetched"))
+	if errors.Is(err, bundle.ErrNoBundle) {
+		return nil // every target is refused: no bundle for the head
+	}
+	if err != nil {
+		return fmt.Errorf("fetch the plans of %s from %s: %w", short(a.pr.HeadSHA), req.Plans, err)
+	}
+	dirs, err := bundle.List(ctx, dir)
+	if err != nil {
+		return err
+	}
+	for _, d := range dirs {
+		m, err := bundle.Read(ctx, d)
+		if err != nil {
+			return fmt.Errorf("%s: %w", req.Plans, err)
+		}
+		for i := range a.targets {
+			t := &a.targets[i]
+			if t.p.Name == m.Project && t.p.Workspace == m.Workspace {
+				if t.bundle != nil {
+					return fmt.Errorf("%s holds two bundles of project %s (workspace %s)", req.Plans, m.Project, m.Workspace)
+				}
+				mc := m
+				t.bundle = &mc
+				if m.Dir != t.p.Dir {
+					t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// gateStatus sets tfgate/gate on the pull request's head.
+func (a *applier) gateStatus(ctx context.Context, v *report.Verdict) error {
+	st := github.Status{State: v.State, Context: StatusGate, Description: fitStatus(v.Description), TargetURL: a.req.GitHub.Env.RunURL()}
+	_, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, a.pr.HeadSHA, st)
+	if err != nil {
+		return fmt.Errorf("set status %s: %w", StatusGate, err)
+	}
+	return nil
+}
+
+// gateLine writes the verdict into the first part of tfgate's sticky plan comment, when
+// there is one: reviewers read it where they read the plan.
+func (a *applier) gateLine(ctx context.Context, run report.Run, warn func(string)) error {
+	api := a.req.GitHub.API
+	id, err := github.ResolveIdentity(ctx, api, a.req.GitHub.Identity)
+	if err != nil {
+		return fmt.Errorf("gate line not written into the plan comment: %w", err)
+	}
+	comments, err := api.ListIssueComments(ctx, a.repo, a.pr.Number)
+	if err != nil {
+		return fmt.Errorf("gate line not written into the plan comment: %w", err)
+	}
+	for _, c := range comments {
+		m, ok := github.ParseMarker(c.Body)
+		if !ok || m.Kind != "plan" || m.PR != a.pr.Number || m.Part != 1 || !id.Is(c.Author) {
+			continue
+		}
+		body := SetGateLine(c.Body, render.GateLine(run))
+		if body == c.Body {
+			return nil
+		}
+		if utf8.RuneCountInString(body) > github.MaxCommentChars {
+			warn("the gate line does not fit into the plan comment (GitHub's 65,536-character limit); the status tfgate/gate has the verdict")
+			return nil
+		}
+		_, err := api.EditIssueComment(ctx, a.repo, c.ID, body)
+		return err
+	}
+	return nil
+}
+
+// The gate line sits between these markers in the plan comment, so that the next gate run
+// replaces it. Rendered plan text never contains them: markdown escaping turns "<" into an
+// entity.
+const (
+	gateLineOpen  = "<!-- tfgate:gate -->"
+	gateLineClose = "<!-- /tfgate:gate -->"
+)
+
+// SetGateLine puts line into body's gate block, replacing the one there, or adds the block
+// before the footer (the last "---" line).
+func SetGateLine(body, line string) string {
+	block := gateLineOpen + "\n" + line + "\n" + gateLineClose
+	if i := strings.LastIndex(body, gateLineOpen); i >= 0 {
+		if j := strings.Index(body[i:], gateLineClose); j >= 0 {
+			return body[:i] + block + body[i+j+len(gateLineClose):]
+		}
+	}
+	if k := strings.LastIndex(body, "\n---\n"); k >= 0 {
+		return body[:k+1] + block + "\n" + body[k:]
+	}
+	return strings.TrimRight(body, "\n") + "\n\n" + block + "\n"
+}
+
+// fitStatus cuts a status description to GitHub's 140 characters.
+func fitStatus(s string) string {
+	if utf8.RuneCountInString(s) <= 140 {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:139]) + "…"
+}
