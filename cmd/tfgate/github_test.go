@@ -51,6 +51,13 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github issues COUNT                 the repository has exactly COUNT issues; writes issue-N.md (body), issue-N.title,
 //	                                    issue-N.state and issue-N.labels (one per line) for each, and its comments to comment-N-I.md
 //	github issue USER FILE [LABEL...]   USER opens an issue whose body is FILE's content
+//	github review USER N STATE [SHA]    USER reviews pull request N (APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED)
+//	                                    on SHA (default $HEAD_SHA); also writes a pull_request_review event and sets GITHUB_EVENT_*
+//	github perm USER PERMISSION         USER's permission on the repository (admin, maintain, write, triage, read, none)
+//	github team ORG/SLUG USER...        a team with these members
+//	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
+//	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
+//	github artifact NAME DIR            uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: github SUBCOMMAND ARGS...")
@@ -236,9 +243,124 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		n := ghServer(ts).AddIssue(scriptRepo, githubtest.Issue{Title: "issue by " + rest[0], Body: ts.ReadFile(rest[1]), Author: u, Labels: rest[2:]})
 		ts.Logf("issue #%d by %s", n, u.Login)
+	case "review":
+		ghReview(ts, rest)
+	case "perm":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github perm USER PERMISSION")
+		}
+		ghServer(ts).SetPermission(scriptRepo, rest[0], rest[1])
+	case "team":
+		if len(rest) < 1 {
+			ts.Fatalf("usage: github team ORG/SLUG USER...")
+		}
+		org, slug, ok := strings.Cut(rest[0], "/")
+		if !ok {
+			ts.Fatalf("github team: want ORG/SLUG, got %q", rest[0])
+		}
+		ghServer(ts).AddTeam(org, slug, rest[1:]...)
+	case "merge":
+		ghMerge(ts, rest)
+	case "artifact":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github artifact NAME DIR")
+		}
+		root := ts.MkAbs(rest[1])
+		files := map[string]string{}
+		ts.Check(filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			rel, _ := filepath.Rel(root, path)
+			files[filepath.ToSlash(rel)] = string(data)
+			return err
+		}))
+		id := ghServer(ts).AddArtifact(scriptRepo, 4242, rest[0], files)
+		ts.Logf("artifact %d %s: %d files", id, rest[0], len(files))
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}
+}
+
+var scriptUsers = map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}
+
+// ghReview adds a review and writes the pull_request_review event it would trigger.
+func ghReview(ts *testscript.TestScript, rest []string) {
+	if len(rest) < 3 {
+		ts.Fatalf("usage: github review USER N STATE [SHA]")
+	}
+	u, ok := scriptUsers[rest[0]]
+	if !ok {
+		ts.Fatalf("github review: unknown user %q", rest[0])
+	}
+	n, err := strconv.Atoi(rest[1])
+	ts.Check(err)
+	sha := ts.Getenv("HEAD_SHA")
+	if len(rest) > 3 {
+		sha = rest[3]
+	}
+	ghServer(ts).AddReview(scriptRepo, n, githubtest.Review{User: u, State: rest[2], CommitID: sha})
+	event := map[string]any{
+		"action": "submitted",
+		"review": map[string]any{"state": strings.ToLower(rest[2]), "user": map[string]any{"login": u.Login}, "commit_id": sha},
+		"pull_request": map[string]any{
+			"number": n, "title": "change", "user": map[string]any{"login": githubtest.Alice.Login},
+			"head": map[string]any{"sha": ts.Getenv("HEAD_SHA"), "ref": "change", "repo": map[string]any{"full_name": scriptRepo, "fork": false}},
+			"base": map[string]any{"sha": ts.Getenv("BASE_SHA"), "ref": "main", "repo": map[string]any{"full_name": scriptRepo}},
+		},
+		"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}},
+		"sender":     map[string]any{"login": u.Login},
+	}
+	writeEvent(ts, "pull_request_review", fmt.Sprintf("review-%d.json", n), event)
+}
+
+// ghMerge merges the pull request's branch with a merge commit, as GitHub's merge button.
+func ghMerge(ts *testscript.TestScript, rest []string) {
+	if len(rest) != 2 {
+		ts.Fatalf("usage: github merge N REPODIR")
+	}
+	n, err := strconv.Atoi(rest[0])
+	ts.Check(err)
+	dir := ts.MkAbs(rest[1])
+	head := ts.Getenv("HEAD_SHA") // the pull request's head, as `github pr` last set it
+	before := gitRev(ts, dir, "origin/main")
+	gitRun(ts, dir, "checkout", "-q", "main")
+	gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d from acme/change", n), head)
+	gitRun(ts, dir, "push", "-q", "origin", "main")
+	merge := gitRev(ts, dir, "HEAD")
+	ghServer(ts).MergePull(scriptRepo, n, merge)
+	event := map[string]any{
+		"ref": "refs/heads/main", "before": before, "after": merge,
+		"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
+		"sender":     map[string]any{"login": githubtest.Bob.Login},
+	}
+	writeEvent(ts, "push", fmt.Sprintf("push-%d.json", n), event)
+	ts.Setenv("GITHUB_SHA", merge)
+	ts.Setenv("MERGE_SHA", merge)
+}
+
+func writeEvent(ts *testscript.TestScript, name, file string, event map[string]any) {
+	data, _ := json.MarshalIndent(event, "", "  ")
+	path := filepath.Join(ts.Getenv("WORK"), file)
+	ts.Check(os.WriteFile(path, data, 0o644))
+	ts.Setenv("GITHUB_EVENT_NAME", name)
+	ts.Setenv("GITHUB_EVENT_PATH", path)
+}
+
+// gitRun runs git in dir with the script's identity and returns its output.
+func gitRun(ts *testscript.TestScript, dir string, args ...string) string {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	for _, k := range []string{"HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		ts.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
 
 func gitRev(ts *testscript.TestScript, dir, rev string) string {
