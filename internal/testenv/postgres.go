@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -329,6 +330,51 @@ func (p *Postgres) AdvisoryLocks() ([]AdvisoryLock, error) {
 		locks = append(locks, AdvisoryLock{Key: int64(hi<<32 | lo), PID: pid})
 	}
 	return locks, nil
+}
+
+// HoldAdvisoryLock takes advisory lock key in a session of its own, as another terraform
+// run holding the workspace would, and keeps it until release is called or the server stops.
+func (p *Postgres) HoldAdvisoryLock(key int64) (release func() error, err error) {
+	cmd := exec.Command(filepath.Join(p.bin, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", p.ConnStr())
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	// psql prints each row as its statement completes; the session then waits on stdin.
+	answers := bufio.NewReader(stdout)
+	ask := func(sql string) string {
+		fmt.Fprintln(stdin, sql)
+		line, _ := answers.ReadString('\n')
+		return strings.TrimSpace(line)
+	}
+	if got := ask(fmt.Sprintf("SELECT pg_try_advisory_lock(%d);", key)); got != "t" {
+		stdin.Close()
+		cmd.Wait()
+		return nil, fmt.Errorf("advisory lock %d on port %d: got %q, want t (held elsewhere?) %s", key, p.port, got, strings.TrimSpace(stderr.String()))
+	}
+	release = sync.OnceValue(func() error {
+		unlocked := ask(fmt.Sprintf("SELECT pg_advisory_unlock(%d);", key)) == "t"
+		stdin.Close()
+		err := cmd.Wait()
+		p.mu.Lock()
+		running := p.cmd != nil
+		p.mu.Unlock()
+		if unlocked || !running { // a stopped server ended the session, and its lock
+			return nil
+		}
+		return fmt.Errorf("release advisory lock %d: psql: %v: %s", key, err, strings.TrimSpace(stderr.String()))
+	})
+	return release, nil
 }
 
 // psql runs as this process's user over TCP: trust authentication lets it be postgres.

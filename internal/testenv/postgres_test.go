@@ -2,11 +2,8 @@ package testenv
 
 import (
 	"errors"
-	"io"
 	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,22 +53,16 @@ func TestPostgresAdvisoryLocks(t *testing.T) {
 	if locks, err := pg.AdvisoryLocks(); err != nil || len(locks) != 0 {
 		t.Fatalf("fresh cluster: locks %v, %v", locks, err)
 	}
-	psql := exec.Command(filepath.Join(pg.bin, "psql"), "-X", "-q", "-A", "-t", "-d", pg.ConnStr())
-	stdin, err := psql.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
+	var releases []func() error
+	for _, key := range []int64{-1, 42, 8589934593} {
+		release, err := pg.HoldAdvisoryLock(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, release)
 	}
-	stdout, err := psql.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := psql.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(stdin, "SELECT pg_advisory_lock(-1), pg_advisory_lock(42), pg_advisory_lock(8589934593);\n")
-	buf := make([]byte, 64)
-	if _, err := stdout.Read(buf); err != nil { // the row: the locks are taken
-		t.Fatal(err)
+	if _, err := pg.HoldAdvisoryLock(42); err == nil {
+		t.Error("a lock held by another session was taken again")
 	}
 	locks, err := pg.AdvisoryLocks()
 	if err != nil {
@@ -88,22 +79,37 @@ func TestPostgresAdvisoryLocks(t *testing.T) {
 		t.Errorf("keys %v, want %v (ordered by classid, objid)", keys, want)
 	}
 
-	stdin.Close()
-	if err := psql.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	// The backend releases the locks as it exits, just after psql does.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		locks, err := pg.AdvisoryLocks()
-		if err != nil {
+	for _, release := range releases {
+		if err := release(); err != nil {
 			t.Fatal(err)
 		}
-		if len(locks) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("locks %v still held 10s after their session ended", locks)
-		}
+	}
+	if locks, err := pg.AdvisoryLocks(); err != nil || len(locks) != 0 {
+		t.Errorf("after release: locks %v, %v", locks, err)
+	}
+	if err := releases[0](); err != nil {
+		t.Errorf("second release: %v", err)
+	}
+}
+
+// Stopping the server ends the session holding a lock; releasing it afterwards is no error.
+func TestPostgresStopEndsHeldLocks(t *testing.T) {
+	pg := StartPostgres(t)
+	release, err := pg.HoldAdvisoryLock(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Errorf("release after stop: %v", err)
+	}
+	if err := pg.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if locks, err := pg.AdvisoryLocks(); err != nil || len(locks) != 0 {
+		t.Errorf("after restart: locks %v, %v", locks, err)
 	}
 }
 
