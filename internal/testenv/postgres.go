@@ -132,7 +132,7 @@ func (p *Postgres) create() error {
 		"-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions", "--wal-segsize=1")
 	if out, err := initdb.CombinedOutput(); err != nil {
 		hint := ""
-		if strings.Contains(string(out), "ermission denied") {
+		if strings.Contains(err.Error()+string(out), "ermission denied") {
 			hint = fmt.Sprintf("\n(can the server's user search every directory above %s? set TMPDIR to one it can)", p.dir)
 		}
 		return fmt.Errorf("initdb in %s: %v\n%s%s", p.dir, err, out, hint)
@@ -167,6 +167,16 @@ func freePort() (int, error) {
 
 func (p *Postgres) dataDir() string { return filepath.Join(p.dir, "data") }
 
+// socketDir is the server's unix socket directory, quoted for the setting's list syntax;
+// "" (TCP only) when a deep $TMPDIR would make the socket's path longer than a socket
+// address holds (107 bytes on Linux).
+func (p *Postgres) socketDir() string {
+	if len(p.dir)+len("/.s.PGSQL.65535") > 107 || strings.ContainsAny(p.dir, `"`) {
+		return ""
+	}
+	return `"` + p.dir + `"`
+}
+
 // command runs a server program as the server's user, with an environment of its own.
 func (p *Postgres) command(path string, args ...string) *exec.Cmd {
 	cmd := exec.Command(path, args...)
@@ -185,7 +195,8 @@ func (p *Postgres) command(path string, args ...string) *exec.Cmd {
 // Port is the loopback TCP port the server listens on, the same across Stop and Start.
 func (p *Postgres) Port() int { return p.port }
 
-// Dir is the cluster's directory: data/, the unix socket (for psql -h Dir) and postgres.log.
+// Dir is the cluster's directory: data/, postgres.log and, unless its path is too long for
+// one, the unix socket (psql -h Dir).
 func (p *Postgres) Dir() string { return p.dir }
 
 // ConnStr is the libpq URL of the database, for terraform's pg backend (conn_str, or the
@@ -212,7 +223,7 @@ func (p *Postgres) Start() error {
 	cmd := p.command(filepath.Join(p.bin, "postgres"), "-D", p.dataDir(),
 		"-p", strconv.Itoa(p.port),
 		"-c", "listen_addresses=127.0.0.1",
-		"-c", "unix_socket_directories="+p.dir,
+		"-c", "unix_socket_directories="+p.socketDir(),
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 		"-c", "shared_buffers=16MB", "-c", "max_connections=30", "-c", "autovacuum=off",
 		"-c", "logging_collector=off")
