@@ -82,6 +82,7 @@ func TestScripts(t *testing.T) {
 			"noleak":     cmdNoLeak,
 			"github":     cmdGitHub,
 			"webhook":    cmdWebhook,
+			"pg":         cmdPG,
 		},
 	})
 }

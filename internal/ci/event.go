@@ -114,7 +114,9 @@ func ParseEvent(name string, data []byte) (Event, error) {
 	if r := p.Repository; r != nil {
 		ev.Owner, ev.Repo = splitRepo(r.FullName)
 		if ev.Owner == "" && r.Owner != nil {
-			ev.Owner, ev.Repo = r.Owner.Login, r.Name
+			// Both halves or neither, with splitRepo's checks: an owner without a name would
+			// also keep GitHub.Event from falling back to GITHUB_REPOSITORY.
+			ev.Owner, ev.Repo = splitRepo(r.Owner.Login + "/" + r.Name)
 		}
 		ev.DefaultBranch = r.DefaultBranch
 	}
@@ -161,8 +163,10 @@ func (ev *Event) pullRequest(p payload) error {
 	if pr.Head.Repo != nil {
 		ev.HeadRepo = pr.Head.Repo.FullName
 	}
-	// A head repository that is gone (a deleted fork) counts as a fork: it is not ours.
-	ev.Fork = ev.HeadRepo == "" || !strings.EqualFold(ev.HeadRepo, base)
+	// A head repository that is gone (a deleted fork), or is not owner/name, counts as a
+	// fork: it is not known to be ours (with no base repository in the payload, base is "/").
+	headOwner, _ := splitRepo(ev.HeadRepo)
+	ev.Fork = headOwner == "" || !strings.EqualFold(ev.HeadRepo, base)
 	if ev.Name == "pull_request_review" {
 		if p.Review == nil {
 			return fmt.Errorf("no review object")
