@@ -196,7 +196,27 @@ func initProject(ctx context.Context, r *projectRun) error {
 		return err
 	}
 	r.tf = tf
-	return tf.Init(ctx)
+	if err := tf.Init(ctx); err != nil {
+		if unreachableBackend(err) {
+			return errors.Join(errors.New("the state backend cannot be reached (terraform init could not connect to it): check that it is up and that this runner may reach it; nothing was planned or applied"), err)
+		}
+		return err
+	}
+	return nil
+}
+
+// unreachableBackend reports whether init failed because the state backend did not answer.
+func unreachableBackend(err error) bool {
+	var ce *terraform.CommandError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	for _, s := range []string{"connect: connection refused", "no such host", "i/o timeout", "network is unreachable"} {
+		if strings.Contains(ce.Stderr, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func selectWorkspace(ctx context.Context, r *projectRun) error {
