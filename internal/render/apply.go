@@ -82,7 +82,7 @@ func (o outcome) word(p report.Project) string {
 	case outNotStarted:
 		return "not started"
 	}
-	return clean(statusWord(p.Status))
+	return clean(fit(statusWord(p.Status), 40))
 }
 
 // icon is the outcome's emoji in markdown. A refusal after merge skips the project (⏭, as
@@ -147,14 +147,23 @@ func outcomeCounts(r report.Run, withIcon bool) []string {
 			out = append(out, s)
 		}
 	}
-	for _, st := range others {
-		s := fmt.Sprintf("%d %s", other[st], statusWord(st))
+	// Statuses these runs do not give are named (shortened), three at most.
+	rest := 0
+	for i, st := range others {
+		if i >= 3 {
+			rest += other[st]
+			continue
+		}
+		s := fmt.Sprintf("%d %s", other[st], fit(statusWord(st), 40))
 		if withIcon {
 			s = "❔ " + mdText(s)
 		} else {
 			s = clean(s)
 		}
 		out = append(out, s)
+	}
+	if rest > 0 {
+		out = append(out, pick(withIcon, "❔ ", "")+fmt.Sprintf("%d other", rest))
 	}
 	return out
 }
@@ -341,12 +350,15 @@ func reviewStatusDescription(r report.Run) string {
 	}
 	// The first project that was not applied, and why: the reader of a red status wants
 	// the name before opening the run.
-	detail := projectLabel(*first)
-	if why := clean(firstReason(*first)); why != "" {
-		detail += ": " + why
+	room := StatusLimit - runes(s) - len(" ()")
+	if room < 16 {
+		return s
 	}
-	if room := StatusLimit - runes(s) - len(" ()"); room >= 16 {
-		s += " (" + fit(detail, room) + ")"
+	name, why := projectLabel(*first), clean(firstReason(*first))
+	if why == "" {
+		return s + " (" + fit(name, room) + ")"
 	}
-	return s
+	// A long name leaves half the room to the reason.
+	name = fit(name, max(room/2, room-runes(why)-2))
+	return s + " (" + fit(name+": "+why, room) + ")"
 }

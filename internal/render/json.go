@@ -25,7 +25,7 @@ type JSONReport struct {
 	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
 	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
 	Projects      []JSONProject `json:"projects"`       // in project order
-	Totals        JSONTotals    `json:"totals"`         // sums over planned projects
+	Totals        JSONTotals    `json:"totals"`         // sums over planned projects (gate and apply: over the verified plans)
 	Failed        int           `json:"failed"`         // projects that did not finish: failed, interrupted or not started
 	HasChanges    bool          `json:"has_changes"`    // applying any plan would change something
 	// Policies says where the policies came from; null when no policies are configured.
@@ -64,7 +64,8 @@ type JSONProjectReview struct {
 	// (e.g. the project's bundle could not be read).
 	Gate *JSONGate `json:"gate"`
 	// Apply describes the verified bundle applied (or, in a dry run or a gate run, that
-	// would be); null when no bundle was verified.
+	// would be); null when no bundle was verified. Its summary is the plan's; the
+	// project's own changes (resources, summary…) are empty unless the run read the plan.
 	Apply *JSONApply `json:"apply"`
 }
 
@@ -232,6 +233,10 @@ func JSON(w io.Writer, r report.Run) error {
 		doc.Statuses = map[report.Status]int{}
 	}
 	if review {
+		// The plans judged are the verified bundles', whose summaries the run carries
+		// (their changes need not have been read again).
+		doc.Totals.Summary = reviewTotals(r)
+		doc.HasChanges = doc.Totals.Summary.HasChanges()
 		doc.JSONReview = &JSONReview{PR: r.PR, Reviewed: r.Reviewed, Commit: r.Commit, DryRun: r.DryRun}
 		if v := r.Verdict; v != nil {
 			doc.Verdict = &JSONVerdict{State: v.State, Description: v.Description}
@@ -286,6 +291,17 @@ func jsonChanges(c *plan.Changes) JSONChanges {
 	}
 	out.Warnings = append(out.Warnings, c.Warnings...)
 	return out
+}
+
+// reviewTotals sums what the plans of a gate or apply run change.
+func reviewTotals(r report.Run) plan.Summary {
+	var s plan.Summary
+	for _, p := range r.Projects {
+		if ps, ok := summaryOf(p); ok {
+			s = s.Plus(ps)
+		}
+	}
+	return s
 }
 
 func jsonGate(g *report.Gate) *JSONGate {

@@ -19,15 +19,15 @@ import (
 const (
 	maxReasons     = 10
 	maxReasonRunes = 1000
-	maxErrorLines  = 40
-	maxErrorLine   = 500 // bytes
+	maxErrorLines  = 30
+	maxErrorLine   = 300 // bytes
 	maxCellRunes   = 200
 	maxApprovers   = 10
 )
 
-// ApplyComment is the apply run's comment on the merged pull request (UX.md, "After merge:
+// ApplyComment is an apply run's comment on the merged pull request (UX.md, "After merge:
 // the apply comment"), marker first, within opts.Limit (GitHub's CommentLimit by
-// default; a limit under 8 KiB cannot always hold the verdict and the notes).
+// default; a limit under 4 KiB cannot always hold the verdict and the notes).
 func ApplyComment(r report.Run, opts MarkdownOptions) string {
 	return fitApply(r, opts, opts.limit(CommentLimit), true, "the job summary / audit log")
 }

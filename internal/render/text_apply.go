@@ -57,11 +57,9 @@ func (t *textWriter) reviewHeader(r report.Run) {
 		items = append(items, "merged as "+clean(shortSHA(r.Commit)))
 	}
 	if len(items) == 0 {
-		items = append(items, capitalise(english.Plural(len(r.Projects), "project", "projects")))
+		items = append(items, english.Plural(len(r.Projects), "project", "projects"))
 	}
-	if len(items) > 0 && !strings.HasPrefix(items[0], "Pull") {
-		items[0] = capitalise(items[0])
-	}
+	items[0] = capitalise(items[0])
 	line := strings.Join(items, " · ")
 	if r.Kind == report.KindApply && r.DryRun {
 		line += " · " + t.pal.paint(ansiYellow, "dry run: nothing was applied")
