@@ -68,7 +68,7 @@ func dryRunReport() report.Run {
 
 func gatePendingReport() report.Run {
 	return report.Run{
-		Kind: report.KindGate, PR: 42, Reviewed: testReviewed,
+		Kind: report.KindGate, PR: 42, Reviewed: testReviewed, Policies: "policies/ at base commit 3f2c1aa (origin/main)",
 		Verdict: &report.Verdict{State: "pending", Description: "needs 1 more approval on a1b2c3d (has: @bob)"},
 		Projects: []report.Project{
 			{Name: "envs/dev/app", Status: report.StatusAllowed, Gate: &report.Gate{Allowed: true, Approvals: []report.Approval{bob}},

@@ -25,7 +25,7 @@ const (
 	maxApprovers   = 10
 )
 
-// ApplyComment is an apply run's comment on the merged pull request (UX.md, "After merge:
+// ApplyComment is an apply run's comment (r.Kind is report.KindApply) on the merged pull request (UX.md, "After merge:
 // the apply comment"), marker first, within opts.Limit (GitHub's CommentLimit by
 // default; a limit under 4 KiB cannot always hold the verdict and the notes).
 func ApplyComment(r report.Run, opts MarkdownOptions) string {
@@ -71,9 +71,7 @@ func applyDocument(r report.Run) applyDoc {
 		}
 		d.table = &t
 	}
-	if b, ok := mdNotes(r.Notes); ok {
-		d.tail = append(d.tail, b)
-	}
+	d.tail = mdRunNotes(r)
 	for _, p := range r.Projects {
 		if !outcomeOf(r, p).ok() {
 			d.projects = append(d.projects, reviewSection(r, p))
@@ -83,7 +81,8 @@ func applyDocument(r report.Run) applyDoc {
 	return d
 }
 
-// sections is the document for the generic markdown path (mdDocument).
+// sections is the document for the generic markdown path (mdDocument), for any caller of
+// it that does not go through fitApply.
 func (d applyDoc) sections() []mdSection {
 	head := mdSection{blocks: append([]mdBlock{}, d.lead...)}
 	if d.table != nil {
@@ -139,11 +138,12 @@ func fitApply(r report.Run, opts MarkdownOptions, limit int, marker bool, where 
 		}
 	}
 	for _, bl := range d.tail {
-		if s := bl.text() + "\n"; fits(s) {
-			add(s)
-		} else {
-			add(fmt.Sprintf("*The notes about this run are not shown here (see %s).*\n\n", where))
+		s := bl.text() + "\n"
+		if !fits(s) {
+			add(fmt.Sprintf("*The policies' source and the notes about this run are not shown here (see %s).*\n\n", where))
+			break
 		}
+		add(s)
 	}
 	omitted := 0
 	for _, sec := range d.projects {
@@ -310,6 +310,18 @@ func verifiedSection(r report.Run) *mdSection {
 	s := mdSection{name: "verified plans"}
 	s.blocks = append(s.blocks, mdCodeBlock(fmt.Sprintf("Verified plans (%d)", len(ps)), "text", ls))
 	return &s
+}
+
+// mdRunNotes are where the policies came from and the notes about them and the run.
+func mdRunNotes(r report.Run) []mdBlock {
+	var out []mdBlock
+	if r.Policies != "" {
+		out = append(out, mdBlock{lines: []string{"**Policies:** " + mdText(fit(r.Policies, maxReasonRunes))}})
+	}
+	if b, ok := mdNotes(append(r.PolicyNotes[:len(r.PolicyNotes):len(r.PolicyNotes)], r.Notes...)); ok {
+		out = append(out, b)
+	}
+	return out
 }
 
 // mdNotes is the run's notes as a NOTE alert.

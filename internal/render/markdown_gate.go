@@ -56,7 +56,7 @@ func mdDescription(desc, reviewed string) string {
 					break
 				}
 				i += from
-				if word(desc, i, len(s)) {
+				if standsAlone(desc, i, len(s)) {
 					if at < 0 || i < at {
 						at, sha = i, s
 					}
@@ -76,8 +76,8 @@ func mdDescription(desc, reviewed string) string {
 	return b.String()
 }
 
-// word reports whether s[i:i+n] stands alone: no letter or digit right before or after it.
-func word(s string, i, n int) bool {
+// standsAlone reports whether s[i:i+n] is a word: no letter or digit right before or after.
+func standsAlone(s string, i, n int) bool {
 	alnum := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 	return (i == 0 || !alnum(s[i-1])) && (i+n == len(s) || !alnum(s[i+n]))
 }
@@ -100,9 +100,7 @@ func gateSections(r report.Run) []mdSection {
 		}
 		head.blocks = append(head.blocks, t)
 	}
-	if b, ok := mdNotes(r.Notes); ok {
-		head.blocks = append(head.blocks, b)
-	}
+	head.blocks = append(head.blocks, mdRunNotes(r)...)
 	out := []mdSection{head}
 	for _, p := range r.Projects {
 		if !outcomeOf(r, p).ok() {

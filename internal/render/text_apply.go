@@ -18,12 +18,7 @@ func (t *textWriter) reviewText(r report.Run) {
 		t.reviewTable(r)
 	}
 	t.sharedApprovals(r)
-	if len(r.Notes) > 0 {
-		t.line("")
-		for _, n := range r.Notes {
-			t.wrapped(clean(n), t.pal.paint(ansiYellow, "Note:")+" ", "      ", "")
-		}
-	}
+	t.policySource(r)
 	for _, p := range r.Projects {
 		t.reviewProject(r, p)
 	}
