@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
@@ -20,11 +21,11 @@ const SchemaVersion = 1
 // are the policies' own text (see JSONFinding).
 type JSONReport struct {
 	SchemaVersion int           `json:"schema_version"` // 1
-	Kind          report.Kind   `json:"kind"`           // plan or drift (later also gate, apply)
+	Kind          report.Kind   `json:"kind"`           // plan, drift, gate or apply
 	Base          string        `json:"base"`           // ref compared with, "" for --all or explicit projects
 	MergeBase     string        `json:"merge_base"`     // short sha of the merge base
 	Projects      []JSONProject `json:"projects"`       // in project order
-	Totals        JSONTotals    `json:"totals"`         // sums over planned projects
+	Totals        JSONTotals    `json:"totals"`         // sums over planned projects (gate and apply: over the verified plans)
 	Failed        int           `json:"failed"`         // projects that did not finish: failed, interrupted or not started
 	HasChanges    bool          `json:"has_changes"`    // applying any plan would change something
 	// Policies says where the policies came from; null when no policies are configured.
@@ -32,8 +33,65 @@ type JSONReport struct {
 	// Notes are about the run as a whole (e.g. a project removed from the repository).
 	Notes []string `json:"notes"`
 	// Statuses counts the projects by status (drift runs: drifted, pending, in_sync,
-	// failed…); omitted for other runs.
+	// failed…; gate and apply runs: allowed, applied, refused, failed…); omitted for plan
+	// runs.
 	Statuses map[report.Status]int `json:"statuses,omitempty"`
+	// Gate and apply runs only (absent from plan and drift documents): which pull request
+	// and commits were judged, and the gate's verdict.
+	*JSONReview
+}
+
+// JSONReview is what a gate or apply run adds to the top of its JSONReport.
+type JSONReview struct {
+	PR       int    `json:"pr"`       // the pull request judged; 0 when none
+	Reviewed string `json:"reviewed"` // its head commit, which reviewers approved and the plans were made on (full sha)
+	Commit   string `json:"commit"`   // apply: the merge commit applied (full sha); "" for gate runs or when unknown
+	DryRun   bool   `json:"dry_run"`  // apply --dry-run: everything was verified, nothing applied
+	// Verdict is the gate's verdict on the pull request, as its commit status says it;
+	// null when the gate was not evaluated.
+	Verdict *JSONVerdict `json:"verdict"`
+}
+
+// JSONVerdict is the gate's verdict on a whole pull request.
+type JSONVerdict struct {
+	State       string `json:"state"`       // success, pending (waiting for reviews) or failure
+	Description string `json:"description"` // one line of at most 140 characters
+}
+
+// JSONProjectReview is what a gate or apply run adds to each JSONProject.
+type JSONProjectReview struct {
+	// Gate is the approval gate's verdict on the project; null when it was not evaluated
+	// (e.g. the project's bundle could not be read).
+	Gate *JSONGate `json:"gate"`
+	// Apply describes the verified bundle applied (or, in a dry run or a gate run, that
+	// would be); null when no bundle was verified. Its summary is the plan's; the
+	// project's own changes (resources, summary…) are empty unless the run read the plan.
+	Apply *JSONApply `json:"apply"`
+}
+
+// JSONGate is the approval gate's verdict on one project.
+type JSONGate struct {
+	Allowed bool `json:"allowed"`
+	// Pending: the only reasons are missing approvals, which more reviews can give.
+	Pending            bool           `json:"pending"`
+	Reasons            []string       `json:"reasons"`              // why not, one sentence each; empty when allowed
+	Approvals          []JSONApproval `json:"approvals"`            // the reviews that counted, oldest first
+	PolicyOverriddenBy []string       `json:"policy_overridden_by"` // policy owners whose approval overrode a deny
+}
+
+// JSONApproval is one review that counted.
+type JSONApproval struct {
+	Login  string    `json:"login"`
+	At     time.Time `json:"at"`     // when it was submitted, RFC 3339 in UTC
+	Commit string    `json:"commit"` // the commit it approved (full sha)
+}
+
+// JSONApply is a project's verified plan bundle.
+type JSONApply struct {
+	PlanSHA256       string       `json:"plan_sha256"`       // of the plan file
+	InputHash        string       `json:"input_hash"`        // of the project's inputs, as planned and found on the merge commit
+	TerraformVersion string       `json:"terraform_version"` // planned and applied with
+	Summary          plan.Summary `json:"summary"`           // what the plan changes
 }
 
 // JSONTotals is the summary (plan.Summary's JSON form) summed over the planned projects,
@@ -74,8 +132,9 @@ type JSONProject struct {
 	Dir       string `json:"dir"`
 	Workspace string `json:"workspace"`
 	// Status is "planned" or "failed" ("drifted", "pending", "in_sync" or "failed" in a
-	// drift run); an interrupted run also reports "interrupted" (stopped while it ran) and
-	// "not_started".
+	// drift run; "allowed" or "refused" in a gate run; "applied", "refused" or "failed" in
+	// an apply run, "allowed" for verified but not applied in a dry run); an interrupted run
+	// also reports "interrupted" (stopped while it ran) and "not_started".
 	Status     report.Status `json:"status"`
 	Error      string        `json:"error,omitempty"`     // why it failed
 	DurationMS int64         `json:"duration_ms"`         // wall time of init + plan + show
@@ -87,6 +146,9 @@ type JSONProject struct {
 	Issue string `json:"issue,omitempty"`
 	// Suggestions are the edits that would fold drift back into the code (drift runs).
 	Suggestions []string `json:"suggestions,omitempty"`
+	// Gate and apply runs only (absent from plan and drift documents): the gate's verdict
+	// and the verified bundle.
+	*JSONProjectReview
 	JSONChanges
 }
 
@@ -166,15 +228,30 @@ func JSON(w io.Writer, r report.Run) error {
 		Policies:      jsonPolicies(r),
 		Notes:         append([]string{}, r.Notes...),
 	}
-	if r.Kind == report.KindDrift {
+	review := isReview(r.Kind)
+	if r.Kind == report.KindDrift || review {
 		doc.Statuses = map[report.Status]int{}
 	}
+	if review {
+		// The plans judged are the verified bundles', whose summaries the run carries
+		// (their changes need not have been read again).
+		doc.Totals.Summary = reviewTotals(r)
+		doc.HasChanges = doc.Totals.Summary.HasChanges()
+		doc.JSONReview = &JSONReview{PR: r.PR, Reviewed: r.Reviewed, Commit: r.Commit, DryRun: r.DryRun}
+		if v := r.Verdict; v != nil {
+			doc.Verdict = &JSONVerdict{State: v.State, Description: v.Description}
+		}
+	}
 	for _, p := range r.Projects {
-		doc.Projects = append(doc.Projects, JSONProject{
+		jp := JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
 			Policy: jsonPolicy(p.Policy), Issue: p.Issue, Suggestions: p.Suggestions, JSONChanges: jsonChanges(p.Changes),
-		})
+		}
+		if review {
+			jp.JSONProjectReview = &JSONProjectReview{Gate: jsonGate(p.Gate), Apply: jsonApply(p.Apply)}
+		}
+		doc.Projects = append(doc.Projects, jp)
 		if doc.Statuses != nil {
 			doc.Statuses[p.Status]++
 		}
@@ -214,6 +291,36 @@ func jsonChanges(c *plan.Changes) JSONChanges {
 	}
 	out.Warnings = append(out.Warnings, c.Warnings...)
 	return out
+}
+
+// reviewTotals sums what the plans of a gate or apply run change.
+func reviewTotals(r report.Run) plan.Summary {
+	var s plan.Summary
+	for _, p := range r.Projects {
+		if ps, ok := summaryOf(p); ok {
+			s = s.Plus(ps)
+		}
+	}
+	return s
+}
+
+func jsonGate(g *report.Gate) *JSONGate {
+	if g == nil {
+		return nil
+	}
+	out := &JSONGate{Allowed: g.Allowed, Pending: g.Pending, Reasons: append([]string{}, g.Reasons...),
+		Approvals: make([]JSONApproval, len(g.Approvals)), PolicyOverriddenBy: append([]string{}, g.PolicyOverriddenBy...)}
+	for i, a := range g.Approvals {
+		out.Approvals[i] = JSONApproval{Login: a.Login, At: a.At.UTC(), Commit: a.Commit}
+	}
+	return out
+}
+
+func jsonApply(a *report.Apply) *JSONApply {
+	if a == nil {
+		return nil
+	}
+	return &JSONApply{PlanSHA256: a.PlanSHA256, InputHash: a.InputHash, TerraformVersion: a.TerraformVersion, Summary: a.Summary}
 }
 
 func kindOf(r report.Run) report.Kind {

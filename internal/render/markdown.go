@@ -34,10 +34,14 @@ type MarkdownOptions struct {
 // marker (`tfgate plan --format markdown`).
 func Markdown(w io.Writer, r report.Run, opts MarkdownOptions) error {
 	var b strings.Builder
-	for _, s := range mdDocument(r, opts) {
-		b.WriteString(s.text())
+	if r.Kind == report.KindApply {
+		b.WriteString(fitApply(r, opts, unlimited, false, ""))
+	} else {
+		for _, s := range mdDocument(r, opts) {
+			b.WriteString(s.text())
+		}
+		b.WriteString(footerFor(r, opts))
 	}
-	b.WriteString(mdFooter(opts))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
@@ -65,6 +69,12 @@ func PlanMarkdown(w io.Writer, c *plan.Changes) error {
 // mdDocument is the report as sections: the header (verdict, alerts, table, notes), then
 // one per project that has something to show.
 func mdDocument(r report.Run, opts MarkdownOptions) []mdSection {
+	switch r.Kind {
+	case report.KindApply:
+		return applyDocument(r).sections()
+	case report.KindGate:
+		return gateSections(r)
+	}
 	out := []mdSection{mdHeader(r)}
 	for _, p := range r.Projects {
 		if s, ok := mdProject(r, p); ok {

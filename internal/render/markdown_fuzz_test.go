@@ -162,6 +162,28 @@ func fuzzReport(name, value, msg string) report.Run {
 	}
 }
 
+// fuzzReview is a gate or apply run with the fuzzed strings wherever the pipeline, the
+// gate or GitHub (logins, shas) can put text, every outcome among its projects.
+func fuzzReview(kind report.Kind, name, value, msg string) report.Run {
+	return report.Run{
+		Kind: kind, PR: 42, Reviewed: value, Commit: name, DryRun: len(msg)%2 == 1,
+		Verdict: &report.Verdict{State: []string{"success", "pending", "failure", name}[len(value)%4], Description: msg},
+		Notes:   []string{msg},
+		Projects: []report.Project{
+			{Name: name, Workspace: value, Status: report.StatusApplied,
+				Gate:  &report.Gate{Allowed: true, Approvals: []report.Approval{{Login: name}, {Login: value}}, PolicyOverriddenBy: []string{msg}},
+				Apply: &report.Apply{PlanSHA256: value, InputHash: msg, TerraformVersion: name, Summary: plan.Summary{Add: 1, Read: 1}}},
+			{Name: value, Status: report.StatusAllowed, Gate: &report.Gate{Allowed: true}},
+			{Name: msg, Status: report.StatusRefused, Gate: &report.Gate{Pending: len(name)%2 == 0, Reasons: []string{msg, name}, Approvals: []report.Approval{{Login: msg}}},
+				Apply: &report.Apply{PlanSHA256: "5e1f" + value}},
+			{Name: "f", Status: report.StatusFailed, Error: msg + "\n" + value},
+			{Name: "i", Status: report.StatusInterrupted, Error: value},
+			{Name: "n", Status: report.StatusNotStarted},
+			{Name: name, Status: report.Status(value), Error: name},
+		},
+	}
+}
+
 func FuzzMarkdown(f *testing.F) {
 	seeds := [][3]string{
 		{"terraform_data.vpc", `"10.0.0.0/8"`, "deleting a protected resource"},
@@ -204,6 +226,28 @@ func FuzzMarkdown(f *testing.F) {
 		for _, a := range Annotations(r) {
 			if c := WorkflowCommand(a); strings.ContainsAny(c, "\r\n") {
 				t.Fatalf("workflow command spans lines: %q", c)
+			}
+		}
+		// Gate and apply runs: the apply comment (one part, 4 KiB at least), the gate's
+		// comment parts, the gate line, the job summaries and the status descriptions.
+		for _, kind := range []report.Kind{report.KindApply, report.KindGate} {
+			rr := fuzzReview(kind, name, value, msg)
+			ropts := opts
+			ropts.Limit = max(opts.Limit, 4096)
+			checkParts(t, []string{ApplyComment(rr, ropts)}, ropts.Limit)
+			checkParts(t, CommentParts(rr, ropts), ropts.Limit)
+			checkMarkdown(t, GateLine(rr))
+			if l := GateLine(rr); strings.Contains(l, "\n") {
+				t.Fatalf("gate line spans lines: %q", l)
+			}
+			checkMarkdown(t, StepSummary(rr, ropts))
+			var whole strings.Builder
+			if err := Markdown(&whole, rr, ropts); err != nil {
+				t.Fatal(err)
+			}
+			checkMarkdown(t, whole.String())
+			if d := StatusDescription(rr); utf8.RuneCountInString(d) > StatusLimit || strings.ContainsAny(d, "\r\n") {
+				t.Fatalf("status description %q", d)
 			}
 		}
 	})

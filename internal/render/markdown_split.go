@@ -15,7 +15,13 @@ import (
 // inside a project's diff when one project alone is too large (the <details> and code
 // fence are closed and reopened). Nothing is dropped: only a single line too long for any
 // comment is shortened, and it says so.
+//
+// An apply run's comment is the one audit record of the merge and is never split: see
+// ApplyComment.
 func CommentParts(r report.Run, opts MarkdownOptions) []string {
+	if r.Kind == report.KindApply {
+		return []string{ApplyComment(r, opts)}
+	}
 	return splitDocument(r, opts, opts.limit(CommentLimit)).bodies(r, opts)
 }
 
@@ -46,7 +52,7 @@ func cost(s string) int {
 // reserve is what each part keeps free for what is added after splitting: the marker,
 // the continuation heading and notes, and the footer.
 func reserve(r report.Run, opts MarkdownOptions) int {
-	return cost(opts.marker(r.Kind, 1000, 1000)) + cost(mdFooter(opts)) + 400
+	return cost(opts.marker(r.Kind, 1000, 1000)) + cost(footerFor(r, opts)) + 400
 }
 
 type splitPart struct {
@@ -191,7 +197,7 @@ func lines(ls []string) string {
 // footer.
 func (sp *splitParts) bodies(r report.Run, opts MarkdownOptions) []string {
 	total := len(sp.parts)
-	footer := mdFooter(opts)
+	footer := footerFor(r, opts)
 	out := make([]string, total)
 	for i, p := range sp.parts {
 		var b strings.Builder

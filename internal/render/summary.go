@@ -18,8 +18,13 @@ const StatusLimit = 140
 // in one piece. Over StepSummaryLimit (opts.Limit when set, for tests) it keeps the
 // verdict, the table and as many project sections as fit, and says which projects'
 // details it leaves out and where to find them.
+//
+// An apply run's summary is its comment (ApplyComment) without the marker.
 func StepSummary(r report.Run, opts MarkdownOptions) string {
 	limit := opts.limit(StepSummaryLimit)
+	if r.Kind == report.KindApply {
+		return fitApply(r, opts, limit, false, "the CI run's log")
+	}
 	sp := splitDocument(r, opts, limit-4096) // room for the note below
 	var b strings.Builder
 	b.WriteString(sp.parts[0].body.String())
@@ -49,13 +54,21 @@ func StepSummary(r report.Run, opts MarkdownOptions) string {
 		fmt.Fprintf(&b, "> [!WARNING]\n> **This summary is shortened** to fit GitHub's %d KiB limit for a job summary: the details of %s%s (%s) are not shown, or only in part. The pull request comment and the CI log have the whole report.\n\n",
 			limit>>10, strings.Join(names, ", "), more, english.Plural(len(left), "project", "projects"))
 	}
-	b.WriteString(mdFooter(opts))
+	b.WriteString(footerFor(r, opts))
 	return b.String()
 }
 
 // StatusDescription is the commit status line, e.g. "3 projects: +4 ~1 -0, 1 denied",
 // within GitHub's StatusLimit. It holds no text from the plan or the pull request.
+//
+// A gate run's is its verdict's description; an apply run's counts the outcomes and names
+// the first project that was not applied and why: "2 applied, 1 refused
+// (envs/prod/network: policy deny not overridden)", "applied 3 projects". A commit status
+// is plain text: those names and reasons are only cleaned of control characters.
 func StatusDescription(r report.Run) string {
+	if isReview(r.Kind) {
+		return reviewStatusDescription(r)
+	}
 	if len(r.Projects) == 0 {
 		if r.Base != "" {
 			return "no projects changed"

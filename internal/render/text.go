@@ -15,8 +15,12 @@ import (
 // and one closing line with the totals (the mock-up in UX.md, "Laptop: tfgate plan").
 func Text(w io.Writer, r report.Run, opts TextOptions) error {
 	t := newTextWriter(w, opts)
-	if r.Kind == report.KindDrift {
+	switch r.Kind {
+	case report.KindDrift:
 		t.driftText(r)
+		return t.flush()
+	case report.KindGate, report.KindApply:
+		t.reviewText(r)
 		return t.flush()
 	}
 	t.header(r)
