@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -44,7 +43,10 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 	}
 	if gh.API != nil && !a.req.DryRun {
 		if a.run.PR > 0 && len(a.run.Projects) > 0 {
-			body := github.Marker{Kind: "apply", PR: a.run.PR, Part: 1, Parts: 1}.String() + "\n" + render.ApplyComment(a.run, opts)
+			copts := opts
+			marker := github.Marker{Kind: "apply", PR: a.run.PR, Part: 1, Parts: 1}.String()
+			copts.Marker = func(int, int) string { return marker }
+			body := render.ApplyComment(a.run, copts)
 			if _, err := gh.API.CreateIssueComment(ctx, a.repo, a.run.PR, body); err != nil {
 				errs = append(errs, "apply comment: "+err.Error())
 			}
@@ -63,7 +65,7 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 		}
 	}
 	if len(errs) > 0 {
-		return errors.New(fmt.Sprintf("could not publish the apply's audit (the report above is complete): %s", strings.Join(errs, "; ")))
+		return fmt.Errorf("could not publish the apply's audit (the report above is complete): %s", strings.Join(errs, "; "))
 	}
 	return nil
 }
