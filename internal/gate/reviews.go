@@ -106,7 +106,7 @@ func tally(pr PullRequest, rs []Review, perms map[string]string) reviews {
 		case !known:
 			out.ignored = append(out.ignored, Reason{CodeNoWriteAccess,
 				"the repository permission of @" + l.login + " is unknown; the approval does not count", true})
-		case !canWrite(perm):
+		case !CanWrite(perm):
 			out.ignored = append(out.ignored, Reason{CodeNoWriteAccess,
 				"@" + l.login + " has " + perm + " access; only approvals from people with write access count", true})
 		case head == "" || l.review.CommitID != head:
@@ -132,4 +132,12 @@ func permission(perms map[string]string, key string) (string, bool) {
 	return "", false
 }
 
-func canWrite(perm string) bool { return perm == "admin" || perm == "maintain" || perm == "write" }
+// CanWrite reports whether a repository permission (admin, maintain, write, triage, read,
+// none; GitHub's legacy field reports maintain as write) may approve: write access.
+func CanWrite(perm string) bool {
+	switch strings.ToLower(perm) {
+	case "admin", "maintain", "write":
+		return true
+	}
+	return false
+}
