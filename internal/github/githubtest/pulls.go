@@ -83,7 +83,7 @@ func (s *Server) listCommitPulls(w http.ResponseWriter, r *request) {
 			continue
 		}
 		p := is.pull.Pull
-		if p.HeadSHA == sha || (p.Merged && p.MergeCommitSHA == sha) || (p.HeadRef == sha && sha != "") {
+		if p.HeadSHA == sha || (p.Merged && p.MergeCommitSHA == sha) || p.HeadRef == sha {
 			out = append(out, s.pullJSON(rp, is, false))
 		}
 	}
