@@ -39,7 +39,7 @@ var (
 	Alice = User{Login: "alice", ID: 1001, Type: "User"}
 	Bob   = User{Login: "bob", ID: 1002, Type: "User"}
 	Carol = User{Login: "carol", ID: 1003, Type: "User"}
-	App   = User{Login: "tfgate-app[bot]", ID: 41900001, Type: "Bot"} // AppToken's identity
+	App   = User{Login: "githubtest-app[bot]", ID: 41900001, Type: "Bot"} // AppToken's identity
 )
 
 // Tokens every Server accepts.
