@@ -14,6 +14,7 @@ type Config struct {
 	Terraform Terraform
 	Policies  Policies
 	Approval  Approval
+	Apply     Apply
 	// Projects lists the configured projects in file order; nil or empty means the caller
 	// autodetects projects.
 	Projects []Project
@@ -61,6 +62,14 @@ type Approval struct {
 	// DestroyMinApprovals applies when a plan deletes or replaces anything. It defaults to
 	// MinApprovals and is never lower than it.
 	DestroyMinApprovals int
+}
+
+// Apply configures `tfgate apply` beyond the approval gate.
+type Apply struct {
+	// Freeze refuses every apply, whatever the reviews say: a change freeze. Plans, the
+	// gate's report and drift checks go on. Like the approval rules it is read from the
+	// base commit, so a pull request can neither freeze nor unfreeze its own apply.
+	Freeze bool
 }
 
 // Mode says what tfgate may do with a project.

@@ -71,13 +71,16 @@ func TestParseErrors(t *testing.T) {
 		// Keys.
 		{"unknown key with suggestion", "version: 1\nprojetcs: []\n", `.tfgate.yaml:2: unknown key "projetcs" (did you mean "projects"?)`},
 		{"misspelt version is reported once", "verison: 1\n", `.tfgate.yaml:1: unknown key "verison" (did you mean "version"?)`},
-		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, projects, autodetect, drift, github`},
+		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, apply, projects, autodetect, drift, github`},
 		{"autodetect unknown key", "version: 1\nautodetect:\n  exclude: [a]\n  excludes: [b]\n", `.tfgate.yaml:4: unknown key "excludes" in autodetect (did you mean "exclude"?)`},
 		{"autodetect bad glob", "version: 1\nautodetect:\n  include:\n    - \"examples/*\"\n    - \"test/{a,b\"\n", `.tfgate.yaml:5: autodetect.include "test/{a,b" is not a valid glob; check its [ ] and { } pairs`},
 		{"autodetect not a list", "version: 1\nautodetect: {exclude: fixtures}\n", `.tfgate.yaml:2: autodetect.exclude must be a list, got "fixtures"; write [fixtures]`},
 		{"autodetect outside", "version: 1\nautodetect: {exclude: [\"../x\"]}\n", `.tfgate.yaml:2: autodetect.exclude "../x" is outside the repository`},
 		{"autodetect with projects", "version: 1\nautodetect: {exclude: [x]}\nprojects:\n  - dir: envs/dev\n", `.tfgate.yaml:2: autodetect has no effect when projects lists the projects; remove one of the two`},
 		{"github identity not a login", "version: 1\ngithub:\n  identity: \"a b\"\n", `.tfgate.yaml:3: github.identity "a b" is not a GitHub login (e.g. "my-app[bot]")`},
+		{"freeze not a boolean", "version: 1\napply:\n  freeze: \"until friday\"\n", `.tfgate.yaml:3: apply.freeze must be true or false, got "until friday"`},
+		{"apply not a mapping", "version: 1\napply: frozen\n", `.tfgate.yaml:2: apply must be a mapping, got "frozen"`},
+		{"apply unknown key", "version: 1\napply: {frozen: true}\n", `.tfgate.yaml:2: unknown key "frozen" in apply; valid keys are freeze`},
 		{"github fork flag not a boolean", "version: 1\ngithub: {allow_pull_request_target_forks: sometimes}\n", `.tfgate.yaml:2: github.allow_pull_request_target_forks must be true or false, got "sometimes"`},
 		{"unknown nested key", "version: 1\nterraform:\n  bin: tofu\n", `.tfgate.yaml:3: unknown key "bin" in terraform (did you mean "binary"?)`},
 		{"other spelling of a key", "version: 1\nprojects:\n  - dir: envs/dev\n    dependsOn: []\n", `.tfgate.yaml:4: unknown key "dependsOn" in project "envs/dev" (did you mean "depends_on"?)`},
@@ -236,7 +239,8 @@ func TestParseDefaults(t *testing.T) {
 	}{
 		{"only version", "version: 1\n", false, withDefaults(func(*Config) {})},
 		{"quoted version", "version: \"1\"\n", false, withDefaults(func(*Config) {})},
-		{"empty sections", "version: 1\nterraform:\npolicies:\napproval:\ndrift:\n", false, withDefaults(func(*Config) {})},
+		{"empty sections", "version: 1\nterraform:\npolicies:\napproval:\napply:\ndrift:\n", false, withDefaults(func(*Config) {})},
+		{"freeze", "version: 1\napply: {freeze: true}\n", false, withDefaults(func(c *Config) { c.Apply.Freeze = true })},
 		{"project defaults", "version: 1\nprojects:\n  - dir: ./envs/dev/\n", false, withDefaults(func(c *Config) {
 			c.Projects = []Project{dev(func(*Project) {})}
 		})},

@@ -42,6 +42,7 @@ func (d *decoder) config(n *yaml.Node) *Config {
 		{"terraform", func(_, v *yaml.Node) { d.terraform(v, &cfg.Terraform) }},
 		{"policies", func(_, v *yaml.Node) { d.policies(v, &cfg.Policies) }},
 		{"approval", func(_, v *yaml.Node) { top = d.approval(v, "", "approval") }},
+		{"apply", func(_, v *yaml.Node) { d.apply(v, &cfg.Apply) }},
 		{"projects", func(_, v *yaml.Node) { projects = d.projects(v) }},
 		{"autodetect", func(k, v *yaml.Node) { d.autodetect(v, &cfg.Autodetect); autodetectKey = k }},
 		{"drift", func(_, v *yaml.Node) { d.drift(v, &cfg.Drift) }},
@@ -149,6 +150,16 @@ func (d *decoder) github(n *yaml.Node, g *GitHub) {
 		{"allow_pull_request_target_forks", func(_, v *yaml.Node) {
 			if b, ok := d.boolean(v, "github.allow_pull_request_target_forks"); ok {
 				g.AllowPullRequestTargetForks = b
+			}
+		}},
+	})
+}
+
+func (d *decoder) apply(n *yaml.Node, a *Apply) {
+	d.section(n, "apply", []field{
+		{"freeze", func(_, v *yaml.Node) {
+			if b, ok := d.boolean(v, "apply.freeze"); ok {
+				a.Freeze = b
 			}
 		}},
 	})

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	gh "github.com/google/go-github/v60/github"
 )
@@ -104,6 +105,41 @@ func (c *Client) ListPullFiles(ctx context.Context, repo Repo, number int) ([]st
 		return resp, err
 	})
 	return out, wrap(fmt.Sprintf("list files of %s#%d", repo, number), err)
+}
+
+func pullRequest(pr *gh.PullRequest) PullRequest {
+	base := pr.GetBase().GetRepo().GetFullName()
+	head := pr.GetHead().GetRepo().GetFullName()
+	return PullRequest{
+		Number: pr.GetNumber(), Title: pr.GetTitle(), State: pr.GetState(),
+		// The list endpoints (pull-request-simple) carry merged_at but no merged.
+		Merged:         pr.GetMerged() || pr.MergedAt != nil,
+		MergeCommitSHA: pr.GetMergeCommitSHA(),
+		HeadSHA:        pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(), HeadRepo: head,
+		BaseRef: pr.GetBase().GetRef(), BaseSHA: pr.GetBase().GetSHA(),
+		Author: user(pr.User),
+		Fork:   head == "" || !strings.EqualFold(head, base),
+	}
+}
+
+func (c *Client) GetPull(ctx context.Context, repo Repo, number int) (PullRequest, error) {
+	pr, _, err := c.gh.PullRequests.Get(ctx, repo.Owner, repo.Name, number)
+	if err != nil {
+		return PullRequest{}, wrap(fmt.Sprintf("get pull request %s#%d", repo, number), err)
+	}
+	return pullRequest(pr), nil
+}
+
+func (c *Client) ListCommitPulls(ctx context.Context, repo Repo, sha string) ([]PullRequest, error) {
+	var out []PullRequest
+	err := paginate(func(lo gh.ListOptions) (*gh.Response, error) {
+		prs, resp, err := c.gh.PullRequests.ListPullRequestsWithCommit(ctx, repo.Owner, repo.Name, sha, &lo)
+		for _, pr := range prs {
+			out = append(out, pullRequest(pr))
+		}
+		return resp, err
+	})
+	return out, wrap(fmt.Sprintf("list pull requests of commit %s in %s", sha, repo), err)
 }
 
 func issue(i *gh.Issue) Issue {

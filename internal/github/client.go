@@ -64,6 +64,26 @@ type Review struct {
 	SubmittedAt time.Time
 }
 
+// PullRequest is a pull request.
+type PullRequest struct {
+	Number int
+	Title  string
+	State  string // open or closed
+	Merged bool
+	// MergeCommitSHA is the merge's commit when Merged. For an open pull request GitHub
+	// reports its test merge commit here, which never lands: trust it only when Merged.
+	MergeCommitSHA string
+	HeadSHA        string
+	HeadRef        string
+	HeadRepo       string // owner/name; "" when the head repository was deleted
+	BaseRef        string
+	BaseSHA        string
+	Author         User
+	// Fork is set when the head repository is not the base repository, or is unknown (a
+	// deleted fork): such a pull request's code is never trusted.
+	Fork bool
+}
+
 // Issue is an issue (never a pull request: ListIssues leaves those out).
 type Issue struct {
 	Number  int
@@ -121,6 +141,13 @@ type API interface {
 	ListReviews(ctx context.Context, repo Repo, number int) ([]Review, error)
 	CollaboratorPermission(ctx context.Context, repo Repo, login string) (string, error)
 	ListPullFiles(ctx context.Context, repo Repo, number int) ([]string, error)
+	GetPull(ctx context.Context, repo Repo, number int) (PullRequest, error)
+	// ListCommitPulls lists the pull requests associated with commit sha: on the default
+	// branch the merged one that brought it in, elsewhere the open and merged ones with it.
+	ListCommitPulls(ctx context.Context, repo Repo, sha string) ([]PullRequest, error)
+	// TeamMembership reports whether login is an active member of org/team. A token that
+	// cannot read the team gets an error that errors.Is ErrTeamUnreadable, never false.
+	TeamMembership(ctx context.Context, org, team, login string) (active bool, err error)
 
 	ListIssues(ctx context.Context, repo Repo, f IssueFilter) ([]Issue, error)
 	CreateIssue(ctx context.Context, repo Repo, req IssueRequest) (Issue, error)

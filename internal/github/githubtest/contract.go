@@ -62,6 +62,8 @@ type Match struct {
 	Operation string            // operation id, e.g. "issues/create-comment"
 	Pattern   string            // method and path template, e.g. "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
 	Params    map[string]string // path parameters
+
+	in *openapi3filter.RequestValidationInput // for CheckResponse
 }
 
 // errNoOperation marks a request whose method and path GitHub does not document.
@@ -93,6 +95,7 @@ func (c *Contract) Check(ctx context.Context, r *http.Request, body []byte) (*Ma
 			MultiError:                        true,
 		},
 	}
+	m.in = in
 	if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
 		return m, fmt.Errorf("%s %s (%s) breaks GitHub's REST API description: %w",
 			r.Method, r.URL.Path, route.Operation.OperationID, err)
@@ -106,4 +109,20 @@ func (c *Contract) hasOperation(pattern string) bool {
 	method, path, _ := strings.Cut(pattern, " ")
 	item := c.doc.Paths.Value(path)
 	return item != nil && item.GetOperation(method) != nil
+}
+
+// CheckResponse holds a response to the request m was matched from to the description: a
+// documented status must carry a body of the documented schema.
+func (c *Contract) CheckResponse(ctx context.Context, m *Match, status int, header http.Header, body []byte) error {
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: m.in,
+		Status:                 status,
+		Header:                 header,
+		Options:                &openapi3filter.Options{MultiError: true},
+	}
+	in.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
+		return fmt.Errorf("response %d to %s (%s) breaks GitHub's REST API description: %w", status, m.Pattern, m.Operation, err)
+	}
+	return nil
 }

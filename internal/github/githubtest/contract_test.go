@@ -2,6 +2,7 @@ package githubtest
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -46,6 +47,40 @@ func TestContract(t *testing.T) {
 			t.Errorf("%s %s: %v", tt.method, tt.path, err)
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 			t.Errorf("%s %s: error %v, want one containing %q", tt.method, tt.path, err, tt.wantErr)
+		}
+	}
+}
+
+// Responses are held to the description too: a handler that answers what GitHub never
+// would is a violation, as a request GitHub would refuse is.
+func TestContractResponses(t *testing.T) {
+	c, err := LoadContract(testenv.OpenAPI(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/orgs/acme/teams/platform/memberships/bob", nil)
+	m, err := c.Check(context.Background(), r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
+	tests := []struct {
+		status        int
+		body, wantErr string
+	}{
+		{200, `{"url":"https://api.github.com/x","role":"member","state":"active"}`, ""},
+		{200, `{"url":"https://api.github.com/x","role":"member","state":"member"}`, `Error at "/state"`},
+		{200, `{"role":"member","state":"active"}`, `property "url" is missing`},
+		{404, `{"message":"Not Found"}`, ""},
+		{403, `{"message":"Resource not accessible by integration"}`, ""}, // undocumented statuses are not checked
+	}
+	for _, tt := range tests {
+		err := c.CheckResponse(context.Background(), m, tt.status, hdr, []byte(tt.body))
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%d %s: %v", tt.status, tt.body, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%d %s: error %v, want one containing %q", tt.status, tt.body, err, tt.wantErr)
 		}
 	}
 }

@@ -45,11 +45,21 @@ func (s *Server) issueJSON(rp *repo, is *issueState) map[string]any {
 		"title":    is.Title, "body": is.Body, "state": is.State, "labels": labels,
 		"user": s.userJSON(is.Author), "locked": false, "comments": 0,
 		"created_at": ts(is.CreatedAt), "updated_at": ts(is.UpdatedAt), "closed_at": nil,
-		"author_association": "CONTRIBUTOR",
+		"author_association": "CONTRIBUTOR", "assignee": nil, "assignees": []any{}, "milestone": nil,
+		"repository_url": api,
+		"comments_url":   fmt.Sprintf("%s/issues/%d/comments", api, is.Number),
+		"events_url":     fmt.Sprintf("%s/issues/%d/events", api, is.Number),
+		"labels_url":     fmt.Sprintf("%s/issues/%d/labels{/name}", api, is.Number),
 	}
 	if is.Pull {
-		out["pull_request"] = map[string]any{"url": fmt.Sprintf("%s/pulls/%d", api, is.Number)}
-		out["html_url"] = fmt.Sprintf("https://github.com/%s/pull/%d", rp.fullName(), is.Number)
+		html := fmt.Sprintf("https://github.com/%s/pull/%d", rp.fullName(), is.Number)
+		pr := map[string]any{"url": fmt.Sprintf("%s/pulls/%d", api, is.Number), "html_url": html,
+			"diff_url": html + ".diff", "patch_url": html + ".patch", "merged_at": nil}
+		if is.pull != nil && is.pull.Merged {
+			pr["merged_at"] = ts(is.pull.MergedAt)
+		}
+		out["pull_request"] = pr
+		out["html_url"] = html
 	}
 	return out
 }

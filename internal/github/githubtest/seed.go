@@ -11,6 +11,7 @@ func (s *Server) routes() {
 	s.pullRoutes()
 	s.statusRoutes()
 	s.artifactRoutes()
+	s.teamRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in
@@ -40,11 +41,28 @@ func (s *Server) AddPull(fullName string, p Pull) int {
 		p.Title = "change"
 	}
 	now := s.tick()
+	if p.Merged && p.MergedAt.IsZero() {
+		p.MergedAt = now
+	}
 	rp.issues[p.Number] = &issueState{
 		Issue: Issue{Number: p.Number, Title: p.Title, State: p.State, Author: p.Author, CreatedAt: now, UpdatedAt: now, Pull: true},
 		pull:  &pullState{Pull: p, files: slices.Clone(p.Files)},
 	}
 	return p.Number
+}
+
+// MergePull merges pull request number (which must exist) as GitHub does: closed, merged,
+// with mergeSHA its merge commit, so GET /commits/{mergeSHA}/pulls finds it.
+func (s *Server) MergePull(fullName string, number int, mergeSHA string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.repoLocked(splitRepo(fullName)).issues[number]
+	if is == nil || is.pull == nil {
+		panic("githubtest: MergePull on a pull request that was not added")
+	}
+	now := s.tick()
+	is.State, is.UpdatedAt = "closed", now
+	is.pull.State, is.pull.Merged, is.pull.MergeCommitSHA, is.pull.MergedAt = "closed", true, mergeSHA, now
 }
 
 // AddReview seeds a review on pull request number and returns its id.

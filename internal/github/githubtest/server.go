@@ -1,12 +1,13 @@
 // Package githubtest is a stateful fake of the GitHub REST API on httptest, for tests.
 //
-// It keeps repositories, pull requests, issues, comments, reviews, statuses, labels and
-// Actions artifacts in memory; refuses what GitHub refuses (body and title limits,
-// authentication, who may edit a comment, read-only tokens, `GET /user` for an
-// installation token); injects 5xx and rate limits; counts requests so tests can assert an
-// API budget; and holds every request to GitHub's own OpenAPI description (npm package
-// @octokit/openapi, installed by `make openapi`). A request the description does not
-// allow is answered 400/422 and recorded as a violation that fails the test.
+// It keeps repositories, pull requests, issues, comments, reviews, statuses, labels,
+// organization teams and Actions artifacts in memory; refuses what GitHub refuses (body and
+// title limits, authentication, who may edit a comment, read-only tokens, `GET /user` and
+// team reads for an installation token); injects 5xx and rate limits; counts requests so
+// tests can assert an API budget; and holds every request and every response to GitHub's
+// own OpenAPI description (npm package @octokit/openapi, installed by `make openapi`). A
+// request the description does not allow is answered 400/422, and a request or a response
+// that breaks it is recorded as a violation that fails the test.
 package githubtest
 
 import (
@@ -38,6 +39,7 @@ var (
 	Alice = User{Login: "alice", ID: 1001, Type: "User"}
 	Bob   = User{Login: "bob", ID: 1002, Type: "User"}
 	Carol = User{Login: "carol", ID: 1003, Type: "User"}
+	App   = User{Login: "githubtest-app[bot]", ID: 41900001, Type: "Bot"} // AppToken's identity
 )
 
 // Tokens every Server accepts.
@@ -46,7 +48,10 @@ const (
 	// call GET /user.
 	InstallationToken = "ghs_githubtest_installation"
 	// ForkToken is the read-only GITHUB_TOKEN of a pull request from a fork.
-	ForkToken  = "ghs_githubtest_fork_readonly"
+	ForkToken = "ghs_githubtest_fork_readonly"
+	// AppToken is a GitHub App's installation token granted the organization permission
+	// "members: read": unlike GITHUB_TOKEN it reads team membership.
+	AppToken   = "ghs_githubtest_app_members_read"
 	AliceToken = "ghp_githubtest_alice"
 	BobToken   = "ghp_githubtest_bob"
 	CarolToken = "ghp_githubtest_carol"
@@ -57,7 +62,13 @@ type Token struct {
 	User         User
 	Installation bool // an app installation token: GET /user is 403
 	ReadOnly     bool // every write is 403
+	// Teams is what the token may read of organizations' teams; the default follows
+	// GitHub: an installation token (GITHUB_TOKEN) cannot read them, a personal token can.
+	Teams TeamAccess
 }
+
+// epoch is the fake clock's start.
+var epoch = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // Option configures a Server.
 type Option func(*Server)
@@ -76,6 +87,7 @@ type Server struct {
 	mu         sync.Mutex
 	tokens     map[string]Token
 	repos      map[string]*repo
+	teams      map[string]*team // by lower-case "org/slug"
 	nextID     int64
 	clock      time.Time
 	faults     []*fault
@@ -93,13 +105,15 @@ func New(t testing.TB, opts ...Option) *Server {
 		tokens: map[string]Token{
 			InstallationToken: {User: Bot, Installation: true},
 			ForkToken:         {User: Bot, Installation: true, ReadOnly: true},
+			AppToken:          {User: App, Installation: true, Teams: TeamsReadable},
 			AliceToken:        {User: Alice},
 			BobToken:          {User: Bob},
 			CarolToken:        {User: Carol},
 		},
 		repos:  map[string]*repo{},
+		teams:  map[string]*team{},
 		nextID: 1000000,
-		clock:  time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
+		clock:  epoch,
 		counts: map[string]int{},
 	}
 	for _, o := range opts {
@@ -206,8 +220,30 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
-	h(w, &request{Request: r, tok: tok, body: body, params: m.Params})
+	rec := &recorder{header: http.Header{}, status: http.StatusOK}
+	h(rec, &request{Request: r, tok: tok, body: body, params: m.Params})
+	if err := s.contract.CheckResponse(r.Context(), m, rec.status, rec.header, rec.body.Bytes()); err != nil {
+		s.mu.Lock()
+		s.violations = append(s.violations, err.Error())
+		s.mu.Unlock()
+	}
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.status)
+	_, _ = w.Write(rec.body.Bytes())
 }
+
+// recorder holds a handler's response so it can be checked before it is sent.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) WriteHeader(status int)      { r.status = status }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
 
 func (s *Server) countRequest(key string) {
 	s.mu.Lock()

@@ -249,3 +249,16 @@ func TestContractViolationIsRecorded(t *testing.T) {
 		t.Errorf("violations %q", v)
 	}
 }
+
+// A response GitHub would never send is recorded too, and still delivered.
+func TestResponseViolationIsRecorded(t *testing.T) {
+	s := New(t)
+	s.handlers["GET /user"] = func(w http.ResponseWriter, r *request) { // before any request
+		writeJSON(w, http.StatusOK, map[string]any{"login": "alice"})
+	}
+	want(t, call(t, s, AliceToken, "GET", "/user", nil), 200)
+	v := s.TakeViolations()
+	if len(v) != 1 || !strings.Contains(v[0], "response 200 to GET /user (users/get-authenticated) breaks GitHub's REST API description") {
+		t.Errorf("response violations %q", v)
+	}
+}

@@ -89,24 +89,20 @@ func canWrite(perm string) bool {
 	return perm == "admin" || perm == "maintain" || perm == "write"
 }
 
-// userJSON is the simple-user object GitHub embeds.
-func (s *Server) userJSON(u User) map[string]any {
-	base := strings.TrimSuffix(s.srv.URL, "/")
-	return map[string]any{
-		"login": u.Login, "id": u.ID, "node_id": fmt.Sprintf("U_%d", u.ID), "type": u.Type,
-		"site_admin": false, "url": base + "/users/" + url.PathEscape(u.Login),
-		"html_url": "https://github.com/" + url.PathEscape(u.Login),
-	}
+func (s *Server) userByLogin(login string) User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.userLocked(login)
 }
 
-func (s *Server) userByLogin(login string) User {
-	for _, u := range []User{Bot, Alice, Bob, Carol} {
+// userLocked is the account called login: a known one, a token's, or one made up with a
+// stable id. The caller holds s.mu.
+func (s *Server) userLocked(login string) User {
+	for _, u := range []User{Bot, App, Alice, Bob, Carol} {
 		if u.Login == login {
 			return u
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, t := range s.tokens {
 		if t.User.Login == login {
 			return t.User

@@ -110,6 +110,6 @@ func (s *Server) combinedStatus(w http.ResponseWriter, r *request) {
 		state = "pending"
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"state": state, "sha": ref, "total_count": len(latest),
-		"statuses": latest, "commit_url": fmt.Sprintf("%s/repos/%s/commits/%s", s.srv.URL, rp.fullName(), ref),
+		"statuses": latest, "repository": s.repoJSON(rp.fullName(), false), "commit_url": fmt.Sprintf("%s/repos/%s/commits/%s", s.srv.URL, rp.fullName(), ref),
 		"url": fmt.Sprintf("%s/repos/%s/commits/%s/status", s.srv.URL, rp.fullName(), ref)})
 }

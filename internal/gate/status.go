@@ -1,0 +1,126 @@
+package gate
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Commit status states.
+const (
+	StateSuccess = "success"
+	StatePending = "pending"
+	StateFailure = "failure"
+)
+
+// MaxDescription is GitHub's limit on a commit status description, in characters.
+const MaxDescription = 140
+
+// State is the commit status the verdict sets: success when every project may apply,
+// pending when every reason left is one that more reviews can lift, failure otherwise.
+func (v Verdict) State() string {
+	if v.Allowed {
+		return StateSuccess
+	}
+	for _, p := range v.Projects {
+		for _, r := range p.Reasons {
+			if !r.Pending {
+				return StateFailure
+			}
+		}
+	}
+	return StatePending
+}
+
+// Description is the commit status text, at most MaxDescription characters: the outcome
+// when allowed, else the first blocking reason (the first reason when all are pending),
+// named by project unless every project has it, and how many more there are.
+func (v Verdict) Description() string {
+	if v.Allowed {
+		return truncate(v.allowedText())
+	}
+	var head *Reason
+	var where string
+	for _, pending := range []bool{false, true} {
+		for _, p := range v.Projects {
+			for i, r := range p.Reasons {
+				if r.Pending == pending && head == nil {
+					head, where = &p.Reasons[i], p.Name
+				}
+			}
+		}
+	}
+	if head == nil { // not allowed without a reason: cannot happen, but never say success
+		return "refused"
+	}
+	text := head.Text
+	if !v.everyProjectHas(*head) && where != "" {
+		text = where + ": " + text
+	}
+	if more := v.distinctReasons() - 1; more > 0 {
+		suffix := " (+" + strconv.Itoa(more) + " more)"
+		return truncate(text, suffix)
+	}
+	return truncate(text)
+}
+
+func (v Verdict) allowedText() string {
+	if len(v.Projects) == 0 {
+		return "no project to apply"
+	}
+	n := len(v.Projects[0].Approvers)
+	text := plural(n, "approval") + " on " + short(v.HeadSHA)
+	var owners []string
+	seen := map[string]bool{}
+	for _, p := range v.Projects {
+		for _, o := range p.PolicyOverriddenBy {
+			if !seen[o] {
+				seen[o] = true
+				owners = append(owners, "@"+o)
+			}
+		}
+	}
+	if len(owners) > 0 {
+		return text + "; policy deny overridden by " + strings.Join(owners, ", ")
+	}
+	return text + "; policies pass"
+}
+
+func (v Verdict) everyProjectHas(r Reason) bool {
+	for _, p := range v.Projects {
+		found := false
+		for _, q := range p.Reasons {
+			if q == r {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctReasons counts the reasons across projects, one shared by several projects once.
+func (v Verdict) distinctReasons() int {
+	seen := map[Reason]bool{}
+	for _, p := range v.Projects {
+		for _, r := range p.Reasons {
+			seen[r] = true
+		}
+	}
+	return len(seen)
+}
+
+// truncate fits text and then suffix into MaxDescription characters, shortening text with
+// "…" when needed; suffix is kept whole.
+func truncate(text string, suffix ...string) string {
+	s := strings.Join(suffix, "")
+	room := MaxDescription - utf8.RuneCountInString(s)
+	if utf8.RuneCountInString(text) > room {
+		r := []rune(text)
+		text = string(r[:room-1]) + "…"
+	}
+	return text + s
+}
