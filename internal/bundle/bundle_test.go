@@ -175,3 +175,47 @@ func TestDirName(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadManifest: whatever manifest.json holds, Read does not panic, and what it accepts
+// is a manifest tfgate would write, stable through writing it again.
+func FuzzReadManifest(f *testing.F) {
+	good, _ := json.Marshal(testManifestWritten())
+	f.Add(good)
+	sealed := testManifestWritten()
+	sealed.Encrypted = true
+	sealed.Policy = &PolicyVerdict{Evaluated: true, Denied: true, Denies: []string{"no-public-buckets: bucket x is public"}, Warnings: 2}
+	s, _ := json.Marshal(sealed)
+	f.Add(s)
+	f.Add([]byte(`{"schema_version":1,"project":"p","plan_file":"../plan.tfplan"}`))
+	f.Add([]byte(`{"schema_version":1,"inputs":{"../x":"00"}}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"schema_version":1e400}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ManifestFile), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Read(context.Background(), dir)
+		if err != nil {
+			if !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrTampered) {
+				t.Fatalf("Read error of no known kind: %v", err)
+			}
+			return
+		}
+		if err := m.check(); err != nil || m.PlanFile != PlanFile || m.SchemaVersion != SchemaVersion {
+			t.Fatalf("Read accepted an invalid manifest: %v, %+v", err, m)
+		}
+		again, err := marshalManifest(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := parseManifest(again)
+		if err != nil {
+			t.Fatalf("an accepted manifest, written again, is refused: %v", err)
+		}
+		if diff, _ := diffFields(m, m2); len(diff) > 0 {
+			t.Fatalf("an accepted manifest changes through writing in %v", diff)
+		}
+	})
+}
