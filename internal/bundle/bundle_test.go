@@ -191,8 +191,8 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte(`null`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"schema_version":1e400}`))
+	dir := f.TempDir() // one per worker: a t.TempDir each costs more than Read
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, ManifestFile), data, 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,19 @@ const (
 	testKey    = "correct-horse-battery-staple-42"
 )
 
+func TestMain(m *testing.M) {
+	// scrypt at WorkFactor costs seconds under -race per seal or open; the tests that are
+	// about the work factor itself (TestSealOpenRoundTrip, BenchmarkSealOpen) set it back.
+	workFactor = 10
+	os.Exit(m.Run())
+}
+
+// realWorkFactor runs the rest of a test at WorkFactor.
+func realWorkFactor(t testing.TB) {
+	workFactor = WorkFactor
+	t.Cleanup(func() { workFactor = 10 })
+}
+
 // testManifest is what the pipeline passes Write.
 func testManifest() Manifest {
 	inputs := map[string]string{

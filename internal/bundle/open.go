@@ -86,7 +86,7 @@ func openSealed(ctx context.Context, clear Manifest, dir, passphrase, out string
 	if err != nil {
 		return Opened{}, fmt.Errorf("open %s: %w", what, err)
 	}
-	id.SetMaxWorkFactor(WorkFactor)
+	id.SetMaxWorkFactor(workFactor)
 	f, err := os.Open(filepath.Join(dir, SealedFile))
 	if err != nil {
 		return Opened{}, fmt.Errorf("open %s: %w", what, err)

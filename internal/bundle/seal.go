@@ -24,6 +24,9 @@ import (
 // what Seal writes.
 const WorkFactor = 16
 
+// workFactor is WorkFactor; tests lower it, as scrypt under the race detector is slow.
+var workFactor = WorkFactor
+
 // MinKeyLength is the shortest TFGATE_PLAN_KEY Seal accepts. Sealed bundles are readable
 // by whoever may download the repository's artifacts, so the key must resist offline
 // guessing: a human password at work factor 16 does not.
@@ -74,7 +77,7 @@ func writeSealed(ctx context.Context, path, passphrase string, manifest []byte, 
 	if err != nil {
 		return err
 	}
-	r.SetWorkFactor(WorkFactor)
+	r.SetWorkFactor(workFactor)
 	plan, err := os.Open(planPath)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSealOpenRoundTrip(t *testing.T) {
+	realWorkFactor(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	planData := []byte("PK\x03\x04 a plan with a secret: hunter2")
@@ -30,6 +31,9 @@ func TestSealOpenRoundTrip(t *testing.T) {
 	}
 	if !bytes.HasPrefix(sealed, []byte("age-encryption.org/v1\n-> scrypt ")) || bytes.Contains(sealed, []byte("hunter2")) {
 		t.Fatalf("bundle.age is not an scrypt age file: %.60q", sealed)
+	}
+	if stanza, _, _ := bytes.Cut(sealed[len("age-encryption.org/v1\n"):], []byte("\n")); !bytes.HasSuffix(stanza, []byte(" 16")) {
+		t.Errorf("scrypt stanza %q, want work factor 16", stanza)
 	}
 	if st, _ := os.Stat(filepath.Join(dir, SealedFile)); st.Mode().Perm() != 0o600 {
 		t.Errorf("bundle.age has mode %v, want 0600", st.Mode().Perm())
@@ -130,8 +134,10 @@ func TestOpenRefuses(t *testing.T) {
 			want: []string{"plan file of project envs/dev/app"}},
 		{name: "plain with a key set", key: testKey, kind: ErrUnencrypted,
 			want: []string{"is not encrypted, but TFGATE_PLAN_KEY is set"}},
-		{name: "hostile work factor", sealed: true, key: testKey, kind: ErrTampered, edit: workFactor(30),
-			want: []string{"scrypt work factor too large"}},
+		{name: "hostile work factor", sealed: true, key: testKey, kind: ErrTampered, edit: setWorkFactor(30),
+			want: []string{"scrypt work factor too large: 30"}},
+		{name: "one above the work factor", sealed: true, key: testKey, kind: ErrTampered, edit: setWorkFactor(workFactor + 1),
+			want: []string{"scrypt work factor too large: " + itoa(workFactor+1)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,12 +269,12 @@ func truncate(n int) func(t *testing.T, dir string) {
 	}
 }
 
-// workFactor rewrites the scrypt stanza's work factor, as a hostile file would.
-func workFactor(logN int) func(t *testing.T, dir string) {
+// setWorkFactor rewrites the scrypt stanza's work factor, as a hostile file would.
+func setWorkFactor(logN int) func(t *testing.T, dir string) {
 	return func(t *testing.T, dir string) {
 		p := filepath.Join(dir, SealedFile)
 		data, _ := os.ReadFile(p)
-		data = bytes.Replace(data, []byte(" 16\n"), []byte(" "+itoa(logN)+"\n"), 1)
+		data = bytes.Replace(data, []byte(" "+itoa(workFactor)+"\n"), []byte(" "+itoa(logN)+"\n"), 1)
 		os.WriteFile(p, data, 0o600)
 	}
 }
@@ -298,6 +304,7 @@ func writePlan(content string) func(t *testing.T, dir string) {
 // BenchmarkSealOpen seals and opens a 10 MiB plan at WorkFactor: the cost per project of
 // TFGATE_PLAN_KEY, once on plan and once on apply.
 func BenchmarkSealOpen(b *testing.B) {
+	realWorkFactor(b)
 	ctx := context.Background()
 	planData := make([]byte, 10<<20)
 	rand.Read(planData) // plan files are zip archives: incompressible
