@@ -3,6 +3,7 @@ module github.com/tfgate/tfgate
 go 1.26.0
 
 require (
+	filippo.io/age v1.3.2
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/gofri/go-github-ratelimit/v2 v2.0.2
@@ -23,6 +24,7 @@ require (
 )
 
 require (
+	filippo.io/hpke v0.4.0 // indirect
 	github.com/ProtonMail/go-crypto v1.5.2 // indirect
 	github.com/agext/levenshtein v1.2.1 // indirect
 	github.com/agnivade/levenshtein v1.2.2 // indirect

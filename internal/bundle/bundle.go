@@ -1,6 +1,13 @@
-// Package bundle writes and reads plan bundles: a saved plan file plus a manifest that pins
-// it to the project, the commit, the exact input files and the terraform version, so that
-// apply can prove it runs exactly the plan reviewers saw.
+// Package bundle writes, seals, fetches and opens plan bundles: a saved plan file plus a
+// manifest that pins it to the project, the commit, the exact input files, the terraform
+// version and the policy verdict, so that apply can prove it runs exactly the plan reviewers
+// saw.
+//
+// A bundle is a directory (DirName) inside an --out directory:
+//
+//	manifest.json   always in clear text; carries no secrets
+//	plan.tfplan     the plan file terraform wrote (plain bundles)
+//	bundle.age      manifest.json and plan.tfplan, age-encrypted (sealed bundles, see Seal)
 package bundle
 
 import (
@@ -27,7 +34,12 @@ const SchemaVersion = 1
 const (
 	ManifestFile = "manifest.json"
 	PlanFile     = "plan.tfplan"
+	SealedFile   = "bundle.age"
 )
+
+// maxManifestBytes bounds what Read loads: a manifest lists every input file's sum, so a
+// large monorepo project makes a few hundred KiB; anything near this is not ours.
+const maxManifestBytes = 16 << 20
 
 // Manifest describes one project's saved plan.
 type Manifest struct {
@@ -51,6 +63,20 @@ type Manifest struct {
 	Summary          plan.Summary      `json:"summary"`
 	CreatedAt        time.Time         `json:"created_at"`
 	TfgateVersion    string            `json:"tfgate_version"`
+	// Policy is the verdict the plan was reviewed with; nil when the plan ran without
+	// policies being considered at all (older callers).
+	Policy *PolicyVerdict `json:"policy,omitempty"`
+	// Encrypted: the plan lives in bundle.age (Seal), not in plan.tfplan.
+	Encrypted bool `json:"encrypted,omitempty"`
+}
+
+// PolicyVerdict is the policy result the plan was reviewed with.
+type PolicyVerdict struct {
+	Evaluated bool     `json:"evaluated"` // policies ran (false: no policies configured)
+	Denied    bool     `json:"denied"`
+	Denies    []string `json:"denies,omitempty"` // "policy-name: message", masked by the caller
+	Warnings  int      `json:"warnings"`
+	Error     string   `json:"error,omitempty"` // policies could not be evaluated: the gate fails closed
 }
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -99,7 +125,8 @@ func InputHash(sums map[string]string) string {
 }
 
 // Write completes a bundle in dir, where terraform already wrote PlanFile: it records the
-// plan's sha256 in the manifest and writes manifest.json.
+// plan's sha256 in the manifest and writes manifest.json. The returned manifest is what
+// was written.
 func Write(ctx context.Context, dir string, m Manifest) (Manifest, error) {
 	if err := ctx.Err(); err != nil {
 		return m, err
@@ -111,33 +138,86 @@ func Write(ctx context.Context, dir string, m Manifest) (Manifest, error) {
 	m.SchemaVersion = SchemaVersion
 	m.PlanFile = PlanFile
 	m.PlanSHA256 = sum
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return m, err
+	m.Encrypted = false
+	if err := m.check(); err != nil { // a bundle apply would refuse is a bug here, not there
+		return m, fmt.Errorf("bundle %s: %w", m.Project, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n'), 0o600); err != nil {
+	if err := writeManifest(dir, m); err != nil {
 		return m, fmt.Errorf("bundle %s: %w", m.Project, err)
 	}
 	return m, nil
 }
 
-// Read loads a bundle's manifest from dir.
+// Read loads and checks a bundle's manifest from dir. A manifest that is not one this
+// tfgate wrote (unknown schema, missing fields, a plan_file other than plan.tfplan) is
+// refused with an error wrapping ErrMalformed that names the file.
 func Read(ctx context.Context, dir string) (Manifest, error) {
-	var m Manifest
 	if err := ctx.Err(); err != nil {
-		return m, err
+		return Manifest{}, err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	path := filepath.Join(dir, ManifestFile)
+	data, err := readLimited(path, maxManifestBytes)
 	if err != nil {
-		return m, fmt.Errorf("read bundle: %w", err)
+		return Manifest{}, fmt.Errorf("read bundle: %w", err)
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("read bundle %s: %w", filepath.Join(dir, ManifestFile), err)
-	}
-	if m.SchemaVersion != SchemaVersion {
-		return m, fmt.Errorf("read bundle %s: schema_version %d, this tfgate reads %d", dir, m.SchemaVersion, SchemaVersion)
+	m, err := parseManifest(data)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("read bundle %s: %w", path, err)
 	}
 	return m, nil
+}
+
+// writeManifest replaces dir/manifest.json atomically: a reader never sees half a file.
+func writeManifest(dir string, m Manifest) error {
+	data, err := marshalManifest(m)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, ManifestFile), data)
+}
+
+func marshalManifest(m Manifest) ([]byte, error) {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// readLimited reads a whole file, refusing one larger than limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MiB: %w", path, limit>>20, ErrMalformed)
+	}
+	return data, nil
 }
 
 func fileSHA256(path string) (string, error) {

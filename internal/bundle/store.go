@@ -1,0 +1,170 @@
+package bundle
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/tfgate/tfgate/internal/github"
+)
+
+// Want names the bundles apply looks for.
+type Want struct {
+	PR           int    // the pull request, for messages
+	HeadSHA      string // the commit that was planned and reviewed
+	ArtifactName string // default "tfgate-plan-" + HeadSHA
+}
+
+func (w Want) artifactName() string {
+	if w.ArtifactName != "" {
+		return w.ArtifactName
+	}
+	if w.HeadSHA == "" {
+		return ""
+	}
+	return "tfgate-plan-" + w.HeadSHA
+}
+
+func (w Want) forWhat() string {
+	s := "commit " + abbrev(w.HeadSHA)
+	if w.HeadSHA == "" {
+		s = "this commit"
+	}
+	if w.PR != 0 {
+		s += fmt.Sprintf(" of pull request #%d", w.PR)
+	}
+	return s
+}
+
+// Store is where apply finds the bundles a plan run made.
+type Store interface {
+	// Fetch makes the bundles available in a local directory (dest is a scratch dir the
+	// caller owns) and returns that directory: an --out directory that List reads.
+	Fetch(ctx context.Context, w Want, dest string) (string, error)
+	String() string // where, for messages: "directory plans/" or "GitHub artifact tfgate-plan-<sha>"
+}
+
+// DirStore is --plans DIR: the directory `plan --out DIR` wrote, used as it is.
+func DirStore(path string) Store { return dirStore(path) }
+
+type dirStore string
+
+func (d dirStore) Fetch(ctx context.Context, _ Want, _ string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	st, err := os.Stat(string(d))
+	if os.IsNotExist(err) {
+		return "", fmt.Errorf("plans directory %s does not exist: pass --plans the directory `tfgate plan --out` wrote: %w", string(d), ErrNoBundle)
+	}
+	if err != nil {
+		return "", fmt.Errorf("plans directory: %w", err)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("plans directory %s is not a directory: pass --plans the directory `tfgate plan --out` wrote", string(d))
+	}
+	return string(d), nil
+}
+
+func (d dirStore) String() string { return "directory " + strings.TrimSuffix(string(d), "/") + "/" }
+
+// ArtifactAPI is the subset of internal/github's API the GitHub store uses.
+type ArtifactAPI interface {
+	ListArtifacts(ctx context.Context, repo github.Repo, name string, runID int64) ([]github.Artifact, error)
+	DownloadArtifact(ctx context.Context, repo github.Repo, id int64) ([]byte, error)
+}
+
+// GitHubStore is --plans github: the Actions artifact the plan workflow uploaded
+// (actions/upload-artifact of the --out directory, so entries are
+// <bundle-dir>/manifest.json and <bundle-dir>/plan.tfplan or bundle.age). Fetch takes the
+// newest unexpired artifact of the wanted name in the whole repository and unpacks it with
+// Unzip's default limits.
+//
+// After a Fetch, String names the artifact that was fetched (or looked for).
+func GitHubStore(api ArtifactAPI, repo github.Repo) Store {
+	return &githubStore{api: api, repo: repo}
+}
+
+type githubStore struct {
+	api  ArtifactAPI
+	repo github.Repo
+
+	mu   sync.Mutex
+	last string // the artifact name of the last Fetch, for String
+}
+
+func (s *githubStore) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == "" {
+		return "GitHub artifacts of " + s.repo.String()
+	}
+	return "GitHub artifact " + s.last
+}
+
+func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, error) {
+	name := w.artifactName()
+	if name == "" {
+		return "", fmt.Errorf("GitHub store: no commit SHA or artifact name to look for")
+	}
+	s.mu.Lock()
+	s.last = name
+	s.mu.Unlock()
+
+	list, err := s.api.ListArtifacts(ctx, s.repo, name, 0)
+	if err != nil {
+		return "", fmt.Errorf("look for plan artifact %q: %w", name, err)
+	}
+	a, found, expired := newest(list, name)
+	switch {
+	case !found && expired > 0:
+		return "", fmt.Errorf("plan artifact %q in %s for %s has expired (the repository's artifact retention): a new plan is needed: re-run the plan workflow for that commit and have the plan reviewed: %w",
+			name, s.repo, w.forWhat(), ErrNoBundle)
+	case !found:
+		return "", fmt.Errorf("no plan artifact %q in %s for %s: the plan workflow must run (again) for that commit and upload its bundles: %w",
+			name, s.repo, w.forWhat(), ErrNoBundle)
+	}
+	if err := emptyDir(dest); err != nil {
+		return "", fmt.Errorf("fetch plan artifact %q: %w", name, err)
+	}
+	data, err := s.api.DownloadArtifact(ctx, s.repo, a.ID)
+	if err != nil {
+		return "", fmt.Errorf("fetch plan artifact %q (id %d): %w", name, a.ID, err)
+	}
+	if err := Unzip(data, dest, Limits{}); err != nil {
+		return "", fmt.Errorf("plan artifact %q (id %d, run %d): %w", name, a.ID, a.RunID, err)
+	}
+	return dest, nil
+}
+
+// newest picks the newest unexpired artifact called name, and counts the expired ones.
+func newest(list []github.Artifact, name string) (best github.Artifact, found bool, expired int) {
+	for _, a := range list {
+		switch {
+		case a.Name != name:
+		case a.Expired:
+			expired++
+		case !found || a.CreatedAt.After(best.CreatedAt) || (a.CreatedAt.Equal(best.CreatedAt) && a.ID > best.ID):
+			best, found = a, true
+		}
+	}
+	return best, found, expired
+}
+
+// emptyDir makes dir if missing (0700) and refuses one that holds anything, so bundles of
+// an earlier fetch never mix with these.
+func emptyDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("destination %s is not empty", dir)
+	}
+	return nil
+}
