@@ -332,7 +332,7 @@ func (a *applier) verify(ctx context.Context, t *target) {
 	}
 	opened, err := bundle.Open(ctx, t.dir, a.req.PlanKey, scratch)
 	switch {
-	case errors.Is(err, bundle.ErrTampered):
+	case errors.Is(err, bundle.ErrTampered), errors.Is(err, bundle.ErrUnencrypted), errors.Is(err, bundle.ErrMalformed):
 		t.problems = append(t.problems, err.Error())
 		return
 	case err != nil:
@@ -386,7 +386,13 @@ func staleInputs(planned, now map[string]string, reviewed, merged string) string
 
 // judge evaluates the gate with the base commit's rules and records every verdict.
 func (a *applier) judge(ctx context.Context) error {
-	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, a.base.Policies.Owners)
+	var owners []string // team membership is read only when an owner's approval matters
+	for _, t := range a.targets {
+		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
+			owners = a.base.Policies.Owners
+		}
+	}
+	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, owners)
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
 	}
@@ -484,7 +490,12 @@ func (a *applier) finishRefusals(vs *verdicts) {
 		case t.failure != "":
 			res.Status, res.Error = report.StatusFailed, a.req.Masker.String(t.failure)
 		case len(reasons) > 0:
-			res.Status, res.Error = report.StatusRefused, a.req.Masker.String(strings.Join(reasons, "; "))
+			// The reasons are the gate's (Gate.Reasons), masked: terraform never wrote them,
+			// but a path or a policy message can quote anything.
+			res.Status = report.StatusRefused
+			for i, r := range g.Reasons {
+				g.Reasons[i] = a.req.Masker.String(r)
+			}
 		default:
 			res.Status = report.StatusAllowed
 		}
