@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,13 +19,14 @@ import (
 const webhookEnv = "TFGATE_DRIFT_WEBHOOK"
 
 type driftOptions struct {
-	Projects []string
-	Format   string
-	Report   string
-	Webhook  string
-	Parallel int
-	Install  bool
-	Patch    string
+	Projects    []string
+	Format      string
+	Report      string
+	Webhook     string
+	Parallel    int
+	LockTimeout time.Duration
+	Install     bool
+	Patch       string
 }
 
 func newDriftCmd(a *app) *cobra.Command {
@@ -51,6 +53,7 @@ Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
 	f.StringVar(&opts.Report, "report", "auto", "report to GitHub (an issue per project, job summary): auto (in GitHub Actions with a token), github or none")
 	f.StringVar(&opts.Webhook, "webhook", "", "POST the run's JSON summary to this URL (default $"+webhookEnv+"); a secret, never printed")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects checked at once (default: number of CPUs)")
+	f.DurationVar(&opts.LockTimeout, "lock-timeout", pipeline.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to FILE as a unified diff, for review and `git apply`")
 	return cmd
@@ -85,7 +88,7 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions) error {
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{
 		Root: root, Config: cfg, Names: opts.Projects, Terraform: a.terraformOptions(opts.Install), Env: tfEnv,
-		Parallel: opts.Parallel, Masker: a.masker, Progress: progress, Log: a.log,
+		Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, Masker: a.masker, Progress: progress, Log: a.log,
 		Suggest: drift.Suggest, PatchFile: opts.Patch,
 	})
 	progress.Close()

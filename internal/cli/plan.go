@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,6 +23,7 @@ type planOptions struct {
 	Out              string
 	Format           string
 	Parallel         int
+	LockTimeout      time.Duration
 	DetailedExitcode bool
 	Install          bool
 	PoliciesFrom     string
@@ -48,6 +50,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
+	f.DurationVar(&opts.LockTimeout, "lock-timeout", pipeline.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
@@ -79,7 +82,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
-		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, GitHub: gh, Masker: a.masker, Progress: progress,
+		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, GitHub: gh, Masker: a.masker, Progress: progress,
 		Print: a.printWriter(), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()

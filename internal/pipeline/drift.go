@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
@@ -33,10 +34,12 @@ type DriftRequest struct {
 	Terraform TerraformOptions
 	Env       map[string]string // terraform's environment
 	Parallel  int
-	Masker    *secret.Masker
-	Progress  Progress     // nil: none
-	Log       *slog.Logger // nil: none
-	Suggest   SuggestFunc  // nil: no fold-back suggestions
+	// LockTimeout: how long terraform waits for a state lock (0 = DefaultLockTimeout).
+	LockTimeout time.Duration
+	Masker      *secret.Masker
+	Progress    Progress     // nil: none
+	Log         *slog.Logger // nil: none
+	Suggest     SuggestFunc  // nil: no fold-back suggestions
 	// PatchFile, when set, receives the foldable suggestions of every project as one
 	// unified diff (git apply) a human can review and commit.
 	PatchFile string
@@ -96,7 +99,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 		}
 	}
 	checked, err := Drift(ctx, PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env,
-		Parallel: req.Parallel, Masker: req.Masker, Progress: req.Progress}, suggest)
+		Parallel: req.Parallel, LockTimeout: req.LockTimeout, Masker: req.Masker, Progress: req.Progress}, suggest)
 	run.Projects = checked.Projects
 	if err == nil && req.PatchFile != "" {
 		err = writePatch(req, foldable)

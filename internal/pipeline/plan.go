@@ -26,20 +26,24 @@ type RunnerFactory func(dir string, opts terraform.RunnerOptions) (terraform.Run
 
 // PlanOptions configure the planning of a list of projects.
 type PlanOptions struct {
-	Root          string
-	Projects      []project.Project
-	Binary        terraform.Binary
-	NewRunner     RunnerFactory     // nil: terraform.NewRunner with Binary
-	Env           map[string]string // terraform's environment
-	OutDir        string            // write a bundle per project here; "" = plans are discarded
-	Parallel      int               // max projects at once; <= 0 = number of CPUs
-	Commit        string            // HEAD sha recorded in bundles
-	Dirty         bool              // the working tree differs from Commit
-	PR            int               // the pull request planned (recorded in bundles); 0 = none
-	Fork          bool              // the pull request comes from a fork: its bundles are never applicable
-	ReadOnly      bool              // never create a workspace (drift: nothing writes state)
-	PlanKey       string            // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
-	Masker        *secret.Masker    // secrets to mask everywhere (environment, configured)
+	Root      string
+	Projects  []project.Project
+	Binary    terraform.Binary
+	NewRunner RunnerFactory     // nil: terraform.NewRunner with Binary
+	Env       map[string]string // terraform's environment
+	OutDir    string            // write a bundle per project here; "" = plans are discarded
+	Parallel  int               // max projects at once; <= 0 = number of CPUs
+	Commit    string            // HEAD sha recorded in bundles
+	Dirty     bool              // the working tree differs from Commit
+	PR        int               // the pull request planned (recorded in bundles); 0 = none
+	Fork      bool              // the pull request comes from a fork: its bundles are never applicable
+	ReadOnly  bool              // never create a workspace (drift: nothing writes state)
+	PlanKey   string            // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
+	// LockTimeout is how long terraform waits for a state lock another run holds (an
+	// apply, another project creating its workspace in the same pg database); 0 means
+	// DefaultLockTimeout.
+	LockTimeout   time.Duration
+	Masker        *secret.Masker // secrets to mask everywhere (environment, configured)
 	Progress      Progress
 	Policies      Policies // Policies.Engine nil: no policies configured
 	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
@@ -80,8 +84,14 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	return run, nil
 }
 
-// defaults fills in the clock and the terraform runner.
+// DefaultLockTimeout is how long plan, drift and apply wait for a state lock by default.
+const DefaultLockTimeout = 5 * time.Minute
+
+// defaults fills in the clock, the lock timeout and the terraform runner.
 func (opts *PlanOptions) defaults() {
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -225,7 +235,7 @@ func selectWorkspace(ctx context.Context, r *projectRun) error {
 
 func planProject(ctx context.Context, r *projectRun) error {
 	r.planFile = filepath.Join(r.dir, bundle.PlanFile)
-	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: r.planFile, VarFiles: r.p.VarFiles}); err != nil {
+	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: r.planFile, VarFiles: r.p.VarFiles, LockTimeout: r.opts.LockTimeout}); err != nil {
 		return err
 	}
 	// The plan file holds secrets in clear text: only its owner may read it.

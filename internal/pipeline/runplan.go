@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
@@ -34,8 +35,10 @@ type PlanRequest struct {
 	OutDir    string            // bundles; relative to the working directory; "" = none
 	PlanKey   string            // TFGATE_PLAN_KEY: encrypt the bundles with it
 	Parallel  int
-	PR        int  // the pull request planned, recorded in bundles
-	Fork      bool // it comes from a fork: no bundle is applicable
+	// LockTimeout: how long terraform waits for a state lock (0 = DefaultLockTimeout).
+	LockTimeout time.Duration
+	PR          int  // the pull request planned, recorded in bundles
+	Fork        bool // it comes from a fork: no bundle is applicable
 
 	// GitHub is set in GitHub Actions: the event decides the base, the fork rule applies,
 	// and the run is published there (see GitHubRun).
@@ -151,7 +154,7 @@ func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	planned, err := Plan(ctx, PlanOptions{
 		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env,
-		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, Commit: commit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
+		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
 	})
 	run.Projects = planned.Projects

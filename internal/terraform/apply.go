@@ -26,7 +26,7 @@ func (r *runner) Apply(ctx context.Context, planFile string, opts ApplyOptions) 
 	}
 	args := []string{"apply", "-no-color", "-input=false", "-lock=true"}
 	if opts.LockTimeout > 0 {
-		args = append(args, fmt.Sprintf("-lock-timeout=%ds", int(opts.LockTimeout.Round(time.Second)/time.Second)))
+		args = append(args, lockTimeoutFlag(opts.LockTimeout))
 	}
 	args = append(args, planFile)
 	return r.run(ctx, "apply", func() error {
@@ -35,6 +35,11 @@ func (r *runner) Apply(ctx context.Context, planFile string, opts ApplyOptions) 
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
 		return cmd.Run()
 	})
+}
+
+// lockTimeoutFlag is -lock-timeout in whole seconds (at least one).
+func lockTimeoutFlag(d time.Duration) string {
+	return fmt.Sprintf("-lock-timeout=%ds", max(1, int(d.Round(time.Second)/time.Second)))
 }
 
 // IsStalePlan reports whether err is terraform refusing a saved plan because the state

@@ -37,6 +37,9 @@ type PlanOptions struct {
 	VarFiles    []string
 	Destroy     bool
 	RefreshOnly bool
+	// LockTimeout is how long terraform waits for a state lock another run holds; 0 =
+	// fail at once.
+	LockTimeout time.Duration
 }
 
 // RunnerOptions configure a Runner.
@@ -181,6 +184,9 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	}
 	if opts.RefreshOnly {
 		args = append(args, "-refresh-only")
+	}
+	if opts.LockTimeout > 0 {
+		args = append(args, lockTimeoutFlag(opts.LockTimeout))
 	}
 	if opts.Out != "" {
 		args = append(args, "-out="+opts.Out)
