@@ -58,6 +58,8 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
 //	github artifact NAME DIR            uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
+//	github artifact-zip NAME FILE       uploads the zip archive FILE as is as the artifact NAME
+//	github expire NAME                  the artifacts called NAME expire (retention)
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: github SUBCOMMAND ARGS...")
@@ -278,6 +280,18 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		}))
 		id := ghServer(ts).AddArtifact(scriptRepo, 4242, rest[0], files)
 		ts.Logf("artifact %d %s: %d files", id, rest[0], len(files))
+	case "artifact-zip":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github artifact-zip NAME FILE")
+		}
+		data, err := os.ReadFile(ts.MkAbs(rest[1]))
+		ts.Check(err)
+		ghServer(ts).AddArtifactZip(scriptRepo, 4242, rest[0], data)
+	case "expire":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github expire NAME")
+		}
+		ghServer(ts).ExpireArtifacts(scriptRepo, rest[0])
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}

@@ -274,7 +274,9 @@ func (a *applier) loadBundles(ctx context.Context) error {
 		want.ArtifactName = "tfgate-plan-" + a.pr.HeadSHA
 	}
 	dir, err := a.req.Plans.Fetch(ctx, want, filepath.Join(scratch, "fetched"))
-	if errors.Is(err, bundle.ErrNoBundle) {
+	if errors.Is(err, bundle.ErrNoBundle) || errors.Is(err, bundle.ErrUnsafeArchive) {
+		// No plan was reviewed, or what claims to be one was built to escape its directory:
+		// a refusal of every project, not an error to retry.
 		a.refuseAll(err.Error())
 		return nil
 	}

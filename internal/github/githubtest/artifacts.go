@@ -36,18 +36,36 @@ func (s *Server) AddArtifact(fullName string, runID int64, name string, files ma
 	if err := zw.Close(); err != nil {
 		panic(err)
 	}
+	return s.AddArtifactZip(fullName, runID, name, buf.Bytes())
+}
+
+// AddArtifactZip stores an Actions artifact whose archive is data as given (a test's own
+// zip: hostile entries, links) and returns its id.
+func (s *Server) AddArtifactZip(fullName string, runID int64, name string, data []byte) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rp := s.repoLocked(splitRepo(fullName))
-	a := &artifactState{id: s.newID(), runID: runID, name: name, zip: buf.Bytes(), created: s.tick()}
+	a := &artifactState{id: s.newID(), runID: runID, name: name, zip: data, created: s.tick()}
 	rp.artifacts = append(rp.artifacts, a)
 	return a.id
+}
+
+// ExpireArtifacts marks every artifact called name expired, as GitHub does after the
+// retention period: it is still listed, and its archive is gone (410).
+func (s *Server) ExpireArtifacts(fullName, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.repoLocked(splitRepo(fullName)).artifacts {
+		if a.name == name {
+			a.expired = true
+		}
+	}
 }
 
 func (s *Server) artifactJSON(rp *repo, a *artifactState) map[string]any {
 	api := fmt.Sprintf("%s/repos/%s/actions/artifacts/%d", s.srv.URL, rp.fullName(), a.id)
 	return map[string]any{"id": a.id, "node_id": fmt.Sprintf("MDg6QXJ0aWZhY3Q%d", a.id), "name": a.name,
-		"size_in_bytes": len(a.zip), "url": api, "archive_download_url": api + "/zip", "expired": false,
+		"size_in_bytes": len(a.zip), "url": api, "archive_download_url": api + "/zip", "expired": a.expired,
 		"created_at": ts(a.created), "updated_at": ts(a.created), "expires_at": ts(a.created.AddDate(0, 0, 90)),
 		"workflow_run": map[string]any{"id": a.runID, "repository_id": 1, "head_repository_id": 1}}
 }
@@ -85,6 +103,10 @@ func (s *Server) downloadArtifact(w http.ResponseWriter, r *request) {
 	defer s.mu.Unlock()
 	rp := s.repoLocked(r.param("owner"), r.param("repo"))
 	for _, a := range rp.artifacts {
+		if a.id == id && a.expired {
+			writeError(w, http.StatusGone, "Artifact has expired")
+			return
+		}
 		if a.id == id {
 			w.Header().Set("Location", fmt.Sprintf("%s%s%d.zip", s.srv.URL, blobPrefix, a.id))
 			w.WriteHeader(http.StatusFound)

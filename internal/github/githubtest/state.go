@@ -51,6 +51,7 @@ type artifactState struct {
 	name    string
 	zip     []byte
 	created time.Time
+	expired bool
 }
 
 // repoLocked returns the repository, creating it: any "owner/name" exists once named.
