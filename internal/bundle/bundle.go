@@ -47,7 +47,7 @@ type Manifest struct {
 	Project       string `json:"project"`
 	Dir           string `json:"dir"`
 	Workspace     string `json:"workspace"`
-	Commit        string `json:"commit"`       // full SHA of HEAD when planned ("" outside git)
+	Commit        string `json:"commit"`       // full SHA of HEAD when planned (required: --out needs git)
 	Dirty         bool   `json:"dirty"`        // the working tree differed from Commit: the plan is not of Commit alone
 	PR            int    `json:"pr,omitempty"` // the pull request it was planned for
 	// Applicable is false for a plan that must never be applied whatever the gate says:
@@ -63,8 +63,8 @@ type Manifest struct {
 	Summary          plan.Summary      `json:"summary"`
 	CreatedAt        time.Time         `json:"created_at"`
 	TfgateVersion    string            `json:"tfgate_version"`
-	// Policy is the verdict the plan was reviewed with; nil when the plan ran without
-	// policies being considered at all (older callers).
+	// Policy is the verdict the plan was reviewed with; nil when the writer recorded none
+	// (what that means is the gate's call; failing closed is safe).
 	Policy *PolicyVerdict `json:"policy,omitempty"`
 	// Encrypted: the plan lives in bundle.age (Seal), not in plan.tfplan.
 	Encrypted bool `json:"encrypted,omitempty"`

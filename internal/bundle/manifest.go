@@ -77,8 +77,8 @@ func (m Manifest) check() error {
 			return bad("policy.warnings %d is negative", v.Warnings)
 		case len(v.Denies) > 0 && !v.Denied:
 			return bad("policy lists denies but denied is false")
-		case v.Denied && !v.Evaluated:
-			return bad("policy denied but not evaluated")
+		case v.Denied && !v.Evaluated && v.Error == "":
+			return bad("policy denied but neither evaluated nor failed")
 		}
 	}
 	return nil

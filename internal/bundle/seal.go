@@ -4,6 +4,9 @@ import (
 	"archive/tar"
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -50,15 +53,17 @@ func Seal(ctx context.Context, dir, passphrase string) error {
 			m.Project, len(passphrase), MinKeyLength)
 	}
 	planPath := filepath.Join(dir, PlanFile)
-	if err := verifyPlan(m, planPath); err != nil {
-		return fmt.Errorf("seal: %w", err)
-	}
 	m.Encrypted = true
 	manifest, err := marshalManifest(m)
 	if err != nil {
 		return err
 	}
-	if err := writeSealed(ctx, filepath.Join(dir, SealedFile), passphrase, manifest, planPath); err != nil {
+	sum, err := writeSealed(ctx, filepath.Join(dir, SealedFile), passphrase, manifest, planPath, m.PlanSHA256)
+	if err != nil {
+		if errors.Is(err, errPlanChanged) {
+			return fmt.Errorf("seal: plan file %s of project %s has sha256 %s, the manifest records %s: the plan file was changed after planning: %w",
+				planPath, m.Project, abbrev(sum), abbrev(m.PlanSHA256), ErrTampered)
+		}
 		return fmt.Errorf("seal bundle of %s: %w", m.Project, err)
 	}
 	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), manifest); err != nil {
@@ -70,27 +75,30 @@ func Seal(ctx context.Context, dir, passphrase string) error {
 	return nil
 }
 
+var errPlanChanged = errors.New("plan file changed")
+
 // writeSealed streams manifest and plan file through tar and age into path (0600),
-// replacing it only when complete.
-func writeSealed(ctx context.Context, path, passphrase string, manifest []byte, planPath string) (err error) {
+// replacing it only when complete and when the plan sealed has sha256 wantSum (it returns
+// the sum it saw): the plan file is read once, and what is sealed is what was checked.
+func writeSealed(ctx context.Context, path, passphrase string, manifest []byte, planPath, wantSum string) (sum string, err error) {
 	r, err := age.NewScryptRecipient(passphrase)
 	if err != nil {
-		return err
+		return "", err
 	}
 	r.SetWorkFactor(workFactor)
 	plan, err := os.Open(planPath)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer plan.Close()
 	st, err := plan.Stat()
 	if err != nil {
-		return err
+		return "", err
 	}
 
 	f, err := os.CreateTemp(filepath.Dir(path), "."+SealedFile+".*")
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil {
@@ -106,29 +114,33 @@ func writeSealed(ctx context.Context, path, passphrase string, manifest []byte, 
 	buf := bufio.NewWriterSize(f, 64<<10)
 	enc, err := age.Encrypt(buf, r)
 	if err != nil {
-		return err
+		return "", err
 	}
 	tw := tar.NewWriter(enc)
 	hdr := func(name string, size int64) *tar.Header {
 		return &tar.Header{Name: name, Mode: 0o600, Size: size, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
 	}
 	if err := tw.WriteHeader(hdr(ManifestFile, int64(len(manifest)))); err != nil {
-		return err
+		return "", err
 	}
 	if _, err := tw.Write(manifest); err != nil {
-		return err
+		return "", err
 	}
 	if err := tw.WriteHeader(hdr(PlanFile, st.Size())); err != nil {
-		return err
+		return "", err
 	}
-	if _, err := io.Copy(tw, ctxReader{ctx, plan}); err != nil {
-		return err
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(tw, h), ctxReader{ctx, plan}); err != nil {
+		return "", err
+	}
+	if sum = hex.EncodeToString(h.Sum(nil)); sum != wantSum {
+		return sum, errPlanChanged
 	}
 	if err := tw.Close(); err != nil {
-		return err
+		return sum, err
 	}
 	if err := enc.Close(); err != nil {
-		return err
+		return sum, err
 	}
-	return buf.Flush()
+	return sum, buf.Flush()
 }

@@ -203,8 +203,11 @@ func TestSealRefuses(t *testing.T) {
 		dir := t.TempDir()
 		writeBundle(t, dir, []byte("plan"), testManifest())
 		os.WriteFile(filepath.Join(dir, PlanFile), []byte("other"), 0o600)
-		if err := Seal(ctx, dir, testKey); !errors.Is(err, ErrTampered) {
+		if err := Seal(ctx, dir, testKey); !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), "changed after planning") {
 			t.Fatalf("Seal of a changed plan: %v", err)
+		}
+		if es, _ := os.ReadDir(dir); len(es) != 2 {
+			t.Errorf("a refused seal left %d files, want manifest.json and plan.tfplan only", len(es))
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
