@@ -39,8 +39,10 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 // github SUBCOMMAND ARGS... drives and inspects the fake GitHub:
 //
 //	github start                        start it; set GITHUB_API_URL, GITHUB_TOKEN (an installation token) and the Actions env
-//	github pr N REPODIR [fork] [target] a pull request from REPODIR's HEAD onto origin/main; writes the event payload,
-//	                                    sets GITHUB_EVENT_*, HEAD_SHA and BASE_SHA
+//	github pr N REPODIR [fork] [target] [testmerge]
+//	                                    a pull request from REPODIR's HEAD onto origin/main; writes the event payload,
+//	                                    sets GITHUB_EVENT_*, HEAD_SHA and BASE_SHA; testmerge checks out GitHub's test
+//	                                    merge of it (detached), as actions/checkout does by default
 //	github comment USER N FILE          USER (alice, bob, carol) comments FILE's content on pull request N
 //	github comments N COUNT             pull request N has exactly COUNT comments; writes them to comment-N-I.md
 //	github status SHA CONTEXT STATE [REGEXP]  the latest status CONTEXT on SHA has STATE (and a matching description)
@@ -91,11 +93,17 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		n, err := strconv.Atoi(rest[0])
 		ts.Check(err)
 		dir := ts.MkAbs(rest[1])
-		fork, target := false, false
+		fork, target, testMerge := false, false, false
 		for _, o := range rest[2:] {
-			fork, target = fork || o == "fork", target || o == "target"
+			fork, target, testMerge = fork || o == "fork", target || o == "target", testMerge || o == "testmerge"
 		}
 		head, base := gitRev(ts, dir, "HEAD"), gitRev(ts, dir, "origin/main")
+		if testMerge {
+			// What actions/checkout checks out on pull_request by default: GitHub's merge of
+			// the head into the base (refs/pull/N/merge), detached.
+			gitRun(ts, dir, "checkout", "-q", "--detach", base)
+			gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+base, head)
+		}
 		author := githubtest.Alice
 		ghServer(ts).AddPull(scriptRepo, githubtest.Pull{Number: n, Title: "change", Author: author, HeadSHA: head, BaseSHA: base,
 			HeadRef: "change", BaseRef: "main", Fork: fork})
@@ -122,7 +130,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Setenv("GITHUB_EVENT_NAME", name)
 		ts.Setenv("GITHUB_EVENT_PATH", path)
-		ts.Setenv("GITHUB_SHA", head)
+		ts.Setenv("GITHUB_SHA", gitRev(ts, dir, "HEAD"))
 		ts.Setenv("HEAD_SHA", head)
 		ts.Setenv("BASE_SHA", base)
 		if fork {
@@ -339,7 +347,7 @@ func ghMerge(ts *testscript.TestScript, rest []string) {
 	dir := ts.MkAbs(rest[1])
 	head := ts.Getenv("HEAD_SHA") // the pull request's head, as `github pr` last set it
 	before := gitRev(ts, dir, "origin/main")
-	gitRun(ts, dir, "checkout", "-q", "main")
+	gitRun(ts, dir, "checkout", "-q", "-f", "main")
 	gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d from acme/change", n), head)
 	gitRun(ts, dir, "push", "-q", "origin", "main")
 	merge := gitRev(ts, dir, "HEAD")

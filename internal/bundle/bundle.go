@@ -49,6 +49,11 @@ type Manifest struct {
 	Workspace     string `json:"workspace"`
 	Commit        string `json:"commit"`       // full SHA of HEAD when planned (required: --out needs git)
 	Dirty         bool   `json:"dirty"`        // the working tree differed from Commit: the plan is not of Commit alone
+	// PlannedCommit is the commit checked out when it is not Commit itself: GitHub's test
+	// merge of the pull request's head Commit into its base (actions/checkout's default on
+	// pull_request). Apply re-hashes the inputs on the real merge, so what the base changed
+	// meanwhile is caught there. "" = Commit was checked out.
+	PlannedCommit string `json:"planned_commit,omitempty"`
 	PR            int    `json:"pr,omitempty"` // the pull request it was planned for
 	// Applicable is false for a plan that must never be applied whatever the gate says:
 	// of a fork's pull request (its code ran without the repository's trust), or of a

@@ -49,6 +49,8 @@ func (m Manifest) check() error {
 		return bad("plan_sha256 %q is not a sha256 (64 lowercase hex digits)", clip(m.PlanSHA256))
 	case !commitHex.MatchString(m.Commit):
 		return bad("commit %q is not a full commit SHA: bundles record the commit they plan", clip(m.Commit))
+	case m.PlannedCommit != "" && !commitHex.MatchString(m.PlannedCommit):
+		return bad("planned_commit %q is not a full commit SHA", clip(m.PlannedCommit))
 	case !sha256Hex.MatchString(m.InputHash):
 		return bad("input_hash %q is not a sha256 (64 lowercase hex digits)", clip(m.InputHash))
 	case m.Applicable && m.Dirty:

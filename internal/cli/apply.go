@@ -129,8 +129,8 @@ func (a *app) planKey() (string, error) {
 		return "", nil
 	}
 	a.addSecret(key)
-	if len(key) < 12 {
-		return "", errors.New("TFGATE_PLAN_KEY is shorter than 12 characters: the plan bundles it encrypts hold secrets; use a long random passphrase (e.g. openssl rand -base64 32) kept as a repository secret")
+	if len(key) < bundle.MinKeyLength {
+		return "", errors.New("TFGATE_PLAN_KEY is shorter than 16 characters: the plan bundles it encrypts hold secrets; use a long random passphrase (e.g. openssl rand -base64 32) kept as a repository secret")
 	}
 	return key, nil
 }

@@ -33,12 +33,14 @@ type PlanOptions struct {
 	Env       map[string]string // terraform's environment
 	OutDir    string            // write a bundle per project here; "" = plans are discarded
 	Parallel  int               // max projects at once; <= 0 = number of CPUs
-	Commit    string            // HEAD sha recorded in bundles
-	Dirty     bool              // the working tree differs from Commit
-	PR        int               // the pull request planned (recorded in bundles); 0 = none
-	Fork      bool              // the pull request comes from a fork: its bundles are never applicable
-	ReadOnly  bool              // never create a workspace (drift: nothing writes state)
-	PlanKey   string            // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
+	Commit    string            // the commit recorded in bundles: HEAD, or the pull request's head
+	// PlannedCommit is HEAD when it is GitHub's test merge of Commit ("" otherwise).
+	PlannedCommit string
+	Dirty         bool   // the working tree differs from Commit
+	PR            int    // the pull request planned (recorded in bundles); 0 = none
+	Fork          bool   // the pull request comes from a fork: its bundles are never applicable
+	ReadOnly      bool   // never create a workspace (drift: nothing writes state)
+	PlanKey       string // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
 	// LockTimeout is how long terraform waits for a state lock another run holds (an
 	// apply, another project creating its workspace in the same pg database); 0 means
 	// DefaultLockTimeout.
@@ -282,7 +284,7 @@ func writeBundle(ctx context.Context, r *projectRun) error {
 		tfVersion = r.opts.Binary.Version.String()
 	}
 	m, err := bundle.Write(ctx, r.dir, bundle.Manifest{
-		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, Dirty: r.opts.Dirty,
+		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, PlannedCommit: r.opts.PlannedCommit, Dirty: r.opts.Dirty,
 		PR: r.opts.PR, Applicable: !r.opts.Fork && !r.opts.Dirty,
 		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion,
 		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: policyVerdict(r.result.Policy),

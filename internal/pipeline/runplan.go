@@ -131,7 +131,7 @@ func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 
 	git := ci.Git{Dir: req.Root}
 	commit, headErr := git.Head(ctx)
-	dirty := false
+	dirty, plannedCommit := false, ""
 	if req.OutDir != "" {
 		// A bundle exists to prove which commit was planned: without one it is worthless.
 		if headErr != nil {
@@ -142,6 +142,9 @@ func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 		}
 		if dirty {
 			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", short(commit)))
+		}
+		if commit, plannedCommit, err = reviewedCommit(ctx, git, req, commit); err != nil {
+			return run, err
 		}
 		if req.PlanKey == "" && req.InCI {
 			where := req.OutDir
@@ -154,7 +157,7 @@ func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	planned, err := Plan(ctx, PlanOptions{
 		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env,
-		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
+		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
 	})
 	run.Projects = planned.Projects
@@ -230,4 +233,22 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// reviewedCommit is the commit a pull request's bundles record: the one reviewers approve,
+// its head. A checkout of the head records it as is; GitHub's test merge of the head into
+// the base (actions/checkout's default on pull_request: HEAD's second parent is the head)
+// records the head, and the merge as the commit planned. Any other checkout records HEAD
+// and warns: its bundles will not match the pull request's head, and apply refuses them.
+func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head string) (commit, planned string, err error) {
+	if req.GitHub == nil || !isPullRequest(req.GitHub.Event.Name) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
+		return head, "", nil
+	}
+	want := req.GitHub.Event.HeadSHA
+	if second, err := git.Commit(ctx, head+"^2"); err == nil && second == want {
+		return want, head, nil
+	}
+	req.Warn(fmt.Sprintf("the checked-out commit %s is neither the pull request's head %s nor GitHub's merge of it: its bundles record %s, which apply will not take for the reviewed plan",
+		short(head), short(want), short(head)))
+	return head, "", nil
 }
