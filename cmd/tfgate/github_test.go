@@ -59,7 +59,8 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github team ORG/SLUG USER...        a team with these members
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
-//	github artifact NAME DIR            uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
+//	github artifact NAME DIR [fork]     uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
+//	                                    from a run for $HEAD_SHA (in a fork: fork)
 //	github artifact-zip NAME FILE       uploads the zip archive FILE as is as the artifact NAME
 //	github expire NAME                  the artifacts called NAME expire (retention)
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
@@ -272,8 +273,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 	case "merge":
 		ghMerge(ts, rest)
 	case "artifact":
-		if len(rest) != 2 {
-			ts.Fatalf("usage: github artifact NAME DIR")
+		if len(rest) != 2 && (len(rest) != 3 || rest[2] != "fork") {
+			ts.Fatalf("usage: github artifact NAME DIR [fork]")
 		}
 		root := ts.MkAbs(rest[1])
 		files := map[string]string{}
@@ -287,6 +288,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}))
 		id := ghServer(ts).AddArtifact(scriptRepo, 4242, rest[0], files)
+		ghServer(ts).SetArtifactOrigin(scriptRepo, id, ts.Getenv("HEAD_SHA"), len(rest) == 3)
 		ts.Logf("artifact %d %s: %d files", id, rest[0], len(files))
 	case "artifact-zip":
 		if len(rest) != 2 {
@@ -294,7 +296,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		data, err := os.ReadFile(ts.MkAbs(rest[1]))
 		ts.Check(err)
-		ghServer(ts).AddArtifactZip(scriptRepo, 4242, rest[0], data)
+		id := ghServer(ts).AddArtifactZip(scriptRepo, 4242, rest[0], data)
+		ghServer(ts).SetArtifactOrigin(scriptRepo, id, ts.Getenv("HEAD_SHA"), false)
 	case "expire":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github expire NAME")

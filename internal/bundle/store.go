@@ -117,11 +117,15 @@ func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, e
 	if err != nil {
 		return "", fmt.Errorf("look for plan artifact %q: %w", name, err)
 	}
+	list, foreign := trusted(list, w.HeadSHA)
 	a, found, expired := newest(list, name)
 	switch {
 	case !found && expired > 0:
 		return "", fmt.Errorf("plan artifact %q in %s for %s has expired (the repository's artifact retention): a new plan is needed: re-run the plan workflow for that commit and have the plan reviewed: %w",
 			name, s.repo, w.forWhat(), ErrNoBundle)
+	case !found && foreign > 0:
+		return "", fmt.Errorf("no plan artifact %q in %s for %s from the repository's own runs: %d uploaded by a fork's run or for another commit were ignored (their code chose the name); the plan workflow must run for that commit: %w",
+			name, s.repo, w.forWhat(), foreign, ErrNoBundle)
 	case !found:
 		return "", fmt.Errorf("no plan artifact %q in %s for %s: the plan workflow must run (again) for that commit and upload its bundles: %w",
 			name, s.repo, w.forWhat(), ErrNoBundle)
@@ -137,6 +141,20 @@ func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, e
 		return "", fmt.Errorf("plan artifact %q (id %d, run %d): %w", name, a.ID, a.RunID, err)
 	}
 	return dest, nil
+}
+
+// trusted drops artifacts that a fork's workflow run uploaded, or that a run for another
+// commit than headSHA did: a fork's pull_request run uploads into the base repository
+// under any name it likes, and only the repository's own plan of the reviewed head counts.
+func trusted(list []github.Artifact, headSHA string) ([]github.Artifact, int) {
+	var out []github.Artifact
+	for _, a := range list {
+		if a.FromFork() || (headSHA != "" && a.HeadSHA != "" && a.HeadSHA != headSHA) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, len(list) - len(out)
 }
 
 // newest picks the newest unexpired artifact called name, and counts the expired ones.

@@ -231,8 +231,10 @@ func (c *Client) ListArtifacts(ctx context.Context, repo Repo, name string, runI
 		var list gh.ArtifactList
 		resp, err := c.gh.Do(ctx, req, &list)
 		for _, a := range list.Artifacts {
-			out = append(out, Artifact{ID: a.GetID(), Name: a.GetName(), RunID: a.GetWorkflowRun().GetID(),
-				SizeBytes: a.GetSizeInBytes(), Expired: a.GetExpired(), CreatedAt: a.GetCreatedAt().Time})
+			run := a.GetWorkflowRun()
+			out = append(out, Artifact{ID: a.GetID(), Name: a.GetName(), RunID: run.GetID(),
+				SizeBytes: a.GetSizeInBytes(), Expired: a.GetExpired(), CreatedAt: a.GetCreatedAt().Time,
+				RepositoryID: run.GetRepositoryID(), HeadRepositoryID: run.GetHeadRepositoryID(), HeadSHA: run.GetHeadSHA()})
 		}
 		return resp, err
 	})

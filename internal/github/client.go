@@ -125,6 +125,16 @@ type Artifact struct {
 	SizeBytes int64
 	Expired   bool
 	CreatedAt time.Time
+	// The workflow run that uploaded it: the repository it ran in, the repository of the
+	// commit it ran for (another one: a fork's pull request) and that commit.
+	RepositoryID, HeadRepositoryID int64
+	HeadSHA                        string
+}
+
+// FromFork reports whether a fork's workflow run uploaded the artifact: its code, not the
+// repository's, chose the artifact's name and content.
+func (a Artifact) FromFork() bool {
+	return a.HeadRepositoryID != 0 && a.RepositoryID != 0 && a.HeadRepositoryID != a.RepositoryID
 }
 
 // API is every GitHub call tfgate makes. Client implements it; tests use Client against

@@ -50,6 +50,29 @@ func (s *Server) AddArtifactZip(fullName string, runID int64, name string, data 
 	return a.id
 }
 
+// SetArtifactOrigin says which run uploaded artifact id: one for commit headSHA, in a fork
+// when fork is set.
+func (s *Server) SetArtifactOrigin(fullName string, id int64, headSHA string, fork bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.repoLocked(splitRepo(fullName)).artifacts {
+		if a.id == id {
+			a.headSHA, a.fork = headSHA, fork
+		}
+	}
+}
+
+func (s *Server) artifactRun(a *artifactState) map[string]any {
+	run := map[string]any{"id": a.runID, "repository_id": 1, "head_repository_id": 1}
+	if a.fork {
+		run["head_repository_id"] = 2
+	}
+	if a.headSHA != "" {
+		run["head_sha"] = a.headSHA
+	}
+	return run
+}
+
 // ExpireArtifacts marks every artifact called name expired, as GitHub does after the
 // retention period: it is still listed, and its archive is gone (410).
 func (s *Server) ExpireArtifacts(fullName, name string) {
@@ -67,7 +90,7 @@ func (s *Server) artifactJSON(rp *repo, a *artifactState) map[string]any {
 	return map[string]any{"id": a.id, "node_id": fmt.Sprintf("MDg6QXJ0aWZhY3Q%d", a.id), "name": a.name,
 		"size_in_bytes": len(a.zip), "url": api, "archive_download_url": api + "/zip", "expired": a.expired,
 		"created_at": ts(a.created), "updated_at": ts(a.created), "expires_at": ts(a.created.AddDate(0, 0, 90)),
-		"workflow_run": map[string]any{"id": a.runID, "repository_id": 1, "head_repository_id": 1}}
+		"workflow_run": s.artifactRun(a)}
 }
 
 func (s *Server) listArtifacts(w http.ResponseWriter, r *request) {

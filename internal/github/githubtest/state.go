@@ -52,6 +52,8 @@ type artifactState struct {
 	zip     []byte
 	created time.Time
 	expired bool
+	headSHA string // the commit of the run that uploaded it ("" = not said)
+	fork    bool   // a fork's run uploaded it
 }
 
 // repoLocked returns the repository, creating it: any "owner/name" exists once named.
