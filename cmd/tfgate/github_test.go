@@ -59,6 +59,8 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github team ORG/SLUG USER...        a team with these members
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
+//	github push REPODIR                 pushes REPODIR's HEAD to origin's main directly (no pull request); writes the
+//	                                    push event; sets GITHUB_EVENT_*, GITHUB_SHA and MERGE_SHA
 //	github artifact NAME DIR [fork]     uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
 //	                                    from a run for $HEAD_SHA (in a fork: fork)
 //	github artifact-zip NAME FILE       uploads the zip archive FILE as is as the artifact NAME
@@ -272,6 +274,21 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghServer(ts).AddTeam(org, slug, rest[1:]...)
 	case "merge":
 		ghMerge(ts, rest)
+	case "push":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github push REPODIR")
+		}
+		dir := ts.MkAbs(rest[0])
+		before := gitRev(ts, dir, "origin/main")
+		gitRun(ts, dir, "push", "-q", "origin", "HEAD:main")
+		after := gitRev(ts, dir, "HEAD")
+		writeEvent(ts, "push", "push-direct.json", map[string]any{
+			"ref": "refs/heads/main", "before": before, "after": after,
+			"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
+			"sender":     map[string]any{"login": githubtest.Bob.Login},
+		})
+		ts.Setenv("GITHUB_SHA", after)
+		ts.Setenv("MERGE_SHA", after)
 	case "artifact":
 		if len(rest) != 2 && (len(rest) != 3 || rest[2] != "fork") {
 			ts.Fatalf("usage: github artifact NAME DIR [fork]")
