@@ -109,6 +109,9 @@ type applier struct {
 	targets []target
 	bin     terraform.Binary
 	scratch string
+	// policies: the rules before the merge have policies, so a bundle must carry their
+	// verdict.
+	policies bool
 }
 
 // target is one project the merge changed, with its bundle and verdicts.
@@ -166,6 +169,9 @@ func (a *applier) prepare(ctx context.Context) error {
 	}
 	a.base = base
 	req.Log.Info("apply rules", "source", source)
+	if a.policies, err = hasPolicies(ctx, req.Root, base, baseRev); err != nil {
+		return fmt.Errorf("read the policies before the merge: %w", err)
+	}
 
 	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Changed: true, Base: baseRev})
 	if err != nil {
@@ -323,6 +329,9 @@ func (a *applier) verify(ctx context.Context, t *target) {
 	}
 	if m.Dir != t.p.Dir {
 		t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
+	}
+	if m.Policy == nil && a.policies {
+		t.problems = append(t.problems, "it was planned without policies, but the rules before the merge have policies: plan it again so that they judge it")
 	}
 	if m.PR != 0 && m.PR != a.pr.Number {
 		t.problems = append(t.problems, fmt.Sprintf("its bundle was planned for pull request #%d, not #%d", m.PR, a.pr.Number))
@@ -530,4 +539,17 @@ func refusedNames(r report.Run) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// hasPolicies reports whether the configuration cfg at commit rev has policy files.
+func hasPolicies(ctx context.Context, root string, cfg *config.Config, rev string) (bool, error) {
+	candidates := cfg.Policies.Paths
+	if len(candidates) == 0 {
+		candidates = []string{defaultPolicyDir}
+	}
+	fsys, err := ci.Git{Dir: root}.TreeFS(ctx, rev, candidates)
+	if err != nil {
+		return false, err
+	}
+	return len(policyPaths(cfg, fsys)) > 0, nil
 }
