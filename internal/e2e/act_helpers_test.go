@@ -105,6 +105,7 @@ type actRun struct {
 	SHA      string            // github.sha
 	Actions  map[string]string // extra --local-repository entries: "owner/name@ref" → dir
 	Env      map[string]string // --env for the workflow
+	Secrets  map[string]string // -s: secrets.<name> (GITHUB_TOKEN is always actToken)
 }
 
 // actResult is what a run left behind.
@@ -152,6 +153,9 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 	}
 	for k, v := range r.Env {
 		args = append(args, "--env", k+"="+v)
+	}
+	for k, v := range r.Secrets {
+		args = append(args, "-s", k+"="+v)
 	}
 
 	timeout := actTimeout

@@ -269,10 +269,7 @@ func checkBundleArtifact(t *testing.T, path, commit string, projects []string) {
 }
 
 func pullRequestEvent(number int, base, head string) map[string]any {
-	repo := map[string]any{
-		"name": "infra", "full_name": "acme/infra", "owner": map[string]any{"login": "acme"},
-		"default_branch": "main", "private": true,
-	}
+	repo := infraRepository()
 	return map[string]any{
 		"action": "synchronize",
 		"number": number,
@@ -285,6 +282,14 @@ func pullRequestEvent(number int, base, head string) map[string]any {
 		},
 		"repository": repo,
 		"sender":     map[string]any{"login": "alice"},
+	}
+}
+
+// infraRepository is the repository acme/infra as event payloads carry it.
+func infraRepository() map[string]any {
+	return map[string]any{
+		"name": "infra", "full_name": "acme/infra", "owner": map[string]any{"login": "acme"},
+		"default_branch": "main", "private": true,
 	}
 }
 
