@@ -59,10 +59,15 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github team ORG/SLUG USER...        a team with these members
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
+//	github queue N REPODIR              the merge queue takes pull request N: its commit (the head merged into
+//	                                    origin/main) checked out detached; writes the merge_group event; sets
+//	                                    GITHUB_EVENT_*, GITHUB_SHA and QUEUE_SHA
+//	github land N REPODIR               the queue lands: main fast-forwards to $QUEUE_SHA (pushed), N is merged as
+//	                                    it; writes the push event; sets GITHUB_SHA and MERGE_SHA
 //	github push REPODIR                 pushes REPODIR's HEAD to origin's main directly (no pull request); writes the
 //	                                    push event; sets GITHUB_EVENT_*, GITHUB_SHA and MERGE_SHA
 //	github artifact NAME DIR [fork]     uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
-//	                                    from a run for $HEAD_SHA (in a fork: fork)
+//	                                    from a run for $HEAD_SHA ($QUEUE_SHA on merge_group; in a fork: fork)
 //	github artifact-zip NAME FILE       uploads the zip archive FILE as is as the artifact NAME
 //	github expire NAME                  the artifacts called NAME expire (retention)
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
@@ -274,6 +279,28 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghServer(ts).AddTeam(org, slug, rest[1:]...)
 	case "merge":
 		ghMerge(ts, rest)
+	case "queue":
+		ghQueue(ts, rest)
+	case "land":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github land N REPODIR")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		dir := ts.MkAbs(rest[1])
+		before := gitRev(ts, dir, "origin/main")
+		group := ts.Getenv("QUEUE_SHA")
+		gitRun(ts, dir, "checkout", "-q", "-f", "main")
+		gitRun(ts, dir, "merge", "-q", "--ff-only", group)
+		gitRun(ts, dir, "push", "-q", "origin", "main")
+		ghServer(ts).MergePull(scriptRepo, n, group)
+		writeEvent(ts, "push", fmt.Sprintf("push-%d.json", n), map[string]any{
+			"ref": "refs/heads/main", "before": before, "after": group,
+			"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
+			"sender":     map[string]any{"login": githubtest.Bob.Login},
+		})
+		ts.Setenv("GITHUB_SHA", group)
+		ts.Setenv("MERGE_SHA", group)
 	case "push":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github push REPODIR")
@@ -305,7 +332,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}))
 		id := ghServer(ts).AddArtifact(scriptRepo, 4242, rest[0], files)
-		ghServer(ts).SetArtifactOrigin(scriptRepo, id, ts.Getenv("HEAD_SHA"), len(rest) == 3)
+		ghServer(ts).SetArtifactOrigin(scriptRepo, id, runHeadSHA(ts), len(rest) == 3)
 		ts.Logf("artifact %d %s: %d files", id, rest[0], len(files))
 	case "artifact-zip":
 		if len(rest) != 2 {
@@ -314,7 +341,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		data, err := os.ReadFile(ts.MkAbs(rest[1]))
 		ts.Check(err)
 		id := ghServer(ts).AddArtifactZip(scriptRepo, 4242, rest[0], data)
-		ghServer(ts).SetArtifactOrigin(scriptRepo, id, ts.Getenv("HEAD_SHA"), false)
+		ghServer(ts).SetArtifactOrigin(scriptRepo, id, runHeadSHA(ts), false)
 	case "expire":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github expire NAME")
@@ -411,4 +438,37 @@ func gitRev(ts *testscript.TestScript, dir, rev string) string {
 		ts.Fatalf("git rev-parse %s in %s: %v", rev, dir, err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// ghQueue builds the merge queue's commit for a pull request, as GitHub does: the head
+// merged into the base, on a gh-readonly-queue branch, and writes the merge_group event.
+func ghQueue(ts *testscript.TestScript, rest []string) {
+	if len(rest) != 2 {
+		ts.Fatalf("usage: github queue N REPODIR")
+	}
+	n, err := strconv.Atoi(rest[0])
+	ts.Check(err)
+	dir := ts.MkAbs(rest[1])
+	head, base := ts.Getenv("HEAD_SHA"), gitRev(ts, dir, "origin/main")
+	gitRun(ts, dir, "checkout", "-q", "-f", "--detach", base)
+	gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d (merge queue)", n), head)
+	group := gitRev(ts, dir, "HEAD")
+	writeEvent(ts, "merge_group", fmt.Sprintf("queue-%d.json", n), map[string]any{
+		"action": "checks_requested",
+		"merge_group": map[string]any{"head_sha": group, "head_ref": fmt.Sprintf("refs/heads/gh-readonly-queue/main/pr-%d-%s", n, head),
+			"base_sha": base, "base_ref": "refs/heads/main"},
+		"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
+		"sender":     map[string]any{"login": githubtest.Bob.Login},
+	})
+	ts.Setenv("GITHUB_SHA", group)
+	ts.Setenv("QUEUE_SHA", group)
+}
+
+// runHeadSHA is the head_sha GitHub gives the workflow run of the current event: the pull
+// request's head, or the merge queue's commit.
+func runHeadSHA(ts *testscript.TestScript) string {
+	if ts.Getenv("GITHUB_EVENT_NAME") == "merge_group" {
+		return ts.Getenv("QUEUE_SHA")
+	}
+	return ts.Getenv("HEAD_SHA")
 }

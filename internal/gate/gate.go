@@ -95,6 +95,10 @@ type Input struct {
 	Facts    Facts
 	Freeze   string // why apply is frozen (apply.freeze); "" = not frozen
 	Projects []Project
+	// QueueSHA is the merge queue's commit for the pull request (merge_group: the exact
+	// commit that lands): a bundle planned on it stands for the head's. Approvals are still
+	// counted on the pull request's head. "" = no merge queue.
+	QueueSHA string
 }
 
 // Reason is one reason a project may not apply.
@@ -180,9 +184,14 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 		refuse(CodeObserve, "observe mode: tfgate never applies it", false)
 	}
 	switch {
+	case !p.HasBundle && in.QueueSHA != "":
+		refuse(CodeNoBundle, "no plan for this project on the merge queue's commit "+short(in.QueueSHA)+"; the plan must run for it", false)
 	case !p.HasBundle:
 		refuse(CodeNoBundle, "no plan for this project on "+short(head)+"; the plan must run for it", false)
-	case p.BundleCommit != head:
+	case in.QueueSHA != "" && p.BundleCommit != in.QueueSHA:
+		refuse(CodeBundleCommit, "the plan is of commit "+short(p.BundleCommit)+", not of the merge queue's commit "+
+			short(in.QueueSHA)+"; the plan must run again on it", false)
+	case in.QueueSHA == "" && p.BundleCommit != head:
 		refuse(CodeBundleCommit, "the plan is of commit "+short(p.BundleCommit)+", not of the pull request's head "+
 			short(head)+"; the plan must run again on "+short(head), false)
 	case !p.Applicable:

@@ -170,6 +170,13 @@ func TestEvaluate(t *testing.T) {
 			[]string{"no plan for this project on a1b2c3d; the plan must run for it"}, StateFailure, []string{"bob"}, nil},
 		{"bundle for another commit", input(both(reviewed(approve(1, "bob")), project(func(p *Project) { p.BundleCommit = old }))),
 			[]string{"the plan is of commit abc1234, not of the pull request's head a1b2c3d; the plan must run again on a1b2c3d"}, StateFailure, []string{"bob"}, nil},
+		{"merge queue: the bundle of the queue's commit stands for the head's", input(both(reviewed(approve(1, "bob")), func(in *Input) {
+			in.QueueSHA = "ffffffffffffffffffffffffffffffffffffffff"
+			in.Projects[0].BundleCommit = in.QueueSHA
+		})), nil, StateSuccess, []string{"bob"}, nil},
+		{"merge queue: a bundle of the head is not the queue's", input(both(reviewed(approve(1, "bob")), func(in *Input) {
+			in.QueueSHA = "ffffffffffffffffffffffffffffffffffffffff"
+		})), []string{"the plan is of commit a1b2c3d, not of the merge queue's commit fffffff; the plan must run again on it"}, StateFailure, []string{"bob"}, nil},
 		{"bundle not applicable", input(both(reviewed(approve(1, "bob")), project(func(p *Project) { p.Applicable = false }))),
 			[]string{"the plan is marked not applicable (planned from a fork or a dirty working tree); it must be planned again in CI"}, StateFailure, []string{"bob"}, nil},
 		{"head unknown: approvals on no commit do not count", input(both(reviewed(review(1, "bob", Approved, "")), func(in *Input) {

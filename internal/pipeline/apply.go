@@ -112,6 +112,9 @@ type applier struct {
 	// policies: the rules before the merge have policies, so a bundle must carry their
 	// verdict.
 	policies bool
+	// queue is the merge queue's commit whose bundles stand for the head's: on merge_group
+	// its head, on the push of it the pushed commit. "" = no merge queue.
+	queue string
 }
 
 // target is one project the merge changed, with its bundle and verdicts.
@@ -275,11 +278,12 @@ func (a *applier) loadBundles(ctx context.Context) error {
 		return err
 	}
 	a.scratch = scratch
-	want := bundle.Want{PR: a.pr.Number, HeadSHA: a.pr.HeadSHA, ArtifactName: a.req.GitHub.ArtifactName}
-	if want.ArtifactName == "" {
-		want.ArtifactName = "tfgate-plan-" + a.pr.HeadSHA
+	// A merge queue planned the very commit that landed: its bundles come first. Else the
+	// bundles reviewed on the pull request's head.
+	dir, err := a.req.Plans.Fetch(ctx, a.want(a.run.Commit), filepath.Join(scratch, "fetched-commit"))
+	if errors.Is(err, bundle.ErrNoBundle) && a.run.Commit != a.pr.HeadSHA && a.req.GitHub.ArtifactName == "" {
+		dir, err = a.req.Plans.Fetch(ctx, a.want(a.pr.HeadSHA), filepath.Join(scratch, "fetched-head"))
 	}
-	dir, err := a.req.Plans.Fetch(ctx, want, filepath.Join(scratch, "fetched"))
 	if errors.Is(err, bundle.ErrNoBundle) || errors.Is(err, bundle.ErrUnsafeArchive) {
 		// No plan was reviewed, or what claims to be one was built to escape its directory:
 		// a refusal of every project, not an error to retry.
@@ -313,9 +317,21 @@ func (a *applier) loadBundles(ctx context.Context) error {
 		t := &a.targets[i]
 		if f, ok := byKey[t.p.Name+"\x00"+t.p.Workspace]; ok {
 			t.bundle, t.dir = &f.m, f.dir
+			if f.m.Commit == a.run.Commit && a.run.Commit != a.pr.HeadSHA {
+				a.queue = a.run.Commit // planned in the merge queue on exactly this commit
+			}
 		}
 	}
 	return nil
+}
+
+// want names the bundles planned on commit sha for the pull request.
+func (a *applier) want(sha string) bundle.Want {
+	w := bundle.Want{PR: a.pr.Number, HeadSHA: sha, ArtifactName: a.req.GitHub.ArtifactName}
+	if w.ArtifactName == "" {
+		w.ArtifactName = "tfgate-plan-" + sha
+	}
+	return w
 }
 
 // verify checks one bundle against the merge commit: the plan file is the one planned
@@ -409,7 +425,7 @@ func (a *applier) judge(ctx context.Context) error {
 	}
 	in := gate.Input{
 		PR:      gate.PullRequest{Number: a.pr.Number, Author: a.pr.Author.Login, HeadSHA: a.pr.HeadSHA, Fork: a.pr.Fork},
-		Reviews: reviews, Facts: facts, Freeze: a.freeze(),
+		Reviews: reviews, Facts: facts, Freeze: a.freeze(), QueueSHA: a.queue,
 	}
 	for _, t := range a.targets {
 		in.Projects = append(in.Projects, gateProject(a.base, t))

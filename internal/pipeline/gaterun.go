@@ -71,6 +71,12 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
 	a := &applier{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
+	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
+		// The queue's commit is what lands: its plan is judged, and its status is the
+		// queue's required check; approvals are still the pull request's.
+		a.queue = gh.Event.HeadSHA
+		run.Commit = a.queue
+	}
 	err = a.gateTargets(ctx, req)
 	if err == nil {
 		err = a.judge(ctx)
@@ -101,8 +107,10 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		if perr := a.gateStatus(ctx, run.Verdict); perr != nil {
 			return run, perr
 		}
-		if perr := a.gateLine(ctx, run, req.Warn); perr != nil {
-			req.Warn(perr.Error())
+		if a.queue == "" { // the comment is about the head's plan, not the queue's
+			if perr := a.gateLine(ctx, run, req.Warn); perr != nil {
+				req.Warn(perr.Error())
+			}
 		}
 	}
 	if run.Verdict.State != "success" {
@@ -116,6 +124,9 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	git := ci.Git{Dir: req.Root}
 	baseRev := a.pr.BaseSHA
+	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
+		baseRev = a.req.GitHub.Event.BaseSHA // the queue's base: what the group's commit adds to
+	}
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
 	}
@@ -143,16 +154,16 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	}
 	defer os.RemoveAll(scratch)
 	a.scratch = scratch
-	want := bundle.Want{PR: a.pr.Number, HeadSHA: a.pr.HeadSHA, ArtifactName: a.req.GitHub.ArtifactName}
-	if want.ArtifactName == "" {
-		want.ArtifactName = "tfgate-plan-" + a.pr.HeadSHA
+	planned := a.pr.HeadSHA
+	if a.queue != "" {
+		planned = a.queue
 	}
-	dir, err := req.Plans.Fetch(ctx, want, filepath.Join(scratch, "fetched"))
+	dir, err := req.Plans.Fetch(ctx, a.want(planned), filepath.Join(scratch, "fetched"))
 	if errors.Is(err, bundle.ErrNoBundle) {
 		return nil // every target is refused: no bundle for the head
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the plans of %s from %s: %w", short(a.pr.HeadSHA), req.Plans, err)
+		return fmt.Errorf("fetch the plans of %s from %s: %w", short(planned), req.Plans, err)
 	}
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {
@@ -183,7 +194,11 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 // gateStatus sets tfgate/gate on the pull request's head.
 func (a *applier) gateStatus(ctx context.Context, v *report.Verdict) error {
 	st := github.Status{State: v.State, Context: StatusGate, Description: fitStatus(v.Description), TargetURL: a.req.GitHub.Env.RunURL()}
-	_, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, a.pr.HeadSHA, st)
+	sha := a.pr.HeadSHA
+	if a.queue != "" {
+		sha = a.queue // the merge queue's required check is on the group's commit
+	}
+	_, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, sha, st)
 	if err != nil {
 		return fmt.Errorf("set status %s: %w", StatusGate, err)
 	}
