@@ -57,6 +57,7 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	                                    on SHA (default $HEAD_SHA); also writes a pull_request_review event and sets GITHUB_EVENT_*
 //	github perm USER PERMISSION         USER's permission on the repository (admin, maintain, write, triage, read, none)
 //	github team ORG/SLUG USER...        a team with these members
+//	github rebasemerge N REPODIR        as merge, with GitHub's "Rebase and merge": the commits replayed, no merge commit
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
 //	github queue N REPODIR              the merge queue takes pull request N: its commit (the head merged into
@@ -277,8 +278,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("github team: want ORG/SLUG, got %q", rest[0])
 		}
 		ghServer(ts).AddTeam(org, slug, rest[1:]...)
-	case "merge":
-		ghMerge(ts, rest)
+	case "merge", "rebasemerge":
+		ghMerge(ts, rest, sub == "rebasemerge")
 	case "queue":
 		ghQueue(ts, rest)
 	case "land":
@@ -385,9 +386,9 @@ func ghReview(ts *testscript.TestScript, rest []string) {
 }
 
 // ghMerge merges the pull request's branch with a merge commit, as GitHub's merge button.
-func ghMerge(ts *testscript.TestScript, rest []string) {
+func ghMerge(ts *testscript.TestScript, rest []string, rebase bool) {
 	if len(rest) != 2 {
-		ts.Fatalf("usage: github merge N REPODIR")
+		ts.Fatalf("usage: github merge|rebasemerge N REPODIR")
 	}
 	n, err := strconv.Atoi(rest[0])
 	ts.Check(err)
@@ -395,7 +396,12 @@ func ghMerge(ts *testscript.TestScript, rest []string) {
 	head := ts.Getenv("HEAD_SHA") // the pull request's head, as `github pr` last set it
 	before := gitRev(ts, dir, "origin/main")
 	gitRun(ts, dir, "checkout", "-q", "-f", "main")
-	gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d from acme/change", n), head)
+	if rebase { // "Rebase and merge": the pull request's commits replayed onto main, no merge commit
+		from := strings.TrimSpace(gitRun(ts, dir, "merge-base", "main", head))
+		gitRun(ts, dir, "cherry-pick", "--allow-empty", from+".."+head)
+	} else {
+		gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d from acme/change", n), head)
+	}
 	gitRun(ts, dir, "push", "-q", "origin", "main")
 	merge := gitRev(ts, dir, "HEAD")
 	ghServer(ts).MergePull(scriptRepo, n, merge)

@@ -124,7 +124,7 @@ func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, e
 		return "", fmt.Errorf("plan artifact %q in %s for %s has expired (the repository's artifact retention): a new plan is needed: re-run the plan workflow for that commit and have the plan reviewed: %w",
 			name, s.repo, w.forWhat(), ErrNoBundle)
 	case !found && foreign > 0:
-		return "", fmt.Errorf("no plan artifact %q in %s for %s from the repository's own runs: %d uploaded by a fork's run or for another commit were ignored (their code chose the name); the plan workflow must run for that commit: %w",
+		return "", fmt.Errorf("no plan artifact %q in %s for %s from the repository's own runs: %d uploaded by a fork's run, by a run for another commit or by a run GitHub does not describe were ignored (such code chooses the name it likes); the plan workflow must run for that commit: %w",
 			name, s.repo, w.forWhat(), foreign, ErrNoBundle)
 	case !found:
 		return "", fmt.Errorf("no plan artifact %q in %s for %s: the plan workflow must run (again) for that commit and upload its bundles: %w",
@@ -144,12 +144,13 @@ func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, e
 }
 
 // trusted drops artifacts that a fork's workflow run uploaded, or that a run for another
-// commit than headSHA did: a fork's pull_request run uploads into the base repository
+// commit than headSHA did, or whose run GitHub does not say: a fork's pull_request run uploads into the base repository
 // under any name it likes, and only the repository's own plan of the reviewed head counts.
 func trusted(list []github.Artifact, headSHA string) ([]github.Artifact, int) {
 	var out []github.Artifact
 	for _, a := range list {
-		if a.FromFork() || (headSHA != "" && a.HeadSHA != "" && a.HeadSHA != headSHA) {
+		// Fail closed: an artifact whose run GitHub does not describe is not trusted either.
+		if a.RepositoryID == 0 || a.HeadRepositoryID != a.RepositoryID || (headSHA != "" && a.HeadSHA != headSHA) {
 			continue
 		}
 		out = append(out, a)

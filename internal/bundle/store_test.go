@@ -31,7 +31,19 @@ func (f *fakeArtifacts) ListArtifacts(_ context.Context, repo github.Repo, name 
 		return nil, errors.New("unexpected repo or run")
 	}
 	f.asked = append(f.asked, name)
-	return f.list, f.listErr
+	// As GitHub describes them: uploaded by a run of the repository itself for testCommit,
+	// unless a case says otherwise.
+	out := make([]github.Artifact, len(f.list))
+	for i, a := range f.list {
+		if a.RepositoryID == 0 {
+			a.RepositoryID, a.HeadRepositoryID = 1, 1
+		}
+		if a.HeadSHA == "" {
+			a.HeadSHA = testCommit
+		}
+		out[i] = a
+	}
+	return out, f.listErr
 }
 
 func (f *fakeArtifacts) DownloadArtifact(_ context.Context, _ github.Repo, id int64) ([]byte, error) {
@@ -146,8 +158,10 @@ func TestGitHubStoreEndToEnd(t *testing.T) {
 		files[filepath.Base(dir)+"/"+f] = string(data)
 	}
 	srv := githubtest.New(t)
-	srv.AddArtifact(testRepo.String(), 11, "tfgate-plan-"+testCommit, map[string]string{"old/manifest.json": "{}"})
-	srv.AddArtifact(testRepo.String(), 12, "tfgate-plan-"+testCommit, files)
+	old := srv.AddArtifact(testRepo.String(), 11, "tfgate-plan-"+testCommit, map[string]string{"old/manifest.json": "{}"})
+	id := srv.AddArtifact(testRepo.String(), 12, "tfgate-plan-"+testCommit, files)
+	srv.SetArtifactOrigin(testRepo.String(), old, testCommit, false)
+	srv.SetArtifactOrigin(testRepo.String(), id, testCommit, false)
 	c, err := github.New(github.Options{BaseURL: srv.URL(), Token: githubtest.InstallationToken, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

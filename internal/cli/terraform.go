@@ -14,5 +14,7 @@ func (a *app) terraformEnv() map[string]string {
 	}
 	env["TF_IN_AUTOMATION"] = "1"
 	env["TF_INPUT"] = "0"
+	// tfgate's own secret: terraform, its providers and local-exec never need it.
+	delete(env, "TFGATE_PLAN_KEY")
 	return env
 }

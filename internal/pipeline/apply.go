@@ -59,6 +59,9 @@ type ApplyRequest struct {
 	Now           func() time.Time
 }
 
+// publishTimeout bounds publishing the audit after the run (which may have been cancelled).
+const publishTimeout = 30 * time.Second
+
 // ErrGateRefused is returned (wrapped) when the gate refused at least one project: exit 4.
 var ErrGateRefused = errors.New("the approval gate refused")
 
@@ -71,12 +74,17 @@ var ErrGateRefused = errors.New("the approval gate refused")
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.defaults()
 	a := &applier{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
+	defer a.cleanup() // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.prepare(ctx)
 	if err == nil {
 		err = a.apply(ctx)
 	}
-	if perr := a.publish(ctx, err); perr != nil && err == nil {
-		err = perr
+	// The audit is published even when the run was cancelled (SIGTERM): what was applied
+	// must be on record. It gets a little time of its own.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
+	defer cancel()
+	if perr := a.publish(pctx, err); perr != nil {
+		err = errors.Join(err, perr)
 	}
 	if err == nil && a.run.Count(report.StatusRefused) > 0 {
 		err = fmt.Errorf("%w %s", ErrGateRefused, refusedNames(a.run))
@@ -112,6 +120,9 @@ type applier struct {
 	// policies: the rules before the merge have policies, so a bundle must carry their
 	// verdict.
 	policies bool
+	// extraRules are further configurations the rules may come from (apply --pr: the pull
+	// request's base besides the merge's first parent): the gate must hold under each.
+	extraRules []*config.Config
 	// queue is the merge queue's commit whose bundles stand for the head's: on merge_group
 	// its head, on the push of it the pushed commit. "" = no merge queue.
 	queue string
@@ -158,22 +169,35 @@ func (a *applier) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	baseRev := head + "^1"
 	if found {
 		a.pr = pr
 		a.run.PR, a.run.Reviewed = pr.Number, pr.HeadSHA
+		if req.PR > 0 && pr.MergeCommitSHA != head {
+			return fmt.Errorf("the checked-out commit %s is not pull request #%d's merge commit %s: apply verifies the reviewed plans against the merge; check out %s (actions/checkout with ref: %s)",
+				short(head), pr.Number, short(pr.MergeCommitSHA), short(pr.MergeCommitSHA), pr.MergeCommitSHA)
+		}
 	}
-	if _, ok := firstParent(ctx, git, head); !ok {
-		return fmt.Errorf("commit %s has no parent in this clone: apply compares the merge with the branch before it; fetch more history (actions/checkout with fetch-depth: 2)", short(head))
-	}
-	_, base, source, err := BaseConfig(ctx, req.Root, req.ConfigFile, baseRev)
+	revs, err := a.baseRevs(ctx, git, head, found)
 	if err != nil {
-		return fmt.Errorf("read the rules (the configuration before the merge): %w", err)
+		return err
 	}
-	a.base = base
-	req.Log.Info("apply rules", "source", source)
-	if a.policies, err = hasPolicies(ctx, req.Root, base, baseRev); err != nil {
-		return fmt.Errorf("read the policies before the merge: %w", err)
+	baseRev := revs[0] // what the merge changed is compared with it
+	for i, rev := range revs {
+		_, cfg, source, err := BaseConfig(ctx, req.Root, req.ConfigFile, rev)
+		if err != nil {
+			return fmt.Errorf("read the rules (the configuration before the merge): %w", err)
+		}
+		req.Log.Info("apply rules", "source", source)
+		if i == 0 {
+			a.base = cfg
+		} else {
+			a.extraRules = append(a.extraRules, cfg)
+		}
+		has, err := hasPolicies(ctx, req.Root, cfg, rev)
+		if err != nil {
+			return fmt.Errorf("read the policies before the merge: %w", err)
+		}
+		a.policies = a.policies || has
 	}
 
 	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Changed: true, Base: baseRev})
@@ -194,9 +218,12 @@ func (a *applier) prepare(ctx context.Context) error {
 	for _, p := range projects {
 		a.targets = append(a.targets, target{p: p})
 	}
+	if len(req.Names) > 0 {
+		a.leftOut(sel.Projects)
+	}
 	if !found {
 		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", short(head))
-		if req.PR == 0 && pr.Number != 0 {
+		if pr.Number != 0 {
 			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
 		}
 		a.refuseAll(why)
@@ -242,22 +269,51 @@ func (a *applier) findPR(ctx context.Context, head string) (github.PullRequest, 
 	return unmerged, false, nil
 }
 
-// firstParent resolves commit^1.
-func firstParent(ctx context.Context, git ci.Git, commit string) (string, bool) {
-	sha, err := git.Commit(ctx, commit+"^1")
-	return sha, err == nil
+// baseRevs are the commits the rules come from, the first also what the merge's changes are
+// compared with. On a push: the branch before it (the push's "before": with a rebase merge
+// every commit of the pull request lies between it and the head, so none of them can set
+// the rules). Without a push (--pr): the merge's first parent, and the pull request's base
+// too — the gate must hold under both.
+func (a *applier) baseRevs(ctx context.Context, git ci.Git, head string, found bool) ([]string, error) {
+	ev := a.req.GitHub.Event
+	if ev.Name == "push" && ev.BaseSHA != "" {
+		sha, err := git.Commit(ctx, ev.BaseSHA)
+		if err != nil {
+			return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply compares the push with it; fetch the history (actions/checkout with fetch-depth: 0): %w", short(ev.BaseSHA), err)
+		}
+		return []string{sha}, nil
+	}
+	parent, err := git.Commit(ctx, head+"^1")
+	if err != nil {
+		return nil, fmt.Errorf("commit %s has no parent in this clone: apply compares the merge with the branch before it; fetch more history (actions/checkout with fetch-depth: 0)", short(head))
+	}
+	revs := []string{parent}
+	if found && a.pr.BaseSHA != "" && a.pr.BaseSHA != parent {
+		sha, err := git.Commit(ctx, a.pr.BaseSHA)
+		if err != nil {
+			return nil, fmt.Errorf("pull request #%d's base %s is not in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", a.pr.Number, short(a.pr.BaseSHA), err)
+		}
+		revs = append(revs, sha)
+	}
+	return revs, nil
 }
 
 // pick keeps the projects named (by name or dir); a name that is not among them is an error.
 func pick(projects []project.Project, names []string) ([]project.Project, error) {
 	var out []project.Project
 	for _, n := range names {
-		i := slices.IndexFunc(projects, func(p project.Project) bool { return p.Name == n || p.Dir == n })
-		if i < 0 {
-			return nil, fmt.Errorf("project %q is not among the projects the merge changed", n)
+		found := false
+		for _, p := range projects { // a dir names each of its workspaces
+			if p.Name != n && p.Dir != n {
+				continue
+			}
+			found = true
+			if !slices.ContainsFunc(out, func(o project.Project) bool { return o.Name == p.Name && o.Workspace == p.Workspace }) {
+				out = append(out, p)
+			}
 		}
-		if !slices.ContainsFunc(out, func(p project.Project) bool { return p.Name == projects[i].Name }) {
-			out = append(out, projects[i])
+		if !found {
+			return nil, fmt.Errorf("project %q is not among the projects the merge changed", n)
 		}
 	}
 	return out, nil
@@ -346,7 +402,7 @@ func (a *applier) verify(ctx context.Context, t *target) {
 	if m.Dir != t.p.Dir {
 		t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
 	}
-	if m.Policy == nil && a.policies {
+	if a.policies && (m.Policy == nil || (!m.Policy.Evaluated && m.Policy.Error == "")) {
 		t.problems = append(t.problems, "it was planned without policies, but the rules before the merge have policies: plan it again so that they judge it")
 	}
 	if m.PR != 0 && m.PR != a.pr.Number {
@@ -381,9 +437,11 @@ func (a *applier) verify(ctx context.Context, t *target) {
 	if hash != m.InputHash {
 		t.problems = append(t.problems, staleInputs(m.Inputs, sums, a.pr.HeadSHA, a.run.Commit))
 	}
-	if have := a.bin.Version; have != nil && m.TerraformVersion != "" && have.String() != m.TerraformVersion {
+	if m.TerraformVersion == "" {
+		t.problems = append(t.problems, "its bundle does not say which terraform version planned it: plan it again")
+	} else if have := a.bin.Version; have == nil || have.String() != m.TerraformVersion {
 		t.problems = append(t.problems, fmt.Sprintf("it was planned with %s %s, but this run has %s: apply the plan with the version that made it (terraform.version in %s), or plan again",
-			a.bin.Flavor, m.TerraformVersion, have, config.FileName))
+			a.bin.Flavor, m.TerraformVersion, a.bin.Version, config.FileName))
 	}
 }
 
@@ -413,36 +471,75 @@ func staleInputs(planned, now map[string]string, reviewed, merged string) string
 
 // judge evaluates the gate with the base commit's rules and records every verdict.
 func (a *applier) judge(ctx context.Context) error {
+	rules := append([]*config.Config{a.base}, a.extraRules...)
 	var owners []string // team membership is read only when an owner's approval matters
 	for _, t := range a.targets {
 		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
-			owners = a.base.Policies.Owners
+			for _, cfg := range rules {
+				owners = append(owners, cfg.Policies.Owners...)
+			}
+			break
 		}
 	}
-	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, owners)
+	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
 	}
-	in := gate.Input{
-		PR:      gate.PullRequest{Number: a.pr.Number, Author: a.pr.Author.Login, HeadSHA: a.pr.HeadSHA, Fork: a.pr.Fork},
-		Reviews: reviews, Facts: facts, Freeze: a.freeze(), QueueSHA: a.queue,
+	var vs []gate.Verdict
+	for _, cfg := range rules { // the gate must hold under every configuration the rules may come from
+		in := gate.Input{
+			PR:      gate.PullRequest{Number: a.pr.Number, Author: a.pr.Author.Login, HeadSHA: a.pr.HeadSHA, Fork: a.pr.Fork},
+			Reviews: reviews, Facts: facts, Freeze: a.freeze(cfg), QueueSHA: a.queue,
+		}
+		for _, t := range a.targets {
+			in.Projects = append(in.Projects, gateProject(cfg, t))
+		}
+		vs = append(vs, gate.Evaluate(in))
 	}
-	for _, t := range a.targets {
-		in.Projects = append(in.Projects, gateProject(a.base, t))
-	}
-	v := gate.Evaluate(in)
-	a.run.Verdict = &report.Verdict{State: v.State(), Description: v.Description()}
-	a.finishRefusals(&verdicts{v: v, reviews: reviews})
+	a.finishRefusals(&verdicts{all: vs, reviews: reviews})
+	a.run.Verdict = a.verdict(vs[0])
 	return nil
 }
 
-// freeze is why applying is frozen: TFGATE_FREEZE, or apply.freeze in the configuration
-// before the merge or in the merge itself; "" when it is not.
-func (a *applier) freeze() string {
+// verdict is the run's verdict as its status says it: the gate's own when it agrees with
+// the projects' outcomes, else one that says what refused them (a bundle that failed
+// verification refuses even where the approvals are complete).
+func (a *applier) verdict(v gate.Verdict) *report.Verdict {
+	var refused []target
+	pending := true
+	for _, t := range a.targets {
+		if t.result.Status != report.StatusAllowed {
+			refused = append(refused, t)
+			pending = pending && t.result.Gate != nil && t.result.Gate.Pending
+		}
+	}
+	switch {
+	case len(refused) == 0 || v.State() != gate.StateSuccess && (v.State() == gate.StateFailure || pending):
+		return &report.Verdict{State: v.State(), Description: v.Description()}
+	}
+	t := refused[0]
+	why := t.result.Error
+	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
+		why = g.Reasons[0]
+	}
+	desc := t.p.Name + ": " + why
+	if len(refused) > 1 {
+		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
+	}
+	state := gate.StateFailure
+	if pending {
+		state = gate.StatePending
+	}
+	return &report.Verdict{State: state, Description: fitStatus(desc)}
+}
+
+// freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in
+// cfg or in the merge itself; "" when it is not.
+func (a *applier) freeze(cfg *config.Config) string {
 	switch {
 	case a.req.Freeze != "":
 		return a.req.Freeze + " (TFGATE_FREEZE)"
-	case a.base.Apply.Freeze:
+	case cfg.Apply.Freeze:
 		return "apply.freeze is true in " + config.FileName + " on the default branch"
 	case a.req.Config.Apply.Freeze:
 		return "this merge sets apply.freeze: true in " + config.FileName
@@ -450,18 +547,24 @@ func (a *applier) freeze() string {
 	return ""
 }
 
-// gateProject is what the gate needs to know of one target. The rules are the base
-// commit's: a project the pull request adds gets the base's top-level rules; a project
-// either side puts in observe mode is observed.
+// gateProject is what the gate needs to know of one target under the rules of base. A
+// project is the base's by name or by directory (and workspace) — renaming a project must
+// not escape its rules — and when several match, the strictest rules hold. A project the
+// base does not know gets the base's top-level rules; a project either side puts in
+// observe mode is observed.
 func gateProject(base *config.Config, t target) gate.Project {
 	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, DestroyMinApprovals: base.Approval.DestroyMinApprovals,
 		Owners: base.Policies.Owners, Mode: config.ModeManaged}
 	for _, bp := range base.Projects {
-		if bp.Name == t.p.Name && bp.Workspace == t.p.Workspace {
-			rules.Mode = bp.Mode
-			if bp.Approval != nil {
-				rules.MinApprovals, rules.DestroyMinApprovals = bp.Approval.MinApprovals, bp.Approval.DestroyMinApprovals
-			}
+		if bp.Workspace != t.p.Workspace || (bp.Name != t.p.Name && bp.Dir != t.p.Dir) {
+			continue
+		}
+		if bp.Mode == config.ModeObserve {
+			rules.Mode = config.ModeObserve
+		}
+		if bp.Approval != nil {
+			rules.MinApprovals = max(rules.MinApprovals, bp.Approval.MinApprovals)
+			rules.DestroyMinApprovals = max(rules.DestroyMinApprovals, bp.Approval.DestroyMinApprovals)
 		}
 	}
 	if t.p.Mode == config.ModeObserve {
@@ -478,9 +581,10 @@ func gateProject(base *config.Config, t target) gate.Project {
 	return gp
 }
 
-// verdicts is the gate's verdict with the reviews it judged, to date the approvals.
+// verdicts are the gate's verdicts (one per configuration the rules come from) with the
+// reviews they judged, to date the approvals.
 type verdicts struct {
-	v       gate.Verdict
+	all     []gate.Verdict
 	reviews []gate.Review
 }
 
@@ -494,16 +598,22 @@ func (a *applier) finishRefusals(vs *verdicts) {
 		reasons := append([]string(nil), t.problems...)
 		pending := len(reasons) == 0
 		if vs != nil {
-			for _, pv := range vs.v.Projects {
-				if pv.Name != t.p.Name {
-					continue
+			for k, v := range vs.all {
+				for _, pv := range v.Projects {
+					if pv.Name != t.p.Name {
+						continue
+					}
+					for _, r := range pv.Reasons {
+						if !slices.Contains(reasons, r.Text) {
+							reasons = append(reasons, r.Text)
+							pending = pending && r.Pending
+						}
+					}
+					if k == 0 {
+						g.Approvals = approvals(pv.Approvers, vs.reviews, a.pr.HeadSHA)
+						g.PolicyOverriddenBy = pv.PolicyOverriddenBy
+					}
 				}
-				for _, r := range pv.Reasons {
-					reasons = append(reasons, r.Text)
-					pending = pending && r.Pending
-				}
-				g.Approvals = approvals(pv.Approvers, vs.reviews, a.pr.HeadSHA)
-				g.PolicyOverriddenBy = pv.PolicyOverriddenBy
 			}
 		}
 		g.Reasons = reasons
@@ -568,4 +678,41 @@ func hasPolicies(ctx context.Context, root string, cfg *config.Config, rev strin
 		return false, err
 	}
 	return len(policyPaths(cfg, fsys)) > 0, nil
+}
+
+// cleanup removes the run's scratch directory: fetched bundles, decrypted plan files.
+func (a *applier) cleanup() {
+	if a.scratch != "" {
+		os.RemoveAll(a.scratch)
+		a.scratch = ""
+	}
+}
+
+// leftOut handles projects the merge changed that the names leave out of the run: a named
+// project depending on one is refused (its foundation would not be applied first), and the
+// run says which were left out.
+func (a *applier) leftOut(changed []project.Project) {
+	in := map[string]bool{}
+	for _, t := range a.targets {
+		in[t.p.Name] = true
+	}
+	var out []string
+	outSet := map[string]bool{}
+	for _, p := range changed {
+		if !in[p.Name] && !outSet[p.Name] {
+			out, outSet[p.Name] = append(out, p.Name), true
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	for i := range a.targets {
+		for _, dep := range a.targets[i].p.DependsOn {
+			if outSet[dep] {
+				a.targets[i].problems = append(a.targets[i].problems, fmt.Sprintf(
+					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep))
+			}
+		}
+	}
+	a.run.Notes = append(a.run.Notes, fmt.Sprintf("Not in this run (named projects only), though the merge changed them: %s.", strings.Join(out, ", ")))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -23,11 +22,6 @@ var applyStages = []stage{
 // refused or failed target stays as judged, and the projects that depend on it do not
 // start. In a dry run nothing is applied: allowed targets stay allowed.
 func (a *applier) apply(ctx context.Context) error {
-	defer func() {
-		if a.scratch != "" {
-			os.RemoveAll(a.scratch) // decrypted plan files hold secrets in clear text
-		}
-	}()
 	if len(a.targets) == 0 {
 		return nil
 	}
