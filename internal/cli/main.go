@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
@@ -26,7 +27,8 @@ func Main() int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	go watchSignals(sigs, cancel, terraform.Running, os.Stderr, os.Exit)
+	busy := func() int { return terraform.Running() + pipeline.Applying() }
+	go watchSignals(sigs, cancel, busy, os.Stderr, os.Exit)
 	if err := setPolicyMemoryLimit(os.Getenv(policyMemoryEnv)); err != nil {
 		fmt.Fprintf(os.Stderr, "tfgate: %s\n", err)
 		return ExitError

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tfgate/tfgate/internal/bundle"
@@ -59,6 +60,13 @@ type ApplyRequest struct {
 	Now           func() time.Time
 }
 
+// applying counts the apply runs between their first apply and their published audit.
+var applying atomic.Int32
+
+// Applying reports how many apply runs of this process are applying or publishing what they
+// applied: a first signal then cancels and waits instead of exiting at once.
+func Applying() int { return int(applying.Load()) }
+
 // publishTimeout bounds publishing the audit after the run (which may have been cancelled).
 const publishTimeout = 30 * time.Second
 
@@ -77,6 +85,11 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	defer a.cleanup() // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.prepare(ctx)
 	if err == nil {
+		// From the first apply until the audit is out, a signal must not end the process
+		// at once (between two terraform processes none runs): what was applied must be
+		// published. See Applying.
+		applying.Add(1)
+		defer applying.Add(-1)
 		err = a.apply(ctx)
 	}
 	// The audit is published even when the run was cancelled (SIGTERM): what was applied
