@@ -136,6 +136,8 @@ type applier struct {
 	// extraRules are further configurations the rules may come from (apply --pr: the pull
 	// request's base besides the merge's first parent): the gate must hold under each.
 	extraRules []*config.Config
+	// identity is the login tfgate writes as, learnt from the status it created.
+	identity string
 	// queue is the merge queue's commit whose bundles stand for the head's: on merge_group
 	// its head, on the push of it the pushed commit. "" = no merge queue.
 	queue string

@@ -198,9 +198,14 @@ func (a *applier) gateStatus(ctx context.Context, v *report.Verdict) error {
 	if a.queue != "" {
 		sha = a.queue // the merge queue's required check is on the group's commit
 	}
-	_, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, sha, st)
+	creator, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, sha, st)
 	if err != nil {
 		return fmt.Errorf("set status %s: %w", StatusGate, err)
+	}
+	// Whatever the token, the status it created says who it writes as: the author of the
+	// sticky comment to look for (no GET /user, which GITHUB_TOKEN may not call).
+	if a.req.GitHub.Identity == "" {
+		a.identity = creator.Login
 	}
 	return nil
 }
@@ -209,7 +214,11 @@ func (a *applier) gateStatus(ctx context.Context, v *report.Verdict) error {
 // there is one: reviewers read it where they read the plan.
 func (a *applier) gateLine(ctx context.Context, run report.Run, warn func(string)) error {
 	api := a.req.GitHub.API
-	id, err := github.ResolveIdentity(ctx, api, a.req.GitHub.Identity)
+	login := a.req.GitHub.Identity
+	if login == "" {
+		login = a.identity
+	}
+	id, err := github.ResolveIdentity(ctx, api, login)
 	if err != nil {
 		return fmt.Errorf("gate line not written into the plan comment: %w", err)
 	}
