@@ -63,13 +63,13 @@ func mdTimings(r report.Run, timings map[string][]report.Phase) string {
 		}
 		total := "—"
 		if p.Duration > 0 || len(sums) > 0 {
-			total = duration(p.Duration)
+			total = phaseTime(p.Duration)
 		}
 		b.WriteString("| " + mdCellCode(fit(projectLabel(p), 80)) + " | " + total + " |")
 		for _, c := range cols {
 			cell := "—"
 			if d, ok := sums[c]; ok {
-				cell = duration(d)
+				cell = phaseTime(d)
 			}
 			b.WriteString(" " + cell + " |")
 		}
@@ -77,4 +77,13 @@ func mdTimings(r report.Run, timings map[string][]report.Phase) string {
 	}
 	b.WriteString("\n</details>\n\n")
 	return b.String()
+}
+
+// phaseTime is a duration for the timing table: milliseconds under a second (most phases
+// of a small project take less), else as progress shows it.
+func phaseTime(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	return duration(d)
 }
