@@ -59,7 +59,7 @@ Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 err
 	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to FILE")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", 5*time.Minute, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
-	addMetricsFlags(f, &opts.Metrics)
+	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
 

@@ -58,7 +58,7 @@ Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", pipeline.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to FILE as a unified diff, for review and `git apply`")
-	addMetricsFlags(f, &opts.Metrics)
+	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
 

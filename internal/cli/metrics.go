@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/metrics"
@@ -20,7 +20,8 @@ type metricsOptions struct {
 	Format string
 }
 
-func addMetricsFlags(f *pflag.FlagSet, o *metricsOptions) {
+func addMetricsFlags(cmd *cobra.Command, o *metricsOptions) {
+	f := cmd.Flags()
 	f.StringVar(&o.File, "metrics", "", "write the run's numbers (per project and phase durations, outcomes, resources changed, policy verdicts, GitHub API calls) to FILE, also when the run fails")
 	f.StringVar(&o.Format, "metrics-format", "json", "format of --metrics: json, or openmetrics (for the node-exporter textfile collector or the Pushgateway)")
 }

@@ -56,7 +56,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
-	addMetricsFlags(f, &opts.Metrics)
+	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
 
