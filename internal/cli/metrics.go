@@ -85,11 +85,11 @@ func (c *collector) finish(a *app, err error) error {
 	m := metrics.FromRun(run, c.phases(), stats).Timed(c.started, time.Now())
 	m.Version, m.ExitCode = version(), exitCode(err)
 	var buf bytes.Buffer
-	werr := metrics.WriteJSON(&buf, m)
+	write := metrics.WriteJSON
 	if c.opts.Format == "openmetrics" {
-		buf.Reset()
-		werr = metrics.WriteOpenMetrics(&buf, m)
+		write = metrics.WriteOpenMetrics
 	}
+	werr := write(&buf, m)
 	if werr == nil {
 		werr = writeAtomic(c.opts.File, buf.Bytes())
 	}

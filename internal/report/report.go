@@ -93,8 +93,8 @@ type Project struct {
 }
 
 // Phase is one phase of a project's job as progress reported it ("init", "plan", "apply",
-// …) and how long it lasted. The pipeline does not fill these in: whoever watches the
-// progress (metrics.Recorder) does.
+// …) and how long it lasted. A Project does not carry its phases: whoever watches the
+// progress records them (metrics.Recorder), by project name.
 type Phase struct {
 	Name     string
 	Duration time.Duration
