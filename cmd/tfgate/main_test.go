@@ -83,6 +83,7 @@ func TestScripts(t *testing.T) {
 			"github":     cmdGitHub,
 			"webhook":    cmdWebhook,
 			"pg":         cmdPG,
+			"promcheck":  cmdPromCheck,
 		},
 	})
 }

@@ -26,6 +26,7 @@ type applyOptions struct {
 	AuditLog    string
 	LockTimeout time.Duration
 	Install     bool
+	Metrics     metricsOptions
 }
 
 func newApplyCmd(a *app) *cobra.Command {
@@ -44,7 +45,8 @@ the merge changed without a bundle are refused. Nothing is ever re-planned.
 Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
-			return runApply(cmd, a, opts)
+			col := newCollector(opts.Metrics, report.KindApply)
+			return col.finish(a, runApply(cmd, a, opts, col))
 		},
 	}
 	f := cmd.Flags()
@@ -57,11 +59,15 @@ Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 err
 	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to FILE")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", 5*time.Minute, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
 
-func runApply(cmd *cobra.Command, a *app, opts applyOptions) error {
+func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) error {
 	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+		return err
+	}
+	if err := col.check(); err != nil {
 		return err
 	}
 	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
@@ -85,15 +91,20 @@ func runApply(cmd *cobra.Command, a *app, opts applyOptions) error {
 	if err != nil {
 		return err
 	}
+	if gh != nil {
+		col.useGitHub(gh.API)
+		gh.Timings = col.phases
+	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunApply(ctx, pipeline.ApplyRequest{
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, PR: opts.PR,
 		Plans: store, PlanKey: key, DryRun: opts.DryRun, Freeze: a.getenv("TFGATE_FREEZE"),
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(), Parallel: opts.Parallel,
 		LockTimeout: opts.LockTimeout, GitHub: gh, AuditLog: opts.AuditLog,
-		Masker: a.masker, Progress: progress, Warn: a.warn, Log: a.log, TfgateVersion: version(),
+		Masker: a.masker, Progress: col.watch(progress), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()
+	col.run = run
 	if run.Projects != nil || err == nil {
 		if werr := writeRun(a, opts.Format, run, gh != nil && gh.Env.Actions); werr != nil && err == nil {
 			err = werr

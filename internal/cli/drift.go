@@ -27,6 +27,7 @@ type driftOptions struct {
 	LockTimeout time.Duration
 	Install     bool
 	Patch       string
+	Metrics     metricsOptions
 }
 
 func newDriftCmd(a *app) *cobra.Command {
@@ -45,7 +46,8 @@ all as a unified diff. Other attributes are named with where they are set.
 Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
-			return runDrift(cmd, a, opts)
+			col := newCollector(opts.Metrics, report.KindDrift)
+			return col.finish(a, runDrift(cmd, a, opts, col))
 		},
 	}
 	f := cmd.Flags()
@@ -56,11 +58,15 @@ Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", pipeline.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to FILE as a unified diff, for review and `git apply`")
+	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
 
-func runDrift(cmd *cobra.Command, a *app, opts driftOptions) error {
+func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) error {
 	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+		return err
+	}
+	if err := col.check(); err != nil {
 		return err
 	}
 	if err := oneOf("--report", opts.Report, "auto", "github", "none"); err != nil {
@@ -83,21 +89,24 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions) error {
 	if err != nil {
 		return err
 	}
+	col.useGitHub(api)
 	tfEnv := a.terraformEnv()
 	delete(tfEnv, webhookEnv) // terraform and its providers have no use for it
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{
 		Root: root, Config: cfg, Names: opts.Projects, Terraform: a.terraformOptions(opts.Install), Env: tfEnv,
-		Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, Masker: a.masker, Progress: progress, Log: a.log,
+		Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, Masker: a.masker, Progress: col.watch(progress), Log: a.log,
 		Suggest: drift.Suggest, PatchFile: opts.Patch,
 	})
 	progress.Close()
+	col.run = run
 	if err != nil && run.Projects == nil {
 		return err // nothing ran
 	}
 	// Issues first, so the report below links them; reported even when interrupted.
 	run, perr := pipeline.PublishDrift(ctx, pipeline.DriftPublish{API: api, Env: env, Identity: cfg.GitHub.Identity,
-		Labels: cfg.Drift.Labels, Version: version(), Webhook: webhook}, run)
+		Labels: cfg.Drift.Labels, Version: version(), Webhook: webhook, Timings: col.phases}, run)
+	col.run = run
 	if werr := writeRun(a, opts.Format, run, env.Actions); werr != nil && err == nil {
 		err = werr
 	}

@@ -28,6 +28,7 @@ type planOptions struct {
 	Install          bool
 	PoliciesFrom     string
 	Publish          string
+	Metrics          metricsOptions
 }
 
 func newPlanCmd(a *app) *cobra.Command {
@@ -40,7 +41,8 @@ default branch, plus uncommitted files), the named projects, or --all. Each proj
 terraform init, workspace select, plan and show; the report goes to stdout, progress to stderr.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
-			return runPlan(cmd, a, opts)
+			col := newCollector(opts.Metrics, report.KindPlan)
+			return col.finish(a, runPlan(cmd, a, opts, col))
 		},
 	}
 	f := cmd.Flags()
@@ -54,11 +56,15 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
+	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
 
-func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
+func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error {
 	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+		return err
+	}
+	if err := col.check(); err != nil {
 		return err
 	}
 	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
@@ -77,15 +83,20 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions) error {
 	if err != nil {
 		return err
 	}
+	if gh != nil {
+		col.useGitHub(gh.API)
+		gh.Timings = col.phases
+	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
-		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, GitHub: gh, Masker: a.masker, Progress: progress,
+		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, GitHub: gh, Masker: a.masker, Progress: col.watch(progress),
 		Print: a.printWriter(), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()
+	col.run = run
 	if run.Projects != nil || err == nil {
 		if werr := writeRun(a, opts.Format, run, gh != nil); werr != nil && err == nil {
 			err = werr

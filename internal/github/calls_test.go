@@ -115,4 +115,7 @@ func TestFiveHundredsAreBounded(t *testing.T) {
 	if github.HTTPStatus(err) != 500 || s.Requests() != 4 {
 		t.Errorf("after %d requests in %s: %v", s.Requests(), time.Since(start), err)
 	}
+	if st := c.Stats(); st.Retries != 3 || st.RateLimitWaits != 0 {
+		t.Errorf("stats %+v: backoff after a 5xx is a retry, not a rate-limit wait", st)
+	}
 }

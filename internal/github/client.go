@@ -248,7 +248,8 @@ func New(o Options) (*Client, error) {
 
 // Stats is what the client has sent so far.
 func (c *Client) Stats() Stats {
-	return Stats{Calls: c.n.calls.Load(), Retries: c.n.retries.Load()}
+	return Stats{Calls: c.n.calls.Load(), Retries: c.n.retries.Load(),
+		RateLimitWaits: c.n.limitWaits.Load(), RateLimitWait: time.Duration(c.n.limitWait.Load())}
 }
 
 // RateLimitError is a primary rate limit whose reset was too far away to wait for.

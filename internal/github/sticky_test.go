@@ -178,8 +178,8 @@ func TestStickyCommentSurvivesFaults(t *testing.T) {
 	s.FailNext(1, 503, createComment)
 	publish(t, c, pr, id, "through the storm")
 	wantCalls(t, s, map[string]int{listComments: 3, createComment: 3})
-	if st := c.Stats(); st.Retries != 4 {
-		t.Errorf("stats %+v, want 4 retries", st)
+	if st := c.Stats(); st.Retries != 4 || st.RateLimitWaits != 1 || st.RateLimitWait <= 0 || st.RateLimitWait > 3*time.Second {
+		t.Errorf("stats %+v, want 4 retries and one rate-limit wait of about a second", st)
 	}
 	if n := len(s.Comments(repo.String(), pr)); n != 1 {
 		t.Errorf("%d comments, want 1", n)
@@ -190,12 +190,18 @@ func TestPrimaryRateLimit(t *testing.T) {
 	s, c, pr, id := setup(t)
 	s.PrimaryRateLimitNext(1, 403, time.Now().Add(time.Second), listComments)
 	publish(t, c, pr, id, "after a short wait")
+	if st := c.Stats(); st.RateLimitWaits != 1 || st.RateLimitWait <= 0 || st.RateLimitWait > 3*time.Second {
+		t.Errorf("stats %+v, want one rate-limit wait of at most 2s", st)
+	}
 
 	reset := time.Now().Add(time.Hour)
 	s.PrimaryRateLimitNext(1, 429, reset, listComments)
 	_, err := github.PublishComment(context.Background(), c, repo, pr, "plan", []string{"x"}, id)
 	if err == nil || !strings.Contains(err.Error(), reset.UTC().Format(time.RFC3339)) {
 		t.Fatalf("error %v does not name the reset %s", err, reset.UTC().Format(time.RFC3339))
+	}
+	if st := c.Stats(); st.RateLimitWaits != 1 {
+		t.Errorf("stats %+v: a reset too far away to wait for is no wait", st)
 	}
 }
 

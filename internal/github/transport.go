@@ -17,9 +17,23 @@ import (
 type Stats struct {
 	Calls   int64 // HTTP requests sent, retries included
 	Retries int64 // requests sent again after a 5xx, a secondary or a near primary rate limit
+	// RateLimitWaits counts the waits for a rate limit (primary or secondary) before a
+	// retry; RateLimitWait is how long they lasted together. Backoff after a 5xx is not a
+	// rate-limit wait.
+	RateLimitWaits int64
+	RateLimitWait  time.Duration
 }
 
-type counters struct{ calls, retries atomic.Int64 }
+type counters struct {
+	calls, retries, limitWaits atomic.Int64
+	limitWait                  atomic.Int64 // nanoseconds
+}
+
+// waited records one rate-limit wait of d.
+func (n *counters) waited(d time.Duration) {
+	n.limitWaits.Add(1)
+	n.limitWait.Add(int64(max(d, 0)))
+}
 
 // The transport stack, outermost first:
 //
@@ -36,8 +50,12 @@ func newTransport(base http.RoundTripper, o Options, n *counters) http.RoundTrip
 	secondary := github_ratelimit.NewSecondaryLimiter(replay,
 		github_secondary_ratelimit.WithSingleSleepLimit(o.MaxWait, nil),
 		github_secondary_ratelimit.WithTotalSleepLimit(o.MaxRetryTime, nil),
-		github_secondary_ratelimit.WithLimitDetectedCallback(func(*github_secondary_ratelimit.CallbackContext) {
+		github_secondary_ratelimit.WithLimitDetectedCallback(func(cc *github_secondary_ratelimit.CallbackContext) {
 			n.retries.Add(1)
+			if cc.ResetTime != nil {
+				// Called just before the limiter sleeps until the reset.
+				n.waited(time.Until(*cc.ResetTime))
+			}
 		}),
 	)
 	return &retryTransport{base: secondary, o: o, n: n}
@@ -81,13 +99,16 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	backoff := t.o.Backoff
 	for attempt := 1; ; attempt++ {
 		resp, err := t.base.RoundTrip(r)
-		wait, retry := t.shouldRetry(r, resp, err, backoff)
+		wait, retry, limited := t.shouldRetry(r, resp, err, backoff)
 		if !retry || attempt >= t.o.MaxAttempts || time.Now().Add(wait).After(deadline) {
 			return resp, err
 		}
 		if resp != nil {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 			resp.Body.Close()
+		}
+		if limited {
+			t.n.waited(wait)
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return nil, err
@@ -97,24 +118,25 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 }
 
-// shouldRetry decides whether an attempt is worth repeating and after how long.
-func (t *retryTransport) shouldRetry(r *http.Request, resp *http.Response, err error, backoff time.Duration) (time.Duration, bool) {
+// shouldRetry decides whether an attempt is worth repeating, after how long, and whether
+// that wait is for a rate limit.
+func (t *retryTransport) shouldRetry(r *http.Request, resp *http.Response, err error, backoff time.Duration) (wait time.Duration, retry, limited bool) {
 	if err != nil {
 		// A POST that never got an answer may have created something: do not repeat it.
-		return jitter(backoff), r.Context().Err() == nil && r.Method != http.MethodPost
+		return jitter(backoff), r.Context().Err() == nil && r.Method != http.MethodPost, false
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return jitter(backoff), true
+		return jitter(backoff), true, false
 	case http.StatusForbidden, http.StatusTooManyRequests:
 		reset, ok := primaryReset(resp)
 		if !ok {
-			return 0, false
+			return 0, false, false
 		}
 		wait := time.Until(reset) + time.Second // the reset is rounded to seconds
-		return max(wait, 0), wait <= t.o.MaxWait
+		return max(wait, 0), wait <= t.o.MaxWait, true
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // primaryReset is when an exhausted primary rate limit resets.

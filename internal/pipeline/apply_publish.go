@@ -27,7 +27,9 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 		stopped = a.req.Masker.String(runErr.Error())
 	}
 	if gh.Env.StepSummary != "" {
-		summary := render.StepSummary(a.run, opts)
+		sopts := opts
+		sopts.Timings = timings(gh.Timings)
+		summary := render.StepSummary(a.run, sopts)
 		if stopped != "" {
 			summary = render.StoppedComment(report.KindApply, stopped, opts)
 		}

@@ -27,6 +27,9 @@ type DriftPublish struct {
 	WebhookClient *http.Client  // nil: a default client
 	WebhookRetry  time.Duration // first backoff; 0 = the default
 	Now           func() time.Time
+	// Timings gives the projects' phases, for the job summary's timing table
+	// (metrics.Recorder.Phases); nil: no table.
+	Timings func() map[string][]report.Phase
 }
 
 // PublishDrift reports a finished drift run: the project issues first (so that what follows
@@ -50,7 +53,9 @@ func PublishDrift(ctx context.Context, p DriftPublish, run report.Run) (report.R
 	}
 	// The job summary is a file: written in Actions with or without a token.
 	if p.Env.Actions && p.Env.StepSummary != "" {
-		if _, err := ci.AppendSummary(p.Env.StepSummary, render.StepSummary(run, opts)); err != nil {
+		sopts := opts
+		sopts.Timings = timings(p.Timings)
+		if _, err := ci.AppendSummary(p.Env.StepSummary, render.StepSummary(run, sopts)); err != nil {
 			errs = append(errs, "job summary: "+err.Error())
 		}
 	}

@@ -32,6 +32,17 @@ type GitHubRun struct {
 	// ArtifactName is the name the plan bundles are uploaded under (a step output).
 	ArtifactName string
 	Annotate     io.Writer // workflow commands (annotations) go here: the step's log
+	// Timings gives the projects' phases once the run is over, for the job summary's timing
+	// table (metrics.Recorder.Phases); nil: no table.
+	Timings func() map[string][]report.Phase
+}
+
+// timings are the phases for the job summary, nil without a source.
+func timings(f func() map[string][]report.Phase) map[string][]report.Phase {
+	if f == nil {
+		return nil
+	}
+	return f()
 }
 
 // PlanGuard refuses what must not be planned at all: under pull_request_target the
@@ -105,7 +116,9 @@ func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error)
 		summary = render.StoppedComment(report.KindPlan, msg, opts)
 		parts = []string{summary}
 	} else {
-		summary = render.StepSummary(run, opts)
+		sopts := opts
+		sopts.Timings = timings(gh.Timings)
+		summary = render.StepSummary(run, sopts)
 		if gh.Annotate != nil {
 			prefix := topLevelPrefix(ctx, pub.root)
 			for _, a := range render.Annotations(run) {

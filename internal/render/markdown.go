@@ -28,6 +28,10 @@ type MarkdownOptions struct {
 	Marker func(part, total int) string
 	// Limit is the size of one comment part; 0 means CommentLimit. Tests lower it.
 	Limit int
+	// Timings are the projects' phases by project name (metrics.Recorder): StepSummary
+	// adds a timing table of them. nil: no table (durations would make goldens and
+	// comments differ from run to run; only the job summary has one).
+	Timings map[string][]report.Phase
 }
 
 // Markdown writes the whole report as one markdown document, unsplit and without a

@@ -19,11 +19,19 @@ const StatusLimit = 140
 // verdict, the table and as many project sections as fit, and says which projects'
 // details it leaves out and where to find them.
 //
-// An apply run's summary is its comment (ApplyComment) without the marker.
+// An apply run's summary is its comment (ApplyComment) without the marker. With
+// opts.Timings, a collapsed timing table (per project: total and each phase) comes before
+// the footer.
 func StepSummary(r report.Run, opts MarkdownOptions) string {
 	limit := opts.limit(StepSummaryLimit)
+	timing := mdTimings(r, opts.Timings)
+	limit -= cost(timing)
 	if r.Kind == report.KindApply {
-		return fitApply(r, opts, limit, false, "the CI run's log")
+		s := fitApply(r, opts, limit, false, "the CI run's log")
+		if foot := footerFor(r, opts); timing != "" && strings.HasSuffix(s, foot) {
+			return strings.TrimSuffix(s, foot) + timing + foot
+		}
+		return s + timing
 	}
 	sp := splitDocument(r, opts, limit-4096) // room for the note below
 	var b strings.Builder
@@ -52,8 +60,9 @@ func StepSummary(r report.Run, opts MarkdownOptions) string {
 			more = fmt.Sprintf(" and %d more", len(left)-len(shown))
 		}
 		fmt.Fprintf(&b, "> [!WARNING]\n> **This summary is shortened** to fit GitHub's %d KiB limit for a job summary: the details of %s%s (%s) are not shown, or only in part. The pull request comment and the CI log have the whole report.\n\n",
-			limit>>10, strings.Join(names, ", "), more, english.Plural(len(left), "project", "projects"))
+			opts.limit(StepSummaryLimit)>>10, strings.Join(names, ", "), more, english.Plural(len(left), "project", "projects"))
 	}
+	b.WriteString(timing)
 	b.WriteString(footerFor(r, opts))
 	return b.String()
 }

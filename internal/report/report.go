@@ -92,6 +92,14 @@ type Project struct {
 	Issue string
 }
 
+// Phase is one phase of a project's job as progress reported it ("init", "plan", "apply",
+// …) and how long it lasted. A Project does not carry its phases: whoever watches the
+// progress records them (metrics.Recorder), by project name.
+type Phase struct {
+	Name     string
+	Duration time.Duration
+}
+
 // Verdict is the approval gate's verdict on a pull request, as its commit status says it.
 type Verdict struct {
 	State       string // success, pending (waiting for reviews) or failure
