@@ -1,0 +1,32 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/result"
+)
+
+// writeResult leaves the run's result beside the bundles of `plan --out DIR`
+// (DIR/tfgate-result.json), for `tfgate publish` to merge with the other matrix jobs'. A
+// run that stopped before planning leaves one too, saying why: publish reports the job's
+// projects as failed rather than missing. err is the run's; the result is the caller's.
+func writeResult(req PlanRequest, run report.Run, err error) error {
+	f := result.File{TfgateVersion: req.TfgateVersion, Asked: req.Names, PR: req.PR}
+	if gh := req.GitHub; gh != nil {
+		f.Commit = gh.Event.HeadSHA
+	}
+	if err != nil && run.Projects == nil {
+		f.Stopped = req.Masker.String(err.Error())
+	}
+	werr := os.MkdirAll(req.OutDir, 0o700) // a run that stopped early made no bundle directory
+	if werr == nil {
+		werr = result.Write(req.OutDir, f, run)
+	}
+	if werr != nil {
+		return errors.Join(err, fmt.Errorf("--out: the result for tfgate publish: %w", werr))
+	}
+	return err
+}
