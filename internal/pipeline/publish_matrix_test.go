@@ -209,3 +209,34 @@ func TestPublishGathersBundles(t *testing.T) {
 		t.Error("gathered into a directory that is not empty")
 	}
 }
+
+// A matrix job that stops before planning (here: no git to detect changes with) leaves a
+// result saying why, for publish to show on its project; another run that stops leaves
+// --out as it was.
+func TestStoppedRunResult(t *testing.T) {
+	root := matrixRepo(t, 1)
+	out := filepath.Join(t.TempDir(), "out")
+	_, err := RunPlan(t.Context(), PlanRequest{Root: root, Config: config.Default(), Names: []string{"p000"}, Changed: true, OutDir: out})
+	if err == nil {
+		t.Fatal("planned changes without git")
+	}
+	r, rerr := result.Read(filepath.Join(out, result.FileName))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if r.Stopped != err.Error() || !slices.Equal(r.Asked, []string{"p000"}) || r.Decoded.Projects != nil {
+		t.Errorf("result %+v, want stopped with %q for p000", r.File, err)
+	}
+	plain := filepath.Join(t.TempDir(), "plain")
+	if _, err := RunPlan(t.Context(), PlanRequest{Root: root, Config: config.Default(), OutDir: plain}); err == nil {
+		t.Fatal("planned changes without git")
+	}
+	if _, err := os.Stat(plain); !os.IsNotExist(err) {
+		t.Errorf("--out of a plain run that stopped: %v, want none", err)
+	}
+	// publish: the project failed, with the job's reason.
+	run, err := Publish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{out}})
+	if err != nil || len(run.Projects) != 1 || run.Projects[0].Status != report.StatusFailed || run.Projects[0].Error != r.Stopped {
+		t.Errorf("published %+v (%v), want p000 failed with %q", run.Projects, err, r.Stopped)
+	}
+}

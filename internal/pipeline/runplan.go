@@ -104,9 +104,9 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, fmt.Errorf("--all and --changed are exclusive: pass one or the other")
 	}
 	if req.OutDir != "" {
-		out, err := outDir(req.OutDir)
-		if err != nil {
-			return run, err
+		out, oerr := outDir(req.OutDir)
+		if oerr != nil {
+			return run, oerr
 		}
 		req.OutDir = out
 		defer func() { err = writeResult(req, run, err) }() // for tfgate publish
