@@ -89,6 +89,9 @@ func Publish(ctx context.Context, req PublishRequest) (report.Run, error) {
 	if err != nil {
 		return run, err
 	}
+	if req.Expect == nil && len(req.ExpectNames) == 0 {
+		req.Warn("without --matrix or --expect, publish cannot tell a matrix job that left no result from a project nobody planned: such a project is not in the review")
+	}
 	expect := slices.Clone(req.Expect)
 	if len(req.ExpectNames) > 0 {
 		named, err := project.Select(sel.All, req.ExpectNames)

@@ -240,3 +240,36 @@ func TestStoppedRunResult(t *testing.T) {
 		t.Errorf("published %+v (%v), want p000 failed with %q", run.Projects, err, r.Stopped)
 	}
 }
+
+// --matrix reads what `projects --format matrix` writes, and nothing else.
+func TestReadMatrix(t *testing.T) {
+	dir := t.TempDir()
+	for name, tt := range map[string]struct {
+		content string
+		want    []Expected
+	}{
+		"matrix": {`{"include":[{"project":"a","dir":"a","workspace":"default"},{"project":"b","dir":"x","workspace":"prod"}]}` + "\n",
+			[]Expected{{"a", "a", "default"}, {"b", "x", "prod"}}},
+		"empty":      {`{"include":[]}`, []Expected{}},
+		"no include": {`{"projects":[]}`, nil},
+		"no project": {`{"include":[{"dir":"a"}]}`, nil},
+		"array":      {`[{"name":"a"}]`, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".json")
+			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadMatrix(path)
+			if tt.want == nil {
+				if err == nil {
+					t.Fatalf("read %v", got)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("%v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
