@@ -71,6 +71,9 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	                                    from a run for $HEAD_SHA ($QUEUE_SHA on merge_group; in a fork: fork)
 //	github artifact-zip NAME FILE       uploads the zip archive FILE as is as the artifact NAME
 //	github expire NAME                  the artifacts called NAME expire (retention)
+//	github statuses SHA FILE            writes every status on SHA, oldest first, one a line, to FILE
+//	github outputs FILE DST             reads the $GITHUB_OUTPUT file FILE as the runner does; writes name=value lines to DST
+//	github annotations FILE DST         writes the workflow commands that make annotations (::error …) in FILE to DST
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: github SUBCOMMAND ARGS...")
@@ -348,9 +351,57 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("usage: github expire NAME")
 		}
 		ghServer(ts).ExpireArtifacts(scriptRepo, rest[0])
+	case "statuses":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github statuses SHA FILE")
+		}
+		var b strings.Builder
+		for _, st := range ghServer(ts).Statuses(scriptRepo, rest[0]) {
+			fmt.Fprintf(&b, "%s %s %q %s by %s\n", st.Context, st.State, st.Description, st.TargetURL, st.Creator.Login)
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(rest[1]), []byte(b.String()), 0o644))
+	case "outputs":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github outputs FILE DST")
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(rest[1]), []byte(stepOutputs(ts, ts.ReadFile(rest[0]))), 0o644))
+	case "annotations":
+		if len(rest) != 2 {
+			ts.Fatalf("usage: github annotations FILE DST")
+		}
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(ts.ReadFile(rest[0]), "\n") {
+			if regexp.MustCompile(`^::(error|warning|notice)[ :]`).MatchString(l) {
+				b.WriteString(l)
+			}
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(rest[1]), []byte(b.String()), 0o644))
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}
+}
+
+// stepOutputs reads a $GITHUB_OUTPUT file as the runner does (name=value, or
+// name<<DELIMITER, the value's lines, DELIMITER) and lists the outputs as name=value lines,
+// a multi-line value indented: the delimiters are random, the outputs are not.
+func stepOutputs(ts *testscript.TestScript, content string) string {
+	var b strings.Builder
+	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if name, delim, ok := strings.Cut(lines[i], "<<"); ok {
+			var value []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				value = append(value, lines[i])
+			}
+			if i == len(lines) {
+				ts.Fatalf("step output %s: no closing delimiter %s", name, delim)
+			}
+			fmt.Fprintf(&b, "%s=%s\n", name, strings.Join(value, "\n  "))
+			continue
+		}
+		b.WriteString(lines[i] + "\n")
+	}
+	return b.String()
 }
 
 var scriptUsers = map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}

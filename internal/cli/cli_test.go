@@ -53,6 +53,10 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"drift", "--format", "yaml"}, `--format "yaml": want one of text, markdown, json`},
 		{[]string{"drift", "--report", "slack"}, `--report "slack": want one of auto, github, none`},
 		{[]string{"-C", dir, "drift", "--report", "github"}, "--report github needs GITHUB_TOKEN"},
+		{[]string{"publish"}, "requires at least 1 arg(s), only received 0"},
+		{[]string{"publish", "--format", "yaml", "results"}, `--format "yaml": want one of text, markdown, json`},
+		{[]string{"publish", "--matrix", dir + "/nope.json", "results"}, "--matrix: open"},
+		{[]string{"-C", dir, "plan", "--all", "--changed"}, "--all and --changed are exclusive"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 type planOptions struct {
 	Projects         []string
 	All              bool
+	Changed          bool
 	Base             string
 	Out              string
 	Format           string
@@ -47,8 +48,9 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.All, "all", false, "plan every project")
+	f.BoolVar(&opts.Changed, "changed", false, "with PROJECT names: plan those of the changed projects as the whole changed run would (its base, notes and changed files), one matrix job's share of `tfgate publish`")
 	f.StringVar(&opts.Base, "base", "", "compare with this ref to find changed projects (default: the remote default branch)")
-	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into DIR")
+	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into DIR, and the run's result for `tfgate publish` (tfgate-result.json)")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
@@ -89,7 +91,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error
 	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
-		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Base: opts.Base,
+		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
 		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, GitHub: gh, Masker: a.masker, Progress: col.watch(progress),

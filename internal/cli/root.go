@@ -29,6 +29,7 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newVersionCmd(a),
 		newProjectsCmd(a),
 		newPlanCmd(a),
+		newPublishCmd(a),
 		newGateCmd(a),
 		newApplyCmd(a),
 		newDriftCmd(a),

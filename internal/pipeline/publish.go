@@ -76,7 +76,9 @@ func guardPlan(ctx context.Context, req PlanRequest) error {
 }
 
 // publisher publishes one plan run: a pending status when it starts, then the sticky
-// comment, the final status, the job summary, the step outputs and the annotations.
+// comment, the final status, the job summary, the step outputs and the annotations. `plan`
+// and `publish` (the matrix jobs' results merged) both publish through it, so that the
+// two give the same review byte for byte.
 type publisher struct {
 	gh       *GitHubRun
 	repo     github.Repo
@@ -87,10 +89,10 @@ type publisher struct {
 	errs     []string
 }
 
-// startPublish sets the pending status on the commit being planned.
-func startPublish(ctx context.Context, req PlanRequest) *publisher {
-	gh := req.GitHub
-	pub := &publisher{gh: gh, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, root: req.Root, warn: req.Warn, version: req.TfgateVersion}
+// startPublish sets the pending status on the commit being planned. root is the
+// repository root (-C); warn takes what a fork's read-only token may not publish.
+func startPublish(ctx context.Context, gh *GitHubRun, root string, warn func(string), version string) *publisher {
+	pub := &publisher{gh: gh, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, root: root, warn: warn, version: version}
 	if gh.API != nil && gh.Event.HeadSHA != "" {
 		creator, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, github.Status{
 			State: "pending", Context: StatusPlan, Description: "planning…", TargetURL: gh.Env.RunURL()})

@@ -32,7 +32,7 @@ func TestPublishLearnsAnAppsIdentity(t *testing.T) {
 	run := report.Run{Kind: report.KindPlan, Projects: []report.Project{{Name: "app", Dir: "app", Status: report.StatusPlanned, Changes: &plan.Changes{}}}}
 	for i := range 3 {
 		run.Projects[0].Changes.Summary.Add = i // a different plan each run: the comment is edited
-		pub := startPublish(context.Background(), req)
+		pub := startPublish(context.Background(), req.GitHub, req.Root, req.Warn, req.TfgateVersion)
 		if err := pub.finish(context.Background(), run, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestPublishWithoutAPIWritesFiles(t *testing.T) {
 		Event: ci.Event{Name: "pull_request", PRNumber: 3}}}
 	run := report.Run{Kind: report.KindPlan, Projects: []report.Project{{Name: "app", Status: report.StatusFailed,
 		Error: "Error: Unsupported argument\n\n  on main.tf line 2, in resource \"terraform_data\" \"a\":"}}}
-	if err := startPublish(context.Background(), req).finish(context.Background(), run, nil); err != nil {
+	if err := startPublish(context.Background(), req.GitHub, req.Root, req.Warn, req.TfgateVersion).finish(context.Background(), run, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"summary.md", "out"} {

@@ -25,7 +25,10 @@ type PlanRequest struct {
 	ConfigFile string   // the config's path (absolute, or relative to Root), read again at the base commit
 	Names      []string // explicit projects; none and !All = the changed projects
 	All        bool
-	Base       string // ref to compare with; "" = the remote default branch
+	// Changed with Names: plan those of the changed projects as the changed run would (its
+	// base, notes and changed files): a matrix job's share of one review (see Publish).
+	Changed bool
+	Base    string // ref to compare with; "" = the remote default branch
 
 	PoliciesFrom string // "", PoliciesFromBase or PoliciesFromWorktree (see PolicySource)
 	InCI         bool   // running in CI: policies always come from the base
@@ -73,7 +76,7 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	if req.Base == "" && ev.BaseSHA != "" && (isPullRequest(ev.Name) || ev.Name == "merge_group") {
 		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
 	}
-	pub := startPublish(ctx, req)
+	pub := startPublish(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
 	err := guardPlan(ctx, req)
 	run := report.Run{Kind: report.KindPlan}
 	if err == nil {
@@ -89,23 +92,27 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	return run, err
 }
 
-func runPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
-	run := report.Run{Kind: report.KindPlan}
+func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
+	run = report.Run{Kind: report.KindPlan}
 	if req.Parallel < 0 {
 		return run, fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
 	if req.All && len(req.Names) > 0 {
 		return run, fmt.Errorf("--all and project names are exclusive: pass one or the other")
 	}
+	if req.All && req.Changed {
+		return run, fmt.Errorf("--all and --changed are exclusive: pass one or the other")
+	}
 	if req.OutDir != "" {
-		out, err := outDir(req.OutDir)
-		if err != nil {
-			return run, err
+		out, oerr := outDir(req.OutDir)
+		if oerr != nil {
+			return run, oerr
 		}
 		req.OutDir = out
+		defer func() { err = writeResult(req, run, err) }() // for tfgate publish
 	}
 	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names,
-		All: req.All, Changed: !req.All && len(req.Names) == 0, Base: req.Base})
+		All: req.All, Changed: req.Changed || (!req.All && len(req.Names) == 0), Base: req.Base})
 	if err != nil {
 		return run, err
 	}

@@ -21,12 +21,15 @@ import (
 
 // SelectOptions say which projects a command works on.
 type SelectOptions struct {
-	Root    string
-	Config  *config.Config
-	Names   []string // explicit project names or dirs
-	All     bool     // every project
-	Changed bool     // only projects touched since Base (plan's default without names/--all)
-	Base    string   // base ref; "" = the remote default branch
+	Root   string
+	Config *config.Config
+	Names  []string // explicit project names or dirs
+	All    bool     // every project
+	// Changed: only projects touched since Base (plan's default without names/--all).
+	// With Names, those of the named ones, each of which must be touched: the selection
+	// is the changed run's (base, changed files, notes) cut down to them — a matrix job's.
+	Changed bool
+	Base    string // base ref; "" = the remote default branch
 }
 
 // Selection is the outcome: the projects and, for change detection, what it compared.
@@ -69,7 +72,12 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 	}
 	all := disc.Projects
 	sel := Selection{All: all}
+	var named []project.Project
 	switch {
+	case len(opts.Names) > 0 && opts.Changed:
+		if named, err = project.Select(all, opts.Names); err != nil {
+			return sel, err
+		}
 	case len(opts.Names) > 0:
 		sel.Projects, err = project.Select(all, opts.Names)
 		return sel, err
@@ -110,6 +118,40 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
+	if named != nil {
+		return onlyNamed(sel, named)
+	}
+	return sel, nil
+}
+
+// onlyNamed cuts a change detection's selection down to the named projects, refusing one
+// the change does not touch: a matrix job plans one of the changed projects, and planning
+// another would put a plan in the review that no change asked for.
+func onlyNamed(sel Selection, named []project.Project) (Selection, error) {
+	key := func(p project.Project) string { return p.Name + "\x00" + p.Workspace }
+	want := map[string]bool{}
+	for _, p := range named {
+		want[key(p)] = true
+	}
+	var projects []project.Project
+	var why []string
+	for i, p := range sel.Projects {
+		if want[key(p)] {
+			projects = append(projects, p)
+			why = append(why, sel.Why[i])
+			delete(want, key(p))
+		}
+	}
+	var untouched []string
+	for _, p := range named {
+		if want[key(p)] {
+			untouched = append(untouched, p.Name)
+		}
+	}
+	if len(untouched) > 0 {
+		return sel, fmt.Errorf("--changed: the change since %s does not touch %s: `tfgate projects --changed` lists the projects it touches", sel.Base, strings.Join(untouched, ", "))
+	}
+	sel.Projects, sel.Why = projects, why
 	return sel, nil
 }
 

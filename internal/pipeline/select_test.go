@@ -56,3 +56,43 @@ func TestSelectNotesFormerProject(t *testing.T) {
 		t.Errorf("Removed = %q", sel.Removed)
 	}
 }
+
+// A matrix job names its project and asks for the change's view of it: the base, the
+// merge base, the changed files and the notes of the whole change, and only that project.
+// A project the change does not touch is refused.
+func TestSelectChangedNamed(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a/main.tf": "", "b/main.tf": "", "c/main.tf": "", "gone/main.tf": "",
+	})
+	gitIn(t, root, "init", "-q", "-b", "main")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "initial")
+	gitIn(t, root, "checkout", "-q", "-b", "change")
+	for _, f := range []string{"a/x.tf", "b/x.tf"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("# x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, root, "rm", "-q", "-r", "gone")
+	whole, err := Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main", Names: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Projects) != 1 || one.Projects[0].Name != "b" || !slices.Equal(one.Why, []string{"b/x.tf"}) {
+		t.Errorf("projects %v (why %q), want b (b/x.tf)", one.Projects, one.Why)
+	}
+	if one.Base != whole.Base || one.MergeBase != whole.MergeBase || !slices.Equal(one.Files, whole.Files) || !slices.Equal(one.Notes, whole.Notes) || len(one.Notes) != 1 {
+		t.Errorf("selection %+v, want the whole change's base, files and notes: %+v", one, whole)
+	}
+	_, err = Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main", Names: []string{"b", "c"}})
+	if err == nil || !strings.Contains(err.Error(), "does not touch c") {
+		t.Errorf("c is not changed: err = %v", err)
+	}
+	if _, err = Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main", Names: []string{"nope"}}); err == nil {
+		t.Error("an unknown project was selected")
+	}
+}
