@@ -298,13 +298,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		gitRun(ts, dir, "merge", "-q", "--ff-only", group)
 		gitRun(ts, dir, "push", "-q", "origin", "main")
 		ghServer(ts).MergePull(scriptRepo, n, group)
-		writeEvent(ts, "push", fmt.Sprintf("push-%d.json", n), map[string]any{
-			"ref": "refs/heads/main", "before": before, "after": group,
-			"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
-			"sender":     map[string]any{"login": githubtest.Bob.Login},
-		})
-		ts.Setenv("GITHUB_SHA", group)
-		ts.Setenv("MERGE_SHA", group)
+		writePush(ts, fmt.Sprintf("push-%d.json", n), before, group)
 	case "push":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github push REPODIR")
@@ -313,13 +307,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		before := gitRev(ts, dir, "origin/main")
 		gitRun(ts, dir, "push", "-q", "origin", "HEAD:main")
 		after := gitRev(ts, dir, "HEAD")
-		writeEvent(ts, "push", "push-direct.json", map[string]any{
-			"ref": "refs/heads/main", "before": before, "after": after,
-			"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
-			"sender":     map[string]any{"login": githubtest.Bob.Login},
-		})
-		ts.Setenv("GITHUB_SHA", after)
-		ts.Setenv("MERGE_SHA", after)
+		writePush(ts, "push-direct.json", before, after)
 	case "artifact":
 		if len(rest) != 2 && (len(rest) != 3 || rest[2] != "fork") {
 			ts.Fatalf("usage: github artifact NAME DIR [fork]")
@@ -456,14 +444,19 @@ func ghMerge(ts *testscript.TestScript, rest []string, rebase bool) {
 	gitRun(ts, dir, "push", "-q", "origin", "main")
 	merge := gitRev(ts, dir, "HEAD")
 	ghServer(ts).MergePull(scriptRepo, n, merge)
-	event := map[string]any{
-		"ref": "refs/heads/main", "before": before, "after": merge,
+	writePush(ts, fmt.Sprintf("push-%d.json", n), before, merge)
+}
+
+// writePush writes the push event of main moving from before to after (a merge, a merge
+// queue landing, a direct push) and sets GITHUB_SHA and MERGE_SHA to after.
+func writePush(ts *testscript.TestScript, file, before, after string) {
+	writeEvent(ts, "push", file, map[string]any{
+		"ref": "refs/heads/main", "before": before, "after": after,
 		"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
 		"sender":     map[string]any{"login": githubtest.Bob.Login},
-	}
-	writeEvent(ts, "push", fmt.Sprintf("push-%d.json", n), event)
-	ts.Setenv("GITHUB_SHA", merge)
-	ts.Setenv("MERGE_SHA", merge)
+	})
+	ts.Setenv("GITHUB_SHA", after)
+	ts.Setenv("MERGE_SHA", after)
 }
 
 func writeEvent(ts *testscript.TestScript, name, file string, event map[string]any) {
