@@ -4,6 +4,10 @@ TERRAFORM_VERSION := 1.5.7
 BIN               := $(CURDIR)/.bin
 TERRAFORM         := $(BIN)/terraform
 TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
+# OpenTofu, the other flavour the end-to-end scenarios run against (TFGATE_TEST_TERRAFORM).
+TOFU_VERSION      := 1.10.6
+TOFU              := $(BIN)/tofu
+TOFU_STAMP        := $(BIN)/.tofu-$(TOFU_VERSION)
 TFGATE            := $(BIN)/tfgate
 # GitHub's official REST API description, which githubtest holds every request to.
 OCTOKIT_OPENAPI_VERSION := 23.0.2
@@ -34,7 +38,7 @@ export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi
 # The act end-to-end test (internal/e2e) runs the example workflows in this act.
 export TFGATE_TEST_ACT := $(ACT)
 
-.PHONY: all build terraform fakecloud openapi actionlint act lint-workflows test vet bench demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint act lint-workflows test vet bench demo clean
 
 all: build
 
@@ -49,6 +53,25 @@ $(TERRAFORM_STAMP):
 	@echo "building terraform $(TERRAFORM_VERSION) into .bin/ (once; a few minutes)…"
 	GOBIN=$(BIN) $(GO) install github.com/hashicorp/terraform@v$(TERRAFORM_VERSION)
 	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
+	@touch $@
+
+# OpenTofu built from the Go module proxy (a few minutes once; cached in .bin/). `go install`
+# refuses it (its go.mod has replace directives), so build it in a writable copy of the
+# module. dev=no makes it report 1.10.6, not 1.10.6-dev (which no version constraint matches).
+# .bin/tofu-$(TOFU_VERSION) is the versioned binary, .bin/tofu a hard link to it; an old
+# .bin/tofu is removed first, so that a symlink there is replaced, never written through.
+tofu: $(TOFU_STAMP)
+$(TOFU_STAMP):
+	@mkdir -p $(BIN)
+	@echo "building OpenTofu $(TOFU_VERSION) into .bin/ (once; a few minutes)…"
+	@set -e; dir=$$($(GO) mod download -json github.com/opentofu/opentofu@v$(TOFU_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	  test -d "$$dir"; tmp=$$(mktemp -d); trap 'chmod -R u+w "$$tmp"; rm -rf "$$tmp"' EXIT; \
+	  cp -R "$$dir/." "$$tmp/src"; chmod -R u+w "$$tmp/src"; \
+	  cd "$$tmp/src" && $(GO) build -trimpath -buildvcs=false \
+	    -ldflags '-s -w -X github.com/opentofu/opentofu/version.dev=no' -o "$$tmp/tofu" ./cmd/tofu; \
+	  rm -f $(BIN)/tofu-$(TOFU_VERSION) $(TOFU); mv "$$tmp/tofu" $(BIN)/tofu-$(TOFU_VERSION); \
+	  ln $(BIN)/tofu-$(TOFU_VERSION) $(TOFU)
+	@$(TOFU) version | head -1 | grep -qx 'OpenTofu v$(TOFU_VERSION)'
 	@touch $@
 
 # Rebuilt every time (go build is cached): a stale provider would test old code. Built
