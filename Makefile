@@ -27,7 +27,12 @@ LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/) that tests name in their own CLI config.
 FAKECLOUD_VERSION := 0.1.0
 PLUGINS           := $(BIN)/plugins
-FAKECLOUD         := $(PLUGINS)/registry.terraform.io/tfgate/fakecloud/$(FAKECLOUD_VERSION)/$(shell $(GO) env GOOS)_$(shell $(GO) env GOARCH)/terraform-provider-fakecloud_v$(FAKECLOUD_VERSION)
+# terraform and tofu read the configurations' "tfgate/fakecloud" under different registry
+# hosts (testprovider.Addresses), so the mirror holds the one binary under each; the walk of
+# a mirror does not follow symlinks below its top, so the second is a hard link.
+FAKECLOUD_PKG     := tfgate/fakecloud/$(FAKECLOUD_VERSION)/$(shell $(GO) env GOOS)_$(shell $(GO) env GOARCH)/terraform-provider-fakecloud_v$(FAKECLOUD_VERSION)
+FAKECLOUD         := $(PLUGINS)/registry.terraform.io/$(FAKECLOUD_PKG)
+FAKECLOUD_TOFU    := $(PLUGINS)/registry.opentofu.org/$(FAKECLOUD_PKG)
 
 # Tests and the demo run the pinned terraform with an empty CLI config: quiet, reproducible,
 # and never reaching a registry.
@@ -79,6 +84,8 @@ $(TOFU_STAMP):
 fakecloud:
 	@mkdir -p $(dir $(FAKECLOUD))
 	$(GO) build -trimpath -buildvcs=false -ldflags '-X main.version=$(FAKECLOUD_VERSION)' -o $(FAKECLOUD) ./internal/testprovider/cmd/terraform-provider-fakecloud
+	@mkdir -p $(dir $(FAKECLOUD_TOFU))
+	@ln -f $(FAKECLOUD) $(FAKECLOUD_TOFU)
 # @octokit/openapi from the npm registry (once; cached in .bin/).
 openapi: $(OCTOKIT_STAMP)
 $(OCTOKIT_STAMP):
