@@ -45,9 +45,14 @@ type planJSON struct {
 
 func newTestRunner(t *testing.T, files map[string]string, env map[string]string) (Runner, string, *bytes.Buffer) {
 	t.Helper()
+	return newTestRunnerWith(t, realTerraform(t), files, env)
+}
+
+func newTestRunnerWith(t *testing.T, bin Binary, files map[string]string, env map[string]string) (Runner, string, *bytes.Buffer) {
+	t.Helper()
 	dir := writeFiles(t, files)
 	var log bytes.Buffer
-	r, err := NewRunner(dir, realTerraform(t), RunnerOptions{Env: env, Log: &log, Name: "envs/test"})
+	r, err := NewRunner(dir, bin, RunnerOptions{Env: env, Log: &log, Name: "envs/test"})
 	if err != nil {
 		t.Fatal(err)
 	}
