@@ -47,8 +47,8 @@ type Manifest struct {
 	Project       string `json:"project"`
 	Dir           string `json:"dir"`
 	Workspace     string `json:"workspace"`
-	Commit        string `json:"commit"`       // full SHA of HEAD when planned (required: --out needs git)
-	Dirty         bool   `json:"dirty"`        // the working tree differed from Commit: the plan is not of Commit alone
+	Commit        string `json:"commit"` // full SHA of HEAD when planned (required: --out needs git)
+	Dirty         bool   `json:"dirty"`  // the working tree differed from Commit: the plan is not of Commit alone
 	// PlannedCommit is the commit checked out when it is not Commit itself: GitHub's test
 	// merge of the pull request's head Commit into its base (actions/checkout's default on
 	// pull_request). Apply re-hashes the inputs on the real merge, so what the base changed
@@ -62,6 +62,7 @@ type Manifest struct {
 	Inputs           map[string]string `json:"inputs"`     // root-relative path → sha256 of every input file
 	InputHash        string            `json:"input_hash"` // sha256 over the sorted Inputs
 	TerraformVersion string            `json:"terraform_version"`
+	TerraformFlavor  string            `json:"terraform_flavor,omitempty"` // "terraform" or "tofu", whose versions overlap; "" before tfgate recorded it
 	PlanFile         string            `json:"plan_file"`
 	PlanSHA256       string            `json:"plan_sha256"`
 	HasChanges       bool              `json:"has_changes"`

@@ -287,7 +287,7 @@ func writeBundle(ctx context.Context, r *projectRun) error {
 	m, err := bundle.Write(ctx, r.dir, bundle.Manifest{
 		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, PlannedCommit: r.opts.PlannedCommit, Dirty: r.opts.Dirty,
 		PR: r.opts.PR, Applicable: !r.opts.Fork && !r.opts.Dirty,
-		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion,
+		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.opts.Binary.Flavor,
 		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: policyVerdict(r.result.Policy),
 		CreatedAt: r.opts.Now().UTC(), TfgateVersion: r.opts.TfgateVersion,
 	})
