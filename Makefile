@@ -38,6 +38,7 @@ FAKECLOUD_TOFU    := $(PLUGINS)/registry.opentofu.org/$(FAKECLOUD_PKG)
 # and never reaching a registry.
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
+export TFGATE_TEST_TOFU := $(TOFU)
 export TFGATE_TEST_PLUGINS := $(PLUGINS)
 export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
 # The act end-to-end test (internal/e2e) runs the example workflows in this act.
@@ -122,9 +123,11 @@ vet:
 
 # Everything: vet, workflow lint, unit and end-to-end tests (real terraform, real binary, the
 # fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
-# policy tests.
-test: terraform fakecloud openapi act vet lint-workflows build
+# policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
+# terraform, then with OpenTofu (about 2 more minutes).
+test: terraform tofu fakecloud openapi act vet lint-workflows build
 	$(GO) test -race -count=1 -timeout 30m ./...
+	TFGATE_TEST_TERRAFORM=$(TOFU) $(GO) test -race -count=1 -timeout 15m -run '^TestScripts$$' ./cmd/tfgate
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
