@@ -4,6 +4,10 @@ TERRAFORM_VERSION := 1.5.7
 BIN               := $(CURDIR)/.bin
 TERRAFORM         := $(BIN)/terraform
 TERRAFORM_STAMP   := $(BIN)/.terraform-$(TERRAFORM_VERSION)
+# OpenTofu, the other flavour the end-to-end scenarios run against (TFGATE_TEST_TERRAFORM).
+TOFU_VERSION      := 1.10.6
+TOFU              := $(BIN)/tofu
+TOFU_STAMP        := $(BIN)/.tofu-$(TOFU_VERSION)
 TFGATE            := $(BIN)/tfgate
 # GitHub's official REST API description, which githubtest holds every request to.
 OCTOKIT_OPENAPI_VERSION := 23.0.2
@@ -23,18 +27,24 @@ LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/) that tests name in their own CLI config.
 FAKECLOUD_VERSION := 0.1.0
 PLUGINS           := $(BIN)/plugins
-FAKECLOUD         := $(PLUGINS)/registry.terraform.io/tfgate/fakecloud/$(FAKECLOUD_VERSION)/$(shell $(GO) env GOOS)_$(shell $(GO) env GOARCH)/terraform-provider-fakecloud_v$(FAKECLOUD_VERSION)
+# terraform and tofu read the configurations' "tfgate/fakecloud" under different registry
+# hosts (testprovider.Addresses), so the mirror holds the one binary under each; the walk of
+# a mirror does not follow symlinks below its top, so the second is a hard link.
+FAKECLOUD_PKG     := tfgate/fakecloud/$(FAKECLOUD_VERSION)/$(shell $(GO) env GOOS)_$(shell $(GO) env GOARCH)/terraform-provider-fakecloud_v$(FAKECLOUD_VERSION)
+FAKECLOUD         := $(PLUGINS)/registry.terraform.io/$(FAKECLOUD_PKG)
+FAKECLOUD_TOFU    := $(PLUGINS)/registry.opentofu.org/$(FAKECLOUD_PKG)
 
 # Tests and the demo run the pinned terraform with an empty CLI config: quiet, reproducible,
 # and never reaching a registry.
 export TF_CLI_CONFIG_FILE := /dev/null
 export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
+export TFGATE_TEST_TOFU := $(TOFU)
 export TFGATE_TEST_PLUGINS := $(PLUGINS)
 export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
 # The act end-to-end test (internal/e2e) runs the example workflows in this act.
 export TFGATE_TEST_ACT := $(ACT)
 
-.PHONY: all build terraform fakecloud openapi actionlint act lint-workflows test vet bench demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint act lint-workflows test vet bench demo clean
 
 all: build
 
@@ -51,11 +61,32 @@ $(TERRAFORM_STAMP):
 	@$(TERRAFORM) version | head -1 | grep -q 'v$(TERRAFORM_VERSION)'
 	@touch $@
 
+# OpenTofu built from the Go module proxy (a few minutes once; cached in .bin/). `go install`
+# refuses it (its go.mod has replace directives), so build it in a writable copy of the
+# module. dev=no makes it report 1.10.6, not 1.10.6-dev (which no version constraint matches).
+# .bin/tofu-$(TOFU_VERSION) is the versioned binary, .bin/tofu a hard link to it; an old
+# .bin/tofu is removed first, so that a symlink there is replaced, never written through.
+tofu: $(TOFU_STAMP)
+$(TOFU_STAMP):
+	@mkdir -p $(BIN)
+	@echo "building OpenTofu $(TOFU_VERSION) into .bin/ (once; a few minutes)…"
+	@set -e; dir=$$($(GO) mod download -json github.com/opentofu/opentofu@v$(TOFU_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	  test -d "$$dir"; tmp=$$(mktemp -d); trap 'chmod -R u+w "$$tmp"; rm -rf "$$tmp"' EXIT; \
+	  cp -R "$$dir/." "$$tmp/src"; chmod -R u+w "$$tmp/src"; \
+	  cd "$$tmp/src" && $(GO) build -trimpath -buildvcs=false \
+	    -ldflags '-s -w -X github.com/opentofu/opentofu/version.dev=no' -o "$$tmp/tofu" ./cmd/tofu; \
+	  rm -f $(BIN)/tofu-$(TOFU_VERSION) $(TOFU); mv "$$tmp/tofu" $(BIN)/tofu-$(TOFU_VERSION); \
+	  ln $(BIN)/tofu-$(TOFU_VERSION) $(TOFU)
+	@$(TOFU) version | head -1 | grep -qx 'OpenTofu v$(TOFU_VERSION)'
+	@touch $@
+
 # Rebuilt every time (go build is cached): a stale provider would test old code. Built
 # reproducibly, so its hash (in .terraform.lock.hcl) changes only when its code does.
 fakecloud:
 	@mkdir -p $(dir $(FAKECLOUD))
 	$(GO) build -trimpath -buildvcs=false -ldflags '-X main.version=$(FAKECLOUD_VERSION)' -o $(FAKECLOUD) ./internal/testprovider/cmd/terraform-provider-fakecloud
+	@mkdir -p $(dir $(FAKECLOUD_TOFU))
+	@ln -f $(FAKECLOUD) $(FAKECLOUD_TOFU)
 # @octokit/openapi from the npm registry (once; cached in .bin/).
 openapi: $(OCTOKIT_STAMP)
 $(OCTOKIT_STAMP):
@@ -92,9 +123,11 @@ vet:
 
 # Everything: vet, workflow lint, unit and end-to-end tests (real terraform, real binary, the
 # fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
-# policy tests.
-test: terraform fakecloud openapi act vet lint-workflows build
+# policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
+# terraform, then with OpenTofu (about 2 more minutes).
+test: terraform tofu fakecloud openapi act vet lint-workflows build
 	$(GO) test -race -count=1 -timeout 30m ./...
+	TFGATE_TEST_TERRAFORM=$(TOFU) $(GO) test -race -count=1 -timeout 15m -run '^TestScripts$$' ./cmd/tfgate
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 

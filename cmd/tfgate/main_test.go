@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tfgate/tfgate/internal/cli"
+	"github.com/tfgate/tfgate/internal/terraform"
 	"github.com/tfgate/tfgate/internal/testenv"
 	"github.com/tfgate/tfgate/internal/testprovider"
 )
@@ -30,10 +32,17 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the end-to-end specifications in testdata/script: the real binary, the
-// real terraform (pinned, from .bin/), real git repositories.
+// real terraform (pinned, from .bin/; or the terraform or tofu $TFGATE_TEST_TERRAFORM names),
+// real git repositories. Scripts see the binary's flavour and version as $TF_FLAVOR and
+// $TF_VERSION, and test the flavour with the conditions [tofu] and [terraform].
 func TestScripts(t *testing.T) {
 	repoRoot := testenv.RepoRoot(t)
 	tf := testenv.Terraform(t)
+	bin, err := terraform.Resolve(context.Background(), terraform.ResolveOptions{Override: tf, PathEnv: "/usr/bin:/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("scripts run %s", bin)
 	// fakecloud, the test provider, from the filesystem mirror `make fakecloud` builds.
 	plugins := testenv.Plugins(t)
 	scriptsT = t
@@ -47,6 +56,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("TFGATE_TERRAFORM", tf)
 			env.Setenv("TF_CLI_CONFIG_FILE", "/dev/null")
 			env.Setenv("TF_TERRAFORM", tf) // for scripts that unset TFGATE_TERRAFORM and put it back
+			env.Setenv("TF_FLAVOR", bin.Flavor)
+			env.Setenv("TF_VERSION", bin.Version.String())
 			env.Setenv("NO_COLOR", "")
 			// Scripts say themselves when they play CI; the outer CI must not leak in.
 			env.Setenv("CI", "")
@@ -70,6 +81,13 @@ func TestScripts(t *testing.T) {
 			}
 			env.Setenv("FAKECLOUD_TFRC", tfrc)
 			return os.MkdirAll(home, 0o755)
+		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case terraform.FlavorTerraform, terraform.FlavorTofu:
+				return bin.Flavor == cond, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"copydir":    cmdCopyDir,

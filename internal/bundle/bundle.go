@@ -62,6 +62,7 @@ type Manifest struct {
 	Inputs           map[string]string `json:"inputs"`     // root-relative path → sha256 of every input file
 	InputHash        string            `json:"input_hash"` // sha256 over the sorted Inputs
 	TerraformVersion string            `json:"terraform_version"`
+	TerraformFlavor  string            `json:"terraform_flavor,omitempty"` // "terraform" or "tofu", whose versions overlap; "" before tfgate recorded it
 	PlanFile         string            `json:"plan_file"`
 	PlanSHA256       string            `json:"plan_sha256"`
 	HasChanges       bool              `json:"has_changes"`

@@ -452,11 +452,15 @@ func (a *applier) verify(ctx context.Context, t *target) {
 	if hash != m.InputHash {
 		t.problems = append(t.problems, staleInputs(m.Inputs, sums, a.pr.HeadSHA, a.run.Commit))
 	}
+	planned := m.TerraformFlavor
+	if planned == "" { // a bundle from before tfgate recorded the flavour
+		planned = a.bin.Flavor
+	}
 	if m.TerraformVersion == "" {
 		t.problems = append(t.problems, "its bundle does not say which terraform version planned it: plan it again")
-	} else if have := a.bin.Version; have == nil || have.String() != m.TerraformVersion {
-		t.problems = append(t.problems, fmt.Sprintf("it was planned with %s %s, but this run has %s: apply the plan with the version that made it (terraform.version in %s), or plan again",
-			a.bin.Flavor, m.TerraformVersion, a.bin.Version, config.FileName))
+	} else if have := a.bin.Version; have == nil || have.String() != m.TerraformVersion || planned != a.bin.Flavor {
+		t.problems = append(t.problems, fmt.Sprintf("it was planned with %s %s, but this run has %s %s: apply the plan with the binary and version that made it (terraform.binary and terraform.version in %s), or plan again",
+			planned, m.TerraformVersion, a.bin.Flavor, a.bin.Version, config.FileName))
 	}
 }
 

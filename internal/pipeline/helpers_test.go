@@ -10,7 +10,8 @@ import (
 	"github.com/tfgate/tfgate/internal/testenv"
 )
 
-// testBinary is the pinned terraform built by `make terraform`.
+// testBinary is the pinned terraform built by `make terraform` (or what
+// $TFGATE_TEST_TERRAFORM names).
 func testBinary(tb testing.TB) terraform.Binary {
 	tb.Helper()
 	path := testenv.Terraform(tb)

@@ -209,26 +209,27 @@ func initProject(ctx context.Context, r *projectRun) error {
 	}
 	r.tf = tf
 	if err := tf.Init(ctx); err != nil {
-		if unreachableBackend(err) {
-			return errors.Join(errors.New("the state backend cannot be reached (terraform init could not connect to it): check that it is up and that this runner may reach it; nothing was planned or applied"), err)
+		if ce, ok := unreachableBackend(err); ok {
+			return errors.Join(fmt.Errorf("the state backend cannot be reached (%s could not connect to it): check that it is up and that this runner may reach it; nothing was planned or applied", ce.Command), err)
 		}
 		return err
 	}
 	return nil
 }
 
-// unreachableBackend reports whether init failed because the state backend did not answer.
-func unreachableBackend(err error) bool {
+// unreachableBackend reports whether init failed because the state backend did not answer,
+// and the failed command.
+func unreachableBackend(err error) (*terraform.CommandError, bool) {
 	var ce *terraform.CommandError
 	if !errors.As(err, &ce) {
-		return false
+		return nil, false
 	}
 	for _, s := range []string{"connect: connection refused", "no such host", "i/o timeout", "network is unreachable"} {
 		if strings.Contains(ce.Stderr, s) {
-			return true
+			return ce, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 func selectWorkspace(ctx context.Context, r *projectRun) error {
@@ -286,7 +287,7 @@ func writeBundle(ctx context.Context, r *projectRun) error {
 	m, err := bundle.Write(ctx, r.dir, bundle.Manifest{
 		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, PlannedCommit: r.opts.PlannedCommit, Dirty: r.opts.Dirty,
 		PR: r.opts.PR, Applicable: !r.opts.Fork && !r.opts.Dirty,
-		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion,
+		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.opts.Binary.Flavor,
 		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: policyVerdict(r.result.Policy),
 		CreatedAt: r.opts.Now().UTC(), TfgateVersion: r.opts.TfgateVersion,
 	})

@@ -76,7 +76,8 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "bundles")
 	now := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
-	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: app, Binary: testBinary(t), Env: testEnv(), OutDir: out,
+	bin := testBinary(t)
+	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: app, Binary: bin, Env: testEnv(), OutDir: out,
 		Commit: "0123456789abcdef0123456789abcdef01234567", TfgateVersion: "test", Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +89,7 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Commit != "0123456789abcdef0123456789abcdef01234567" || m.TerraformVersion != "1.5.7" || !m.HasChanges || m.Summary.Add != 2 || !m.Applicable {
+	if m.Commit != "0123456789abcdef0123456789abcdef01234567" || m.TerraformVersion != bin.Version.String() || m.TerraformFlavor != bin.Flavor || !m.HasChanges || m.Summary.Add != 2 || !m.Applicable {
 		t.Errorf("manifest = %+v", m)
 	}
 	if _, ok := m.Inputs["modules/m/m.tf"]; !ok {

@@ -285,7 +285,8 @@ func TestCancelReleasesStateLock(t *testing.T) {
 	t.Parallel()
 	slow := "resource \"terraform_data\" \"x\" {\n  count = 5000\n  input = count.index\n}\n"
 	dir := writeFiles(t, map[string]string{"main.tf": slow})
-	r, err := NewRunner(dir, realTerraform(t), RunnerOptions{Env: testEnv(t), Name: "envs/slow", GracePeriod: time.Minute})
+	bin := realTerraform(t)
+	r, err := NewRunner(dir, bin, RunnerOptions{Env: testEnv(t), Name: "envs/slow", GracePeriod: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +312,7 @@ func TestCancelReleasesStateLock(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("terraform did not stop within 30s of SIGINT")
 	}
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "terraform plan in envs/slow: interrupted") {
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), bin.Flavor+" plan in envs/slow: interrupted") {
 		t.Errorf("got %v, want an interrupted plan", err)
 	}
 	t.Logf("stopped after %s", time.Since(start))

@@ -42,7 +42,8 @@ func (e *CommandError) Error() string {
 	if e.Ctx != nil {
 		reason = fmt.Sprintf("interrupted (%v): %s", e.Ctx, reason)
 		if strings.Contains(reason, "killed") {
-			reason += "; terraform did not stop in time and was killed: if its state is locked, run `terraform force-unlock` in " + e.Dir
+			bin := e.Program()
+			reason += "; " + bin + " did not stop in time and was killed: if its state is locked, run `" + bin + " force-unlock` in " + e.Dir
 		}
 	}
 	msg := fmt.Sprintf("%s in %s: %s", e.Command, e.Dir, reason)
@@ -50,6 +51,15 @@ func (e *CommandError) Error() string {
 		msg += "\n" + redactVarFileSnippets(e.Stderr)
 	}
 	return msg
+}
+
+// Program is the flavour the command ran, "terraform" or "tofu": what a message tells the
+// user to run.
+func (e *CommandError) Program() string {
+	if bin, _, _ := strings.Cut(e.Command, " "); bin != "" {
+		return bin
+	}
+	return FlavorTerraform
 }
 
 // Unwrap lets errors.Is see both the command error and the context error.

@@ -16,14 +16,18 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// realTerraform is the terraform 1.5.7 built into .bin by the Makefile. Tests
-// never use a terraform from PATH.
+// realTerraform is the terraform 1.5.7 built into .bin by the Makefile (or the binary
+// $TFGATE_TEST_TERRAFORM names). Tests never use a terraform from PATH.
 func realTerraform(t testing.TB) Binary {
 	t.Helper()
-	path := testenv.Terraform(t)
+	return resolveTest(t, testenv.Terraform(t))
+}
+
+func resolveTest(t testing.TB, path string) Binary {
+	t.Helper()
 	b, err := Resolve(context.Background(), ResolveOptions{Override: path})
 	if err != nil {
-		t.Fatalf("resolve %s (build it with `make terraform`): %v", path, err)
+		t.Fatalf("resolve %s (build it with `make terraform` or `make tofu`): %v", path, err)
 	}
 	return b
 }

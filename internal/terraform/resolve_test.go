@@ -27,7 +27,7 @@ func TestResolveFinds(t *testing.T) {
 				writeFake(t, filepath.Join(root, "bin"), "terraform", "1.9.0", nil)
 				return ResolveOptions{Override: real.Path, PathEnv: filepath.Join(root, "bin")}
 			},
-			wantVersion: "1.5.7", wantFlavor: "terraform",
+			wantVersion: real.Version.String(), wantFlavor: real.Flavor,
 		},
 		{
 			name: "override name looked up on PathEnv",

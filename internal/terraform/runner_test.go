@@ -45,9 +45,14 @@ type planJSON struct {
 
 func newTestRunner(t *testing.T, files map[string]string, env map[string]string) (Runner, string, *bytes.Buffer) {
 	t.Helper()
+	return newTestRunnerWith(t, realTerraform(t), files, env)
+}
+
+func newTestRunnerWith(t *testing.T, bin Binary, files map[string]string, env map[string]string) (Runner, string, *bytes.Buffer) {
+	t.Helper()
 	dir := writeFiles(t, files)
 	var log bytes.Buffer
-	r, err := NewRunner(dir, realTerraform(t), RunnerOptions{Env: env, Log: &log, Name: "envs/test"})
+	r, err := NewRunner(dir, bin, RunnerOptions{Env: env, Log: &log, Name: "envs/test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,40 +203,41 @@ func TestRunnerWorkspace(t *testing.T) {
 
 func TestRunnerErrors(t *testing.T) {
 	t.Parallel()
+	bin := realTerraform(t)
 	tests := []struct {
 		name  string
 		files map[string]string
 		plan  PlanOptions
-		want  []string
+		want  []string // $BIN: the flavour, terraform or tofu
 	}{
 		{
 			name:  "broken HCL",
 			files: map[string]string{"main.tf": "resource \"terraform_data\" \"x\" {\n  input = \n}\n"},
-			want:  []string{"terraform init in envs/test: exit status 1", "main.tf line 2"},
+			want:  []string{"$BIN init in envs/test: exit status 1", "main.tf line 2"},
 		},
 		{
 			name:  "undeclared variable",
 			files: map[string]string{"main.tf": "resource \"terraform_data\" \"x\" {\n  input = var.nope\n}\n"},
-			want:  []string{"terraform plan in envs/test: exit status 1", "Reference to undeclared input variable", "on main.tf line 2"},
+			want:  []string{"$BIN plan in envs/test: exit status 1", "Reference to undeclared input variable", "on main.tf line 2"},
 		},
 		{
 			name:  "missing var file",
 			files: map[string]string{"main.tf": dataConfig},
 			plan:  PlanOptions{VarFiles: []string{"missing.tfvars"}},
-			want:  []string{"terraform plan in envs/test: exit status 1", "missing.tfvars"},
+			want:  []string{"$BIN plan in envs/test: exit status 1", "missing.tfvars"},
 		},
 		{
 			name:  "destroy and refresh-only",
 			files: map[string]string{"main.tf": dataConfig},
 			plan:  PlanOptions{Destroy: true, RefreshOnly: true},
-			want:  []string{"terraform plan in envs/test: destroy and refresh-only cannot be combined"},
+			want:  []string{"$BIN plan in envs/test: destroy and refresh-only cannot be combined"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			r, err := NewRunner(writeFiles(t, tt.files), realTerraform(t), RunnerOptions{Env: testEnv(t), Name: "envs/test"})
+			r, err := NewRunner(writeFiles(t, tt.files), bin, RunnerOptions{Env: testEnv(t), Name: "envs/test"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,6 +249,7 @@ func TestRunnerErrors(t *testing.T) {
 				t.Fatal("no error")
 			}
 			for _, w := range tt.want {
+				w = strings.ReplaceAll(w, "$BIN", bin.Flavor)
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
@@ -262,7 +269,7 @@ func TestShowPlanMissingFile(t *testing.T) {
 	t.Parallel()
 	r, _, _ := newTestRunner(t, map[string]string{"main.tf": dataConfig}, testEnv(t))
 	_, err := r.ShowPlan(context.Background(), "nope.tfplan")
-	if err == nil || !strings.Contains(err.Error(), "terraform show in envs/test: exit status 1") || !strings.Contains(err.Error(), "nope.tfplan") {
+	if err == nil || !strings.Contains(err.Error(), realTerraform(t).Flavor+" show in envs/test: exit status 1") || !strings.Contains(err.Error(), "nope.tfplan") {
 		t.Errorf("got %v, want a show error naming the file", err)
 	}
 }

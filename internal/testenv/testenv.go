@@ -1,5 +1,6 @@
-// Package testenv is where tests find what the Makefile builds for them: the pinned
-// terraform (TFGATE_TEST_TERRAFORM) and the fakecloud provider mirror (TFGATE_TEST_PLUGINS),
+// Package testenv is where tests find what the Makefile builds for them: the terraform the
+// end-to-end tests run (TFGATE_TEST_TERRAFORM; the pinned terraform 1.5.7 by default),
+// OpenTofu (TFGATE_TEST_TOFU) and the fakecloud provider mirror (TFGATE_TEST_PLUGINS),
 // falling back to .bin/ at the repository root when run without make. Only tests import it;
 // a missing tool fails the test with the make target to run, never skips it.
 package testenv
@@ -7,9 +8,22 @@ package testenv
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/testprovider"
 )
+
+// TerraformEnv names the binary the end-to-end tests run: a path (a relative one is read
+// from the repository root, not from the test's package directory) or a name looked up on
+// PATH. Unset, it is the pinned terraform 1.5.7 in .bin/. `make test` runs the end-to-end
+// scenarios a second time with it set to .bin/tofu.
+const TerraformEnv = "TFGATE_TEST_TERRAFORM"
+
+// TofuEnv names the OpenTofu binary Tofu returns; unset, .bin/tofu (`make tofu`).
+const TofuEnv = "TFGATE_TEST_TOFU"
 
 // RepoRoot is the directory holding go.mod, found upwards from the test's directory.
 func RepoRoot(tb testing.TB) string {
@@ -30,32 +44,77 @@ func RepoRoot(tb testing.TB) string {
 	}
 }
 
-// Terraform is the path of the pinned terraform 1.5.7.
+// Terraform is the path of the binary the end-to-end tests run, terraform or tofu
+// ($TFGATE_TEST_TERRAFORM); by default the pinned terraform 1.5.7.
 func Terraform(tb testing.TB) string {
 	tb.Helper()
-	return tool(tb, "TFGATE_TEST_TERRAFORM", "terraform", "terraform")
+	return tool(tb, TerraformEnv, "terraform")
 }
 
-// Plugins is the filesystem mirror holding fakecloud.
+// Tofu is the path of OpenTofu 1.10.6 ($TFGATE_TEST_TOFU, else .bin/tofu), for tests that
+// need tofu whichever binary TFGATE_TEST_TERRAFORM names.
+func Tofu(tb testing.TB) string {
+	tb.Helper()
+	return tool(tb, TofuEnv, "tofu")
+}
+
+// Plugins is the filesystem mirror holding fakecloud, under each flavour's address.
 func Plugins(tb testing.TB) string {
 	tb.Helper()
-	dir := tool(tb, "TFGATE_TEST_PLUGINS", "plugins", "fakecloud")
-	if _, err := os.Stat(filepath.Join(dir, "registry.terraform.io", "tfgate", "fakecloud")); err != nil {
+	dir := tool(tb, "TFGATE_TEST_PLUGINS", "plugins")
+	if err := checkMirror(dir); err != nil {
 		tb.Fatalf("fakecloud mirror: %v (run `make fakecloud`)", err)
 	}
 	return dir
 }
 
-func tool(tb testing.TB, env, name, target string) string {
-	tb.Helper()
-	path := os.Getenv(env) // set by the Makefile
-	if path == "" {
-		path = filepath.Join(RepoRoot(tb), ".bin", name)
+// checkMirror says which of fakecloud's addresses the mirror at dir lacks.
+func checkMirror(dir string) error {
+	for _, addr := range testprovider.Addresses {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(addr))); err != nil {
+			return err
+		}
 	}
-	if _, err := os.Stat(path); err != nil {
-		tb.Fatalf("%s for tests: %v (run `make %s`, or `make test`)", name, err, target)
+	return nil
+}
+
+func tool(tb testing.TB, env, name string) string {
+	tb.Helper()
+	path, err := toolPath(tb, env, name)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return path
+}
+
+// toolPath is $env or .bin/name. A missing one names the make target that builds it:
+// `make tofu` for a tofu, `make fakecloud` for the plugins, else `make NAME`.
+func toolPath(tb testing.TB, env, name string) (string, error) {
+	tb.Helper()
+	path, from := os.Getenv(env), "$"+env // set by the Makefile
+	switch {
+	case path == "":
+		path, from = filepath.Join(RepoRoot(tb), ".bin", name), ".bin/"
+	case !strings.Contains(path, "/"):
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return "", fmt.Errorf("%s=%s for tests: not found on PATH", env, path)
+		}
+		path = found
+	case !filepath.IsAbs(path):
+		path = filepath.Join(RepoRoot(tb), path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		target := name
+		switch {
+		case name == "plugins":
+			target = "fakecloud"
+		case strings.HasPrefix(filepath.Base(path), "tofu"):
+			target = "tofu"
+		}
+		return "", fmt.Errorf("%s for tests (from %s): %v (run `make %s`, or `make test`)", name, from, err, target)
+	}
+	return path, nil
 }
 
 // OpenAPIEnv names GitHub's OpenAPI description for githubtest (set by the Makefile).

@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,7 +16,76 @@ func TestMissingOpenAPISaysRunMakeOpenapi(t *testing.T) {
 }
 
 func TestRepoRootHoldsGoMod(t *testing.T) {
-	if root := RepoRoot(t); !strings.HasSuffix(Terraform(t), "terraform") || root == "" {
-		t.Errorf("root %q, terraform %q", root, Terraform(t))
+	root := RepoRoot(t)
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Error(err)
+	}
+	if wd, _ := os.Getwd(); filepath.Join(root, "internal", "testenv") != wd {
+		t.Errorf("root %q is not two levels above %q", root, wd)
+	}
+}
+
+// TFGATE_TEST_TERRAFORM picks the binary: unset, the pinned terraform in .bin/; a relative
+// path is read from the repository root (go test runs in the package directory); a bare name
+// is looked up on PATH.
+func TestTerraformFromEnv(t *testing.T) {
+	root := RepoRoot(t)
+	bin := t.TempDir()
+	fake := filepath.Join(bin, "tofu")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	pinned := filepath.Join(root, ".bin", "terraform")
+	if _, err := os.Stat(pinned); err != nil {
+		t.Skipf("%v (run `make terraform`)", err)
+	}
+	for env, want := range map[string]string{
+		"":                            filepath.Join(root, ".bin", "terraform"),
+		".bin/terraform":              filepath.Join(root, ".bin", "terraform"),
+		fake:                          fake,
+		"tofu":                        fake,
+		filepath.Join(root, "go.mod"): filepath.Join(root, "go.mod"),
+	} {
+		t.Setenv(TerraformEnv, env)
+		got, err := toolPath(t, TerraformEnv, "terraform")
+		if err != nil || got != want {
+			t.Errorf("%s=%q: %q, %v; want %q", TerraformEnv, env, got, err, want)
+		}
+	}
+}
+
+// A missing binary names the make target that builds it.
+func TestMissingToolSaysWhichMakeTarget(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ env, value, name, want string }{
+		{TerraformEnv, filepath.Join(dir, "terraform"), "terraform", "run `make terraform`"},
+		{TerraformEnv, filepath.Join(dir, "tofu"), "terraform", "run `make tofu`"},
+		{TofuEnv, filepath.Join(dir, "tofu"), "tofu", "run `make tofu`"},
+		{"TFGATE_TEST_PLUGINS", filepath.Join(dir, "plugins"), "plugins", "run `make fakecloud`"},
+		{TerraformEnv, "no-such-terraform", "terraform", "not found on PATH"},
+	} {
+		t.Setenv(tt.env, tt.value)
+		_, err := toolPath(t, tt.env, tt.name)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), tt.env) {
+			t.Errorf("%s=%s: error %v, want it to name $%s and say %q", tt.env, tt.value, err, tt.env, tt.want)
+		}
+	}
+}
+
+// The mirror must hold fakecloud under terraform's and tofu's addresses.
+func TestMirrorNeedsEveryFlavoursAddress(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "registry.terraform.io", "tfgate", "fakecloud"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkMirror(dir); err == nil || !strings.Contains(err.Error(), "registry.opentofu.org") {
+		t.Errorf("a mirror for terraform only: %v, want the missing tofu address named", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "registry.opentofu.org", "tfgate", "fakecloud"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkMirror(dir); err != nil {
+		t.Error(err)
 	}
 }

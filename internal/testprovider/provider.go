@@ -16,8 +16,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// Address is the provider's source address; configurations require it as "tfgate/fakecloud".
+// Address is the provider's source address under terraform; configurations require it as
+// "tfgate/fakecloud", which each flavour qualifies with its own default registry host.
 const Address = "registry.terraform.io/tfgate/fakecloud"
+
+// TofuAddress is what OpenTofu reads "tfgate/fakecloud" as.
+const TofuAddress = "registry.opentofu.org/tfgate/fakecloud"
+
+// Addresses are the addresses a filesystem mirror holds fakecloud under, one per flavour, so
+// that the same configurations install it with terraform and with tofu.
+var Addresses = []string{Address, TofuAddress}
 
 // New returns the provider constructor that providerserver.Serve expects.
 func New(version string) func() provider.Provider {
