@@ -30,10 +30,12 @@ func CLIConfig(pluginsDir string) string {
 // Packed is a packed filesystem mirror of fakecloud: one zip per version and platform, as a
 // registry serves it.
 type Packed struct {
-	Dir    string   // the mirror, for CLIConfig
-	Zip    string   // the one package
-	Binary string   // the provider's file name inside the zip (and in an installed package)
-	SHA256 [32]byte // of the provider binary
+	Dir      string   // the mirror, for CLIConfig
+	Zip      string   // the one package
+	Version  string   // its version, e.g. "0.1.0"
+	Platform string   // its OS_ARCH, e.g. "linux_amd64"
+	Binary   string   // the provider's file name inside the zip (and in an installed package)
+	SHA256   [32]byte // of the provider binary
 }
 
 // WritePacked writes a packed mirror of the fakecloud build in the unpacked mirror
@@ -63,7 +65,7 @@ func WritePacked(pluginsDir, dir string) (Packed, error) {
 	if err != nil {
 		return Packed{}, err
 	}
-	p := Packed{Dir: dir, Binary: name, SHA256: sha256.Sum256(bin)}
+	p := Packed{Dir: dir, Version: version, Platform: platform, Binary: name, SHA256: sha256.Sum256(bin)}
 	p.Zip = filepath.Join(dir, filepath.FromSlash(Address), fmt.Sprintf("terraform-provider-fakecloud_%s_%s.zip", version, platform))
 	if err := os.MkdirAll(filepath.Dir(p.Zip), 0o755); err != nil {
 		return Packed{}, err
