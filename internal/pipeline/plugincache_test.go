@@ -111,17 +111,32 @@ func lockFile(tb testing.TB, f *cacheFixture) []byte {
 	return lock
 }
 
-// plan plans every project (a fresh checkout: no .terraform) with the cache in dir.
+// plan plans every project from a fresh checkout with the cache in dir.
 func (f *cacheFixture) plan(tb testing.TB, cache string, parallel int) time.Duration {
+	tb.Helper()
+	f.fresh(tb)
+	return f.run(tb, PlanOptions{Parallel: parallel, PluginCacheDir: cache})
+}
+
+// fresh makes the projects a fresh checkout: no .terraform, as in every CI job.
+func (f *cacheFixture) fresh(tb testing.TB) {
 	tb.Helper()
 	for _, p := range f.projects {
 		if err := os.RemoveAll(filepath.Join(f.root, p.Dir, ".terraform")); err != nil {
 			tb.Fatal(err)
 		}
 	}
+}
+
+// run plans every project with opts' Parallel, PluginCacheDir and extra Env, and fails
+// unless each plan succeeds.
+func (f *cacheFixture) run(tb testing.TB, opts PlanOptions) time.Duration {
+	tb.Helper()
+	env := maps.Clone(f.env)
+	maps.Copy(env, opts.Env)
+	opts.Root, opts.Projects, opts.Binary, opts.Env = f.root, f.projects, f.bin, env
 	start := time.Now()
-	run, err := Plan(context.Background(), PlanOptions{Root: f.root, Projects: f.projects, Binary: f.bin,
-		Env: maps.Clone(f.env), Parallel: parallel, PluginCacheDir: cache})
+	run, err := Plan(context.Background(), opts)
 	took := time.Since(start)
 	if err != nil {
 		tb.Fatal(err)

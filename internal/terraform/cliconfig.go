@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -22,11 +23,11 @@ import (
 // (see plugincache.go).
 func OpenPluginCache(dir string, env map[string]string) (string, error) {
 	if theirs, from := UserPluginCache(env); theirs != "" {
-		dir = theirs
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", fmt.Errorf("plugin cache %s (from %s): %w", dir, from, err)
+		if err := os.MkdirAll(theirs, 0o755); err != nil {
+			return "", fmt.Errorf("plugin cache %s (from %s): %w", theirs, from, err)
 		}
-		return dir, nil
+		removeStaleTemp(theirs, time.Now())
+		return theirs, nil
 	}
 	abs, err := filepath.Abs(dir)
 	if err == nil {
@@ -35,6 +36,7 @@ func OpenPluginCache(dir string, env map[string]string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("plugin cache %s: %w; set TF_PLUGIN_CACHE_DIR to a writable directory, or terraform.plugin_cache: false in the config", dir, err)
 	}
+	removeStaleTemp(abs, time.Now())
 	return abs, nil
 }
 

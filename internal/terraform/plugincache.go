@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/mod/sumdb/dirhash"
 )
@@ -76,9 +77,9 @@ func preparePluginView(view, cache string, locks map[string]providerLock) error 
 			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 				return err
 			}
-			if err := os.Symlink(filepath.Join(cache, platform), link); err != nil {
-				return err
-			}
+			// Where links cannot be made (Windows without the privilege), terraform
+			// downloads the provider as if it were not cached.
+			_ = os.Symlink(filepath.Join(cache, platform), link)
 		}
 	}
 	return nil
@@ -116,8 +117,15 @@ func promotePackages(view, cache string, locks map[string]providerLock) error {
 	})
 }
 
+// tmpPrefix names the directories packages are copied into before their rename.
+const tmpPrefix = ".tfgate-tmp-"
+
+// staleTemp is how old a temporary directory must be to be removed as left behind by a
+// process that died while copying: a copy takes seconds.
+const staleTemp = 24 * time.Hour
+
 func promote(src, target, cache string) error {
-	tmp, err := os.MkdirTemp(cache, ".tfgate-tmp-")
+	tmp, err := os.MkdirTemp(cache, tmpPrefix)
 	if err != nil {
 		return err
 	}
@@ -272,4 +280,21 @@ func packageHash(dir string) (string, error) {
 // change under review, and their addresses must not lead outside it.
 func safeName(s string) bool {
 	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\`+"\x00")
+}
+
+// removeStaleTemp removes the temporary directories that processes which died while
+// copying a package left in the cache.
+func removeStaleTemp(cache string, now time.Time) {
+	entries, err := os.ReadDir(cache)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), tmpPrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleTemp {
+			os.RemoveAll(filepath.Join(cache, e.Name()))
+		}
+	}
 }

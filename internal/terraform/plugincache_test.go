@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/mod/sumdb/dirhash"
 )
@@ -253,5 +254,29 @@ func TestManagedInitSkipsInitLock(t *testing.T) {
 	got, err := os.ReadFile(dump)
 	if want := filepath.Join(tmp, ".terraform", viewName); err != nil || string(got) != want {
 		t.Errorf("TF_PLUGIN_CACHE_DIR = %q (%v), want the view %s", got, err, want)
+	}
+}
+
+// TestRemoveStaleTemp: copies a dead process left behind go; a live one's stays.
+func TestRemoveStaleTemp(t *testing.T) {
+	cache := t.TempDir()
+	now := time.Now()
+	for name, age := range map[string]time.Duration{tmpPrefix + "dead": 48 * time.Hour, tmpPrefix + "live": time.Minute, "registry.terraform.io": 48 * time.Hour} {
+		p := filepath.Join(cache, name)
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeStaleTemp(cache, now)
+	var left []string
+	entries, _ := os.ReadDir(cache)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if want := []string{tmpPrefix + "live", "registry.terraform.io"}; !reflect.DeepEqual(left, want) {
+		t.Errorf("left %q, want %q", left, want)
 	}
 }
