@@ -54,6 +54,12 @@ type cacheFixture struct {
 
 func newCacheFixture(tb testing.TB, n int) *cacheFixture {
 	tb.Helper()
+	return newCacheFixtureLocked(tb, n, true)
+}
+
+// newCacheFixtureLocked is newCacheFixture, with or without the committed lock files.
+func newCacheFixtureLocked(tb testing.TB, n int, locked bool) *cacheFixture {
+	tb.Helper()
 	f := &cacheFixture{bin: testBinary(tb)}
 	tmp := tb.TempDir()
 	var err error
@@ -71,7 +77,9 @@ func newCacheFixture(tb testing.TB, n int) *cacheFixture {
 	files := map[string]string{}
 	for i := range n {
 		files[fmt.Sprintf("p%02d/main.tf", i)] = fmt.Sprintf(cacheProject, i)
-		files[fmt.Sprintf("p%02d/.terraform.lock.hcl", i)] = string(f.lock)
+		if locked {
+			files[fmt.Sprintf("p%02d/.terraform.lock.hcl", i)] = string(f.lock)
+		}
 	}
 	f.root = writeTree(tb, files)
 	if f.projects, err = project.Discover(context.Background(), f.root, config.Default()); err != nil || len(f.projects) != n {
@@ -276,4 +284,17 @@ func TestPluginCacheConcurrent(t *testing.T) {
 		f.checkLocks(t)
 		t.Logf("round %d: 20 projects, --parallel 4, cold cache: %v", round+1, took.Round(time.Millisecond))
 	}
+}
+
+// TestPluginCacheWithoutLockFiles: without lock files terraform installs every provider
+// for real, even one in its cache — over the cached binary, while other projects' plans
+// run it, when terraform writes its own cache. Here terraform never writes the shared one:
+// 20 projects four at a time all plan, the cache stays intact, and the lock files terraform
+// writes are the ones it would write without a cache.
+func TestPluginCacheWithoutLockFiles(t *testing.T) {
+	f := newCacheFixtureLocked(t, 20, false)
+	cache := filepath.Join(t.TempDir(), "plugins")
+	f.plan(t, cache, 4)
+	f.checkCache(t, cache)
+	f.checkLocks(t)
 }
