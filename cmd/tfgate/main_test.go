@@ -45,6 +45,11 @@ func TestScripts(t *testing.T) {
 	t.Logf("scripts run %s", bin)
 	// fakecloud, the test provider, from the filesystem mirror `make fakecloud` builds.
 	plugins := testenv.Plugins(t)
+	// and as a registry serves it, a zip, which terraform unpacks into the plugin cache
+	packed, err := testprovider.WritePacked(plugins, filepath.Join(t.TempDir(), "packed"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	scriptsT = t
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -80,6 +85,11 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			env.Setenv("FAKECLOUD_TFRC", tfrc)
+			// Scripts that need the packed mirror set TF_CLI_CONFIG_FILE=$FAKECLOUD_PACKED_TFRC;
+			// the package, $FAKECLOUD_PACKAGE, is a link of their own to remove or replace.
+			if err := packedMirror(env, packed); err != nil {
+				return err
+			}
 			return os.MkdirAll(home, 0o755)
 		},
 		Condition: func(cond string) (bool, error) {
@@ -104,6 +114,36 @@ func TestScripts(t *testing.T) {
 			"promcheck":  cmdPromCheck,
 		},
 	})
+}
+
+// packedMirror gives a script a packed fakecloud mirror of its own, whose package is a hard
+// link to the one built for the run (a copy where links fail).
+func packedMirror(env *testscript.Env, packed testprovider.Packed) error {
+	dir := filepath.Join(env.WorkDir, ".packed")
+	rel, err := filepath.Rel(packed.Dir, packed.Zip)
+	if err != nil {
+		return err
+	}
+	zip := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(zip), 0o755); err != nil {
+		return err
+	}
+	if err := os.Link(packed.Zip, zip); err != nil {
+		data, err := os.ReadFile(packed.Zip)
+		if err == nil {
+			err = os.WriteFile(zip, data, 0o644)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	tfrc := filepath.Join(env.WorkDir, ".packed.tfrc")
+	if err := os.WriteFile(tfrc, []byte(testprovider.CLIConfig(dir)), 0o644); err != nil {
+		return err
+	}
+	env.Setenv("FAKECLOUD_PACKED_TFRC", tfrc)
+	env.Setenv("FAKECLOUD_PACKAGE", zip)
+	return nil
 }
 
 // copydir SRC DST copies a directory tree (skipping .terraform dirs).

@@ -113,3 +113,31 @@ func TestWebhookURLIsMasked(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginCacheDir: the shared provider cache goes to the runner's tool cache in GitHub
+// Actions, else to the user cache directory of the app's own environment.
+func TestPluginCacheDir(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ []string
+		want    string
+	}{
+		{"xdg", []string{"HOME=/home/u", "XDG_CACHE_HOME=/xdg"}, "/xdg/tfgate/plugins"},
+		{"home", []string{"HOME=/home/u"}, "/home/u/.cache/tfgate/plugins"},
+		{"relative xdg is ignored", []string{"XDG_CACHE_HOME=cache"}, ""},
+		{"nowhere", nil, ""},
+		{"actions", []string{"HOME=/home/runner", "GITHUB_ACTIONS=true", "RUNNER_TOOL_CACHE=/opt/hostedtoolcache"}, "/opt/hostedtoolcache/tfgate/plugins"},
+		{"tool cache outside actions is not the runner's", []string{"HOME=/home/u", "RUNNER_TOOL_CACHE=/opt/x"}, "/home/u/.cache/tfgate/plugins"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newApp(nil, nil, nil, nil, tt.environ, nil)
+			if got := a.terraformOptions(false).PluginCacheDir; got != tt.want {
+				t.Errorf("PluginCacheDir = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := userCacheDir("darwin", func(k string) string { return map[string]string{"HOME": "/Users/u"}[k] }); got != "/Users/u/Library/Caches" {
+		t.Errorf("macOS: %q", got)
+	}
+}

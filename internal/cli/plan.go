@@ -2,8 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -152,9 +152,39 @@ func planOutcome(r report.Run, detailed bool) error {
 
 // terraformOptions are the environment's say in which terraform runs.
 func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
-	dir := ""
-	if cache, err := os.UserCacheDir(); err == nil {
+	dir, plugins := "", ""
+	if cache := userCacheDir(runtime.GOOS, a.getenv); cache != "" {
 		dir = filepath.Join(cache, "tfgate", "terraform")
+		plugins = filepath.Join(cache, "tfgate", "plugins")
 	}
-	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install}
+	// A self-hosted runner keeps its tool cache between jobs (and actions/cache can save
+	// it on GitHub's): providers are downloaded once per runner, not once per job.
+	if tools := a.getenv("RUNNER_TOOL_CACHE"); ci.FromEnv(a.getenv).GitHubActions && filepath.IsAbs(tools) {
+		plugins = filepath.Join(tools, "tfgate", "plugins")
+	}
+	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install,
+		PluginCacheDir: plugins}
+}
+
+// userCacheDir is os.UserCacheDir of the app's environment: $XDG_CACHE_HOME or ~/.cache,
+// ~/Library/Caches on macOS, %LocalAppData% on Windows; "" when it has none.
+func userCacheDir(goos string, getenv func(string) string) string {
+	var dir string
+	switch goos {
+	case "windows":
+		dir = getenv("LocalAppData")
+	case "darwin", "ios":
+		if home := getenv("HOME"); home != "" {
+			dir = filepath.Join(home, "Library", "Caches")
+		}
+	default:
+		dir = getenv("XDG_CACHE_HOME")
+		if home := getenv("HOME"); dir == "" && home != "" {
+			dir = filepath.Join(home, ".cache")
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	return dir
 }

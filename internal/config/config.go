@@ -32,6 +32,9 @@ type Terraform struct {
 	Version string // version constraint or exact version, e.g. "~> 1.5"; "" = any
 	Binary  string // "terraform" (default) or "tofu"
 	Install bool   // allow hc-install to download the binary when none installed matches
+	// PluginCache shares downloaded providers between the projects of a run and between
+	// runs, through a cache directory that tfgate keeps safe under --parallel (default true).
+	PluginCache bool
 }
 
 // GitHub tunes how tfgate works with GitHub.
@@ -115,7 +118,7 @@ const MaxLabelChars = 50
 func Default() *Config {
 	return &Config{
 		Version:   1,
-		Terraform: Terraform{Binary: "terraform"},
+		Terraform: Terraform{Binary: "terraform", PluginCache: true},
 		Approval:  Approval{MinApprovals: 1, DestroyMinApprovals: 1},
 	}
 }

@@ -97,6 +97,8 @@ func TestParseErrors(t *testing.T) {
 		{"fraction", "version: 1\napproval:\n  min_approvals: 1.5\n", ".tfgate.yaml:3: approval.min_approvals must be a whole number, got 1.5"},
 		{"negative", "version: 1\napproval:\n  destroy_min_approvals: -1\n", ".tfgate.yaml:3: approval.destroy_min_approvals must be 0 or more, got -1"},
 		{"not a bool", "version: 1\nterraform:\n  install: sometimes\n", `.tfgate.yaml:3: terraform.install must be true or false, got "sometimes"`},
+		{"plugin cache path", "version: 1\nterraform:\n  plugin_cache: /var/cache/tf\n", `.tfgate.yaml:3: terraform.plugin_cache must be true or false, got "/var/cache/tf"; to choose the directory, set TF_PLUGIN_CACHE_DIR where tfgate runs`},
+		{"plugin cache list", "version: 1\nterraform:\n  plugin_cache: [a]\n", `.tfgate.yaml:3: terraform.plugin_cache must be true or false, got a list`},
 		{"not a string", "version: 1\nterraform:\n  binary: [tofu]\n", ".tfgate.yaml:3: terraform.binary must be a string, got a list"},
 		{"string for a list", "version: 1\ndrift:\n  labels: drift\n", `.tfgate.yaml:3: drift.labels must be a list, got "drift"; write [drift]`},
 		{"mapping for a list", "version: 1\ndrift:\n  labels: {a: b}\n", ".tfgate.yaml:3: drift.labels must be a list, got a mapping"},
@@ -195,7 +197,7 @@ func TestParseFull(t *testing.T) {
 	}
 	want := &Config{
 		Version:   1,
-		Terraform: Terraform{Version: "~> 1.5", Binary: "terraform"},
+		Terraform: Terraform{Version: "~> 1.5", Binary: "terraform", PluginCache: true},
 		Policies:  Policies{Paths: []string{"policies"}, Owners: []string{"alice", "org/platform-team"}},
 		Approval:  Approval{MinApprovals: 1, DestroyMinApprovals: 2},
 		Projects: []Project{{
@@ -270,8 +272,11 @@ func TestParseDefaults(t *testing.T) {
 			}
 		})},
 		{"scalars are read as text", "version: 1\nterraform: {version: 1.5, binary: tofu, install: yes}\n", false, withDefaults(func(c *Config) {
-			c.Terraform = Terraform{Version: "1.5", Binary: "tofu", Install: true}
+			c.Terraform = Terraform{Version: "1.5", Binary: "tofu", Install: true, PluginCache: true}
 		})},
+		{"plugin cache off", "version: 1\nterraform: {plugin_cache: false}\n", false, withDefaults(func(c *Config) { c.Terraform.PluginCache = false })},
+		{"plugin cache on", "version: 1\nterraform: {plugin_cache: true}\n", false, withDefaults(func(*Config) {})},
+		{"plugin cache null keeps the default", "version: 1\nterraform: {plugin_cache: }\n", false, withDefaults(func(*Config) {})},
 		{"owners may be written with @", "version: 1\npolicies: {owners: [\"@alice\", org/sre], paths: [./policies/]}\n", false, withDefaults(func(c *Config) {
 			c.Policies = Policies{Paths: []string{"policies"}, Owners: []string{"alice", "org/sre"}}
 		})},
@@ -339,7 +344,7 @@ func TestParseNoRoot(t *testing.T) {
 }
 
 func TestDefault(t *testing.T) {
-	want := &Config{Version: 1, Terraform: Terraform{Binary: "terraform"}, Approval: Approval{MinApprovals: 1, DestroyMinApprovals: 1}}
+	want := &Config{Version: 1, Terraform: Terraform{Binary: "terraform", PluginCache: true}, Approval: Approval{MinApprovals: 1, DestroyMinApprovals: 1}}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %s, want %s", dump(got), dump(want))
 	}
@@ -383,7 +388,7 @@ func TestLoad(t *testing.T) {
 		{name: "no file given explicitly", root: root, path: FileName, explicit: true,
 			wantErr: ".tfgate.yaml: no such file; check the --config path", wantNotExist: true},
 		{name: "explicit path relative to root", root: root, path: "ci/tfgate.yaml", explicit: true,
-			want: &Config{Version: 1, Terraform: Terraform{Binary: "terraform"}, Approval: Approval{1, 1},
+			want: &Config{Version: 1, Terraform: Terraform{Binary: "terraform", PluginCache: true}, Approval: Approval{1, 1},
 				Drift: Drift{Labels: []string{"drift"}}, File: filepath.Join(root, "ci/tfgate.yaml")}},
 		{name: "errors name the file relative to root", root: root, path: "ci/bad.yaml", explicit: true,
 			wantErr: `ci/bad.yaml:2: project "envs/none": dir "envs/none" does not exist in the repository`},

@@ -90,6 +90,18 @@ func (d *decoder) terraform(n *yaml.Node, t *Terraform) {
 				t.Install = b
 			}
 		}},
+		{"plugin_cache", func(_, v *yaml.Node) {
+			var b bool
+			if v.Kind == yaml.ScalarNode && !isNull(v) && v.Decode(&b) != nil {
+				// A path here would hold for every machine that runs the repository's
+				// config; where the cache lives is the machine's business.
+				d.errorf(v, "terraform.plugin_cache must be true or false, got %s; to choose the directory, set TF_PLUGIN_CACHE_DIR where tfgate runs", describe(v))
+				return
+			}
+			if b, ok := d.boolean(v, "terraform.plugin_cache"); ok {
+				t.PluginCache = b
+			}
+		}},
 	})
 }
 

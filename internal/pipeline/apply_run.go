@@ -31,8 +31,11 @@ func (a *applier) apply(ctx context.Context) error {
 		byName[a.targets[i].p.Name] = &a.targets[i]
 		projects[i] = a.targets[i].p
 	}
-	opts := &PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker}
-	opts.defaults()
+	opts := &PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker,
+		PluginCacheDir: pluginCacheDir(a.req.Config, a.req.Terraform)}
+	if err := opts.defaults(); err != nil {
+		return err
+	}
 	a.run.Projects = forEach(ctx, projects, poolOptions{Limit: a.req.Parallel, Progress: a.req.Progress, Ordered: true, Now: a.req.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]

@@ -70,3 +70,37 @@ func benchSinglePlan(b *testing.B, source string) {
 		}
 	})
 }
+
+// BenchmarkPluginCache plans 40 fakecloud projects from fresh checkouts, two at a time,
+// with committed lock files and fakecloud served as a zip by a filesystem mirror:
+//   - no-cache: terraform unpacks the provider into every project (inits one at a time);
+//   - cold: tfgate's shared cache, empty at the start of each run;
+//   - warm: tfgate's shared cache, filled;
+//   - warm-terraform-cache: terraform's own cache (TF_PLUGIN_CACHE_DIR with
+//     plugin_cache off), filled, inits one at a time — what serialising inits alone gives.
+func BenchmarkPluginCache(b *testing.B) {
+	f := newCacheFixture(b, 40)
+	warm := filepath.Join(b.TempDir(), "plugins")
+	f.plan(b, warm, 2)
+	cases := []struct {
+		name string
+		opts func() PlanOptions
+	}{
+		{"no-cache", func() PlanOptions { return PlanOptions{} }},
+		{"cold", func() PlanOptions { return PlanOptions{PluginCacheDir: filepath.Join(b.TempDir(), "plugins")} }},
+		{"warm", func() PlanOptions { return PlanOptions{PluginCacheDir: warm} }},
+		{"warm-terraform-cache", func() PlanOptions { return PlanOptions{Env: map[string]string{"TF_PLUGIN_CACHE_DIR": warm}} }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				f.fresh(b)
+				opts := c.opts()
+				opts.Parallel = 2
+				b.StartTimer()
+				f.run(b, opts)
+			}
+		})
+	}
+}

@@ -98,7 +98,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 			return s
 		}
 	}
-	checked, err := Drift(ctx, PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env,
+	checked, err := Drift(ctx, PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env, PluginCacheDir: pluginCacheDir(req.Config, req.Terraform),
 		Parallel: req.Parallel, LockTimeout: req.LockTimeout, Masker: req.Masker, Progress: req.Progress}, suggest)
 	run.Projects = checked.Projects
 	if err == nil && req.PatchFile != "" {
@@ -141,7 +141,9 @@ var driftStages = []stage{
 // run's projects, each drifted, pending, in sync or failed.
 func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.Run, error) {
 	run := report.Run{Kind: report.KindDrift}
-	opts.defaults()
+	if err := opts.defaults(); err != nil {
+		return run, err
+	}
 	opts.OutDir = ""     // never a bundle: nothing of a drift check may be applied
 	opts.ReadOnly = true // and never a new workspace: that writes state
 	work, err := os.MkdirTemp("", "tfgate-drift-")

@@ -31,9 +31,12 @@ type PlanOptions struct {
 	Binary    terraform.Binary
 	NewRunner RunnerFactory     // nil: terraform.NewRunner with Binary
 	Env       map[string]string // terraform's environment
-	OutDir    string            // write a bundle per project here; "" = plans are discarded
-	Parallel  int               // max projects at once; <= 0 = number of CPUs
-	Commit    string            // the commit recorded in bundles: HEAD, or the pull request's head
+	// PluginCacheDir is the provider cache the projects share (the user's own instead, when
+	// Env gives terraform one: see terraform.OpenPluginCache); "" = none.
+	PluginCacheDir string
+	OutDir         string // write a bundle per project here; "" = plans are discarded
+	Parallel       int    // max projects at once; <= 0 = number of CPUs
+	Commit         string // the commit recorded in bundles: HEAD, or the pull request's head
 	// PlannedCommit is HEAD when it is GitHub's test merge of Commit ("" otherwise).
 	PlannedCommit string
 	Dirty         bool   // the working tree differs from Commit
@@ -59,7 +62,9 @@ type PlanOptions struct {
 // and for an interrupted run, whose results are still returned.
 func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	run := report.Run{Kind: report.KindPlan}
-	opts.defaults()
+	if err := opts.defaults(); err != nil {
+		return run, err
+	}
 	work := opts.OutDir
 	if work == "" {
 		tmp, err := os.MkdirTemp("", "tfgate-plan-")
@@ -89,8 +94,9 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 // DefaultLockTimeout is how long plan, drift and apply wait for a state lock by default.
 const DefaultLockTimeout = 5 * time.Minute
 
-// defaults fills in the clock, the lock timeout and the terraform runner.
-func (opts *PlanOptions) defaults() {
+// defaults fills in the clock, the lock timeout and the terraform runner, and opens the
+// plugin cache.
+func (opts *PlanOptions) defaults() error {
 	if opts.LockTimeout <= 0 {
 		opts.LockTimeout = DefaultLockTimeout
 	}
@@ -103,6 +109,14 @@ func (opts *PlanOptions) defaults() {
 			return terraform.NewRunner(dir, bin, ro)
 		}
 	}
+	if opts.PluginCacheDir != "" {
+		dir, err := terraform.OpenPluginCache(opts.PluginCacheDir, opts.Env)
+		if err != nil {
+			return err
+		}
+		opts.PluginCacheDir = dir
+	}
+	return nil
 }
 
 // projectRun is the state one project's stages share.
@@ -195,7 +209,7 @@ func hashInputs(ctx context.Context, r *projectRun) error {
 
 func initProject(ctx context.Context, r *projectRun) error {
 	tf, err := r.opts.NewRunner(filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)), terraform.RunnerOptions{
-		Env: r.opts.Env, Name: r.p.Dir, NoNewWorkspace: r.opts.ReadOnly,
+		Env: r.opts.Env, Name: r.p.Dir, NoNewWorkspace: r.opts.ReadOnly, PluginCache: r.opts.PluginCacheDir,
 		InitWait: func(waiting bool) {
 			if waiting {
 				r.phase("queued") // behind another project's init

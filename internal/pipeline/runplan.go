@@ -163,7 +163,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		}
 	}
 	planned, err := Plan(ctx, PlanOptions{
-		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env,
+		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env, PluginCacheDir: pluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
 	})
@@ -197,6 +197,17 @@ type TerraformOptions struct {
 	PathEnv    string // PATH
 	InstallDir string // where downloaded versions go
 	Install    bool   // --install: downloading one is allowed
+	// PluginCacheDir is where the shared provider cache goes by default (the runner's tool
+	// cache, the user's cache directory); "" = nowhere: no cache.
+	PluginCacheDir string
+}
+
+// pluginCacheDir is the provider cache of a run: opts' unless the config turns it off.
+func pluginCacheDir(cfg *config.Config, opts TerraformOptions) string {
+	if !cfg.Terraform.PluginCache {
+		return ""
+	}
+	return opts.PluginCacheDir
 }
 
 // ResolveTerraform finds the terraform (or tofu) binary the config asks for.

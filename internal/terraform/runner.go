@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -65,14 +66,18 @@ type RunnerOptions struct {
 	// NoNewWorkspace makes SelectWorkspace refuse a workspace that does not exist instead
 	// of creating it: creating one writes state, which a read-only run (drift) never does.
 	NoNewWorkspace bool
+	// PluginCache is the shared provider cache directory (OpenPluginCache), which Init
+	// uses through a view of its own so that inits run in parallel and terraform never
+	// writes the cache (plugincache.go). "" = none: terraform's own plugin cache
+	// settings, if any, apply as they are, and inits are serialised.
+	PluginCache string
 }
 
-// initSem serialises Init across every Runner in the process. Init installs
-// providers into the shared plugin cache (TF_PLUGIN_CACHE_DIR), which
-// terraform documents as not safe for concurrent use: two inits writing the
-// same provider can leave a truncated binary that every later run trips on.
-// Plans, which only read the cache, still run in parallel. A channel rather
-// than a sync.Mutex so that a cancelled run stops waiting.
+// initSem serialises Init across every Runner in the process that has no PluginCache.
+// Terraform then uses the user's own plugin cache, if they have one, which terraform
+// documents as not safe for concurrent use: two inits writing the same provider can leave
+// a truncated binary that every later run trips on. A channel rather than a sync.Mutex
+// so that a cancelled run stops waiting.
 var initSem = make(chan struct{}, 1)
 
 type runner struct {
@@ -88,6 +93,7 @@ type runner struct {
 
 	initWait       func(waiting bool)
 	noNewWorkspace bool
+	pluginCache    string
 }
 
 // NewRunner returns a Runner for the terraform configuration in dir.
@@ -135,6 +141,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	r := &runner{
 		tf: tf, bin: bin, dir: dir, name: name, env: env,
 		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait, noNewWorkspace: opts.NoNewWorkspace,
+		pluginCache: opts.PluginCache,
 	}
 	tf.SetStdout(log)
 	tf.SetStderr(io.MultiWriter(log, r.stderr))
@@ -142,6 +149,12 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 }
 
 func (r *runner) Init(ctx context.Context) error {
+	if r.pluginCache != "" {
+		if r.initWait != nil {
+			r.initWait(false)
+		}
+		return r.initCached(ctx)
+	}
 	select {
 	case initSem <- struct{}{}:
 	default:
@@ -159,11 +172,49 @@ func (r *runner) Init(ctx context.Context) error {
 		r.initWait(false)
 	}
 	defer func() { <-initSem }()
+	return r.init(ctx, nil)
+}
+
+// initCached is Init with the shared plugin cache: terraform's cache is the project's view
+// of it, and what terraform installed joins the cache afterwards.
+func (r *runner) initCached(ctx context.Context) error {
+	view := filepath.Join(r.dataDir(), viewName)
+	if err := preparePluginView(view, r.pluginCache, readLocks(r.dir)); err != nil {
+		return r.cacheError(err)
+	}
+	if err := r.init(ctx, map[string]string{"TF_PLUGIN_CACHE_DIR": view}); err != nil {
+		return err
+	}
+	// The lock file as init left it: it vouches for what terraform installed.
+	if err := promotePackages(view, r.pluginCache, readLocks(r.dir)); err != nil {
+		return r.cacheError(err)
+	}
+	return nil
+}
+
+func (r *runner) cacheError(err error) error {
+	return fmt.Errorf("%s init in %s: plugin cache %s: %w (terraform.plugin_cache: false in the config turns it off)", r.bin.Flavor, r.name, r.pluginCache, err)
+}
+
+// dataDir is terraform's data directory for the project: TF_DATA_DIR, else .terraform.
+func (r *runner) dataDir() string {
+	d := r.env["TF_DATA_DIR"]
+	if d == "" {
+		d = ".terraform"
+	}
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(r.dir, d)
+}
+
+// init runs terraform init, with env's variables on top of the runner's.
+func (r *runner) init(ctx context.Context, env map[string]string) error {
 	// init runs without tfexec: tfexec's Init probes `terraform version` first (to pick
 	// flags for pre-0.15 terraform, which tfgate does not support), one extra terraform
 	// process per project — a fifth of the run time of a small project.
 	return r.run(ctx, "init", func() error {
-		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace,
+		cmd := command(ctx, r.bin.Path, r.dir, r.execEnvWith(env), r.grace,
 			"init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false")
 		cmd.Stdout = r.log
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
@@ -232,8 +283,12 @@ func (r *runner) commandError(ctx context.Context, sub string, err error) error 
 
 // execEnv is the environment for commands tfgate runs without tfexec, with
 // the same overrides tfexec applies to its own.
-func (r *runner) execEnv() []string {
+func (r *runner) execEnv() []string { return r.execEnvWith(nil) }
+
+// execEnvWith is execEnv with extra's variables on top.
+func (r *runner) execEnvWith(extra map[string]string) []string {
 	env := maps.Clone(r.env)
+	maps.Copy(env, extra)
 	env["TF_IN_AUTOMATION"] = "1"
 	for _, k := range []string{"TF_LOG", "TF_LOG_CORE", "TF_LOG_PATH", "TF_LOG_PROVIDER"} {
 		env[k] = ""
