@@ -55,7 +55,9 @@ type RunnerOptions struct {
 	// SelectWorkspace. CHECKPOINT_DISABLE defaults to 1. Values are never logged.
 	Env map[string]string
 	// Log receives terraform's stdout and stderr of every command except the
-	// JSON of ShowPlan, which holds sensitive values in clear text. nil discards.
+	// JSON of ShowPlan, which holds sensitive values in clear text; of plan and apply
+	// (run with -json), each message's text, diagnostics as the text UI prints them
+	// (var files' lines hidden). nil discards.
 	Log io.Writer
 	// Name is the directory as shown in errors (e.g. "envs/prod/app"); default dir.
 	Name string
