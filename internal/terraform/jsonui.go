@@ -3,6 +3,7 @@ package terraform
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -58,8 +59,8 @@ type uiChange struct {
 }
 
 // maxUILine bounds one line of the UI that tfgate holds to decode it. Messages are a few
-// hundred bytes; a longer line (an emergency state dump, a provider's output) is passed on
-// as text, cut.
+// hundred bytes; a longer one is, as likely as not, an emergency state dump (the whole state,
+// secrets and all, in one "log" message): it is dropped, and only its size is said.
 const maxUILine = 1 << 20
 
 // uiStream is the stdout of a terraform command run with -json. It decodes each message as
@@ -110,8 +111,7 @@ func (s *uiStream) hold(p []byte) {
 		return
 	}
 	if len(s.partial)+len(p) > maxUILine {
-		s.text(append(s.partial, p[:maxUILine-len(s.partial)]...))
-		s.text([]byte("… (line cut)"))
+		s.text([]byte(fmt.Sprintf("(terraform printed a line of more than %d KiB here; not shown: it may hold the state, secrets included)", maxUILine>>10)))
 		s.partial, s.skipping = s.partial[:0], true
 		return
 	}
