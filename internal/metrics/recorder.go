@@ -11,6 +11,7 @@ import (
 type Progress interface {
 	Start(project, phase string)
 	Phase(project, phase string)
+	Detail(project, detail string)
 	Finished(r report.Project)
 }
 
@@ -54,6 +55,14 @@ func (r *Recorder) Phase(project, phase string) {
 	r.enter(project, phase)
 	if r.next != nil {
 		r.next.Phase(project, phase)
+	}
+}
+
+// Detail passes on how far project is within its phase: progress within a phase is not a
+// phase, and is not timed.
+func (r *Recorder) Detail(project, detail string) {
+	if r.next != nil {
+		r.next.Detail(project, detail)
 	}
 }
 

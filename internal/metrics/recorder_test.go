@@ -37,6 +37,7 @@ type calls struct {
 func (c *calls) add(s string)              { c.mu.Lock(); c.log = append(c.log, s); c.mu.Unlock() }
 func (c *calls) Start(p, ph string)        { c.add("start " + p + " " + ph) }
 func (c *calls) Phase(p, ph string)        { c.add("phase " + p + " " + ph) }
+func (c *calls) Detail(p, d string)        { c.add("detail " + p + " " + d) }
 func (c *calls) Finished(r report.Project) { c.add("finished " + r.Name) }
 
 func TestRecorder(t *testing.T) {
@@ -49,7 +50,9 @@ func TestRecorder(t *testing.T) {
 	r.Start("b", "init")
 	c.advance(time.Second)
 	r.Phase("a", "plan")
-	c.advance(2 * time.Second)
+	c.advance(time.Second)
+	r.Detail("a", "4,210 resources refreshed") // progress within the phase: passed on, not a phase
+	c.advance(time.Second)
 	r.Finished(report.Project{Name: "a", Status: report.StatusPlanned})
 	c.advance(500 * time.Millisecond)
 
@@ -61,7 +64,7 @@ func TestRecorder(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("phases %v, want %v", got, want)
 	}
-	wantCalls := []string{"start a queued", "phase a init", "start b init", "phase a plan", "finished a"}
+	wantCalls := []string{"start a queued", "phase a init", "start b init", "phase a plan", "detail a 4,210 resources refreshed", "finished a"}
 	if !reflect.DeepEqual(next.log, wantCalls) {
 		t.Errorf("passed on %q, want %q", next.log, wantCalls)
 	}

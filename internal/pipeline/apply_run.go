@@ -42,7 +42,8 @@ func (a *applier) apply(ctx context.Context) error {
 			if t.result.Status != report.StatusAllowed || a.req.DryRun {
 				return t.result
 			}
-			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
+			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name),
+				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
 			res := runStages(ctx, r, applyStages)
 			out := t.result
 			out.Status, out.Error = report.StatusApplied, ""
@@ -60,7 +61,8 @@ func (a *applier) apply(ctx context.Context) error {
 // applyPlan applies the verified plan file, and nothing else. Terraform's own refusals
 // get a sentence that says what happened and what to do.
 func applyPlan(ctx context.Context, r *projectRun) error {
-	err := r.tf.Apply(ctx, r.planFile, terraform.ApplyOptions{LockTimeout: r.lockTimeout})
+	progress := newDetailer(r.opts.Now, r.detail, applyDetail)
+	err := r.tf.Apply(ctx, r.planFile, terraform.ApplyOptions{LockTimeout: r.lockTimeout, Progress: progress.update})
 	switch {
 	case err == nil:
 		return nil

@@ -157,7 +157,7 @@ func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.R
 			i := indexOf(opts.Projects, p)
 			dir := filepath.Join(work, dirs[i])
 			defer os.RemoveAll(dir) // the plan file holds secrets in clear text
-			r := runStages(ctx, &projectRun{opts: &opts, p: p, dir: dir, phase: phase, suggest: suggest}, driftStages)
+			r := runStages(ctx, &projectRun{opts: &opts, p: p, dir: dir, phase: phase, detail: detailOf(opts.Progress, p.Name), suggest: suggest}, driftStages)
 			if r.Status == report.StatusPlanned {
 				r.Status = drift.Status(r.Changes)
 			}

@@ -83,7 +83,8 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	}
 	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
-			return runStages(ctx, &projectRun{opts: &opts, p: p, dir: byName[p.Name+"\x00"+p.Workspace], phase: phase}, planStages)
+			return runStages(ctx, &projectRun{opts: &opts, p: p, dir: byName[p.Name+"\x00"+p.Workspace], phase: phase,
+				detail: detailOf(opts.Progress, p.Name)}, planStages)
 		})
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("plan interrupted: %w", err)
@@ -125,6 +126,7 @@ type projectRun struct {
 	p      project.Project
 	dir    string // this project's bundle (or scratch) directory
 	phase  func(string)
+	detail func(string)   // how far the phase is (terraform's counts)
 	masker *secret.Masker // opts.Masker plus the values of the project's sensitive variables
 
 	inputs    map[string]string // bundle inputs, hashed before init
@@ -252,7 +254,9 @@ func selectWorkspace(ctx context.Context, r *projectRun) error {
 
 func planProject(ctx context.Context, r *projectRun) error {
 	r.planFile = filepath.Join(r.dir, bundle.PlanFile)
-	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: r.planFile, VarFiles: r.p.VarFiles, LockTimeout: r.opts.LockTimeout}); err != nil {
+	progress := newDetailer(r.opts.Now, r.detail, planDetail)
+	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: r.planFile, VarFiles: r.p.VarFiles, LockTimeout: r.opts.LockTimeout,
+		Progress: progress.update}); err != nil {
 		return err
 	}
 	// The plan file holds secrets in clear text: only its owner may read it.

@@ -134,8 +134,9 @@ type recordingProgress struct {
 	done map[string]bool
 }
 
-func (r *recordingProgress) Start(string, string) {}
-func (r *recordingProgress) Phase(string, string) {}
+func (r *recordingProgress) Start(string, string)  {}
+func (r *recordingProgress) Phase(string, string)  {}
+func (r *recordingProgress) Detail(string, string) {}
 func (r *recordingProgress) Finished(p report.Project) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

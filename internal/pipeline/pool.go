@@ -15,6 +15,10 @@ import (
 type Progress interface {
 	Start(project, phase string)
 	Phase(project, phase string)
+	// Detail says how far a running project is within its phase ("4,210 resources
+	// refreshed"), a few times a second at most; the next Phase clears it. It is not a
+	// phase: nothing times it.
+	Detail(project, detail string)
 	Finished(r report.Project)
 }
 
@@ -168,4 +172,13 @@ type nopProgress struct{}
 
 func (nopProgress) Start(string, string)    {}
 func (nopProgress) Phase(string, string)    {}
+func (nopProgress) Detail(string, string)   {}
 func (nopProgress) Finished(report.Project) {}
+
+// detailOf is where the stages of project name report their progress detail.
+func detailOf(p Progress, name string) func(string) {
+	if p == nil {
+		return func(string) {}
+	}
+	return func(d string) { p.Detail(name, d) }
+}

@@ -219,6 +219,7 @@ type phaseLog struct {
 
 func (l *phaseLog) Start(_, phase string) { l.add("start:" + phase) }
 func (l *phaseLog) Phase(_, phase string) { l.add("phase:" + phase) }
+func (l *phaseLog) Detail(_, d string)    { l.add("detail:" + d) }
 func (l *phaseLog) Finished(r report.Project) {
 	l.add("finished:" + string(r.Status))
 }

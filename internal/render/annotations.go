@@ -89,8 +89,9 @@ func capAnnotations(as []Annotation, what string) []Annotation {
 }
 
 // diagnostics are the terraform errors and warnings in a project's error text that name a
-// source file. When report.Project carries terraform's JSON diagnostics (file, line and
-// column), they belong here instead of this reading of the human-readable text.
+// source file. The text is terraform's own for init, and tfgate's rendering of terraform's
+// JSON diagnostics for plan and apply (terraform.Diagnostic.Text), which adds the column;
+// the error is carried as text (masked, and through `tfgate publish`), so it is read here.
 func diagnostics(p report.Project) []Annotation {
 	if p.Error == "" {
 		return nil
@@ -123,6 +124,7 @@ func diagnostics(p report.Project) []Annotation {
 			m := sourceRange.FindStringSubmatch(l)
 			cur.File = path.Join(p.Dir, m[1])
 			cur.Line, _ = strconv.Atoi(m[2])
+			cur.Col, _ = strconv.Atoi(m[3])
 			body = append(body, l)
 		case strings.Trim(raw, " ╷╵") == "": // the box terraform draws around a diagnostic
 		default:
@@ -133,8 +135,9 @@ func diagnostics(p report.Project) []Annotation {
 	return out
 }
 
-// sourceRange is terraform's "on main.tf line 5, in resource …:" line.
-var sourceRange = regexp.MustCompile(`^on (\S(?:.*\S)?) line (\d+)(?:,.*|:)?$`)
+// sourceRange is terraform's "on main.tf line 5, in resource …:" line, with the column
+// when tfgate rendered it from terraform's JSON ("on main.tf line 5, column 3, in …:").
+var sourceRange = regexp.MustCompile(`^on (\S(?:.*\S)?) line (\d+)(?:, column (\d+))?(?:,.*|:)?$`)
 
 // WorkflowCommand writes a as a workflow command (`::error file=…,line=…::message`),
 // escaped by GitHub's rules: %, CR and LF in the message; also : and , in properties.

@@ -37,6 +37,28 @@ func TestAnnotations(t *testing.T) {
 	}
 }
 
+// Errors that tfgate rendered from terraform's JSON diagnostics say the column as well.
+func TestAnnotationsColumn(t *testing.T) {
+	r := report.Run{Projects: []report.Project{{Name: "envs/app", Dir: "envs/app", Status: report.StatusFailed,
+		Error: "terraform plan in envs/app: exit status 1\n" +
+			"Error: Unsupported argument\n\n  on main.tf line 16, column 3, in resource \"terraform_data\" \"z\":\n  16:   bogus = 1\n\n" +
+			"An argument named \"bogus\" is not expected here.\n\n" +
+			"Error: Missing newline after argument\n\n  on prod.tfvars line 1, column 22:\n   1: (line from a var file hidden: it may hold secrets)\n"}}}
+	var got []string
+	for _, a := range Annotations(r) {
+		got = append(got, WorkflowCommand(a))
+	}
+	want := []string{
+		"::error file=envs/app/main.tf,line=16,col=3,title=terraform%3A envs/app%3A Unsupported argument::" +
+			"on main.tf line 16, column 3, in resource \"terraform_data\" \"z\":%0A 16:   bogus = 1%0AAn argument named \"bogus\" is not expected here.",
+		"::error file=envs/app/prod.tfvars,line=1,col=22,title=terraform%3A envs/app%3A Missing newline after argument::" +
+			"on prod.tfvars line 1, column 22:%0A  1: (line from a var file hidden: it may hold secrets)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // GitHub shows 10 annotations per level: the tenth summarises the rest.
 func TestAnnotationsCap(t *testing.T) {
 	res := &policy.Result{Verdict: policy.VerdictDeny}

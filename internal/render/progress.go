@@ -17,6 +17,10 @@ import (
 // permanent lines. Otherwise it prints one plain line per event, which reads well in CI logs,
 // and every 30 seconds a "still planning (1m30s)" line for each project that has printed
 // nothing for that long, so that a long plan does not look hung.
+//
+// A phase's detail (Detail: "4,210 resources refreshed") shows beside it: redrawn with the
+// block in live mode; in plain mode a line of its own at most every 10 seconds per project,
+// so that a log gets news of a long plan without a line per resource.
 // All methods are safe for concurrent use.
 type Progress struct {
 	mu      sync.Mutex
@@ -26,6 +30,7 @@ type Progress struct {
 	now     func() time.Time
 	tick    time.Duration // live redraw interval
 	beat    time.Duration // plain mode: silence after which a running project says it still runs
+	every   time.Duration // plain mode: at most one detail line per project this often
 	check   time.Duration // plain mode: how often to look for such silence
 	rows    []*progressRow
 	byName  map[string]*progressRow
@@ -40,6 +45,8 @@ type Progress struct {
 
 type progressRow struct {
 	name, phase, note string
+	detail            string // how far the phase is; "" for nothing to say
+	saidDetail        string // plain mode: the detail its last line showed
 	start             time.Time
 	said              time.Time // plain mode: when its last line was printed
 	dur               time.Duration
@@ -51,6 +58,9 @@ const noteWidth = 10
 // heartbeat is how long a running project may stay silent in plain mode.
 const heartbeat = 30 * time.Second
 
+// detailEvery is how often, at most, plain mode prints a project's detail.
+const detailEvery = 10 * time.Second
+
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // NewProgress writes progress to w. live redraws lines in place (w is a terminal); color
@@ -59,7 +69,7 @@ func NewProgress(w io.Writer, live, color bool) *Progress {
 	return &Progress{
 		w: w, live: live, pal: palette(color), now: time.Now, tick: 200 * time.Millisecond,
 		// Looking a few times per interval keeps a silent project's wait close to it.
-		beat: heartbeat, check: heartbeat / 4, byName: map[string]*progressRow{},
+		beat: heartbeat, check: heartbeat / 4, every: detailEvery, byName: map[string]*progressRow{},
 	}
 }
 
@@ -72,7 +82,7 @@ func (p *Progress) Start(project, phase string) {
 		return
 	}
 	r := p.row(project)
-	r.phase, r.start, r.done = phase, p.now(), false
+	r.phase, r.detail, r.start, r.done = phase, "", p.now(), false
 	p.event(r)
 	p.startTicker()
 }
@@ -88,7 +98,27 @@ func (p *Progress) Phase(project, phase string) {
 	if r.start.IsZero() {
 		r.start = p.now()
 	}
-	r.phase = phase
+	r.phase, r.detail = phase, ""
+	p.event(r)
+}
+
+// Detail records how far a project is within its phase ("4,210 resources refreshed"). It
+// prints nothing by itself in live mode (the next redraw shows it, a few times a second),
+// and in plain mode only when the project has printed nothing for the detail interval.
+func (p *Progress) Detail(project, detail string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	r, ok := p.byName[project]
+	if !ok || r.done {
+		return
+	}
+	r.detail = detail
+	if p.live || detail == "" || detail == r.saidDetail || p.now().Sub(r.said) < p.every {
+		return
+	}
 	p.event(r)
 }
 
@@ -172,7 +202,7 @@ func (p *Progress) event(r *progressRow) {
 		p.redraw(false)
 		return
 	}
-	r.said = p.now()
+	r.said, r.saidDetail = p.now(), r.detail
 	fmt.Fprintln(p.w, p.format(r))
 }
 
@@ -187,8 +217,12 @@ func (p *Progress) heartbeat() {
 		if r.done || r.start.IsZero() || now.Sub(r.said) < p.beat {
 			continue
 		}
-		r.said = now
-		fmt.Fprintln(p.w, "  "+pad(r.name, p.nameW)+"  "+p.pal.paint(ansiDim, "still "+activity(r.phase)+" ("+elapsed(now.Sub(r.start))+")"))
+		r.said, r.saidDetail = now, r.detail
+		still := "still " + activity(r.phase) + " (" + elapsed(now.Sub(r.start)) + ")"
+		if r.detail != "" {
+			still += " · " + clean(r.detail)
+		}
+		fmt.Fprintln(p.w, "  "+pad(r.name, p.nameW)+"  "+p.pal.paint(ansiDim, still))
 	}
 }
 
@@ -239,11 +273,15 @@ func (p *Progress) format(r *progressRow) string {
 		}
 		return p.pal.paint(ansiGreen, "✓") + " " + name + "  " + note + gap + duration(r.dur)
 	}
+	doing := phaseLabel(r.phase)
+	if r.detail != "" {
+		doing += " · " + clean(r.detail)
+	}
 	if !p.live {
-		return "  " + name + "  " + phaseLabel(r.phase) + "…"
+		return "  " + name + "  " + doing + "…"
 	}
 	return p.pal.paint(ansiCyan, spinner[p.frame%len(spinner)]) + " " + name + "  " +
-		p.pal.paint(ansiDim, phaseLabel(r.phase)+"…") + "  " + fmt.Sprintf("%ds", int(p.now().Sub(r.start).Seconds()))
+		p.pal.paint(ansiDim, doing+"…") + "  " + fmt.Sprintf("%ds", int(p.now().Sub(r.start).Seconds()))
 }
 
 // redraw rewrites the live block: cursor up over the old block, then each line cleared and

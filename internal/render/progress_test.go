@@ -293,3 +293,61 @@ func TestProgressNote(t *testing.T) {
 		}
 	}
 }
+
+// In plain mode a phase's detail gets a line of its own at most every 10 seconds per
+// project, never the same twice, and rides along on the heartbeat; a new phase clears it.
+func TestProgressDetailPlain(t *testing.T) {
+	var buf bytes.Buffer
+	p, clock := newTestProgress(&buf, false, false)
+	p.Detail("envs/prod/app", "before it started") // unknown project: nothing
+	p.Start("envs/prod/app", "plan")
+	p.Start("envs/dev/app", "plan")
+	for i := 1; i <= 480; i++ { // two minutes of counts, four a second
+		clock.advance(250 * time.Millisecond)
+		p.Detail("envs/prod/app", fmt.Sprintf("%d resources refreshed", i*25))
+		if i == 60 {
+			p.Detail("envs/dev/app", "3 resources refreshed")
+		}
+	}
+	p.Detail("envs/prod/app", "12,000 resources refreshed") // the same as last: no line
+	clock.advance(25 * time.Second)
+	p.heartbeat() // dev: silent for 30s, says its detail; prod said its own 10s ago or less
+	p.Phase("envs/prod/app", "show")
+	clock.advance(31 * time.Second)
+	p.heartbeat() // prod's detail went with the plan phase
+	p.Done("envs/prod/app", true, 3*time.Minute, "planned")
+	p.Detail("envs/prod/app", "after it finished") // nothing
+	p.Done("envs/dev/app", true, 3*time.Minute, "no changes")
+	p.Close()
+	golden(t, buf.Bytes())
+	if n := strings.Count(buf.String(), "envs/prod/app  plan · "); n < 10 || n > 13 {
+		t.Errorf("%d detail lines for two minutes of counts, want about 12:\n%s", n, buf.String())
+	}
+}
+
+// In live mode the detail shows on the project's line at the next redraw.
+func TestProgressDetailLive(t *testing.T) {
+	var buf bytes.Buffer
+	p, clock := newTestProgress(&buf, true, false)
+	p.Start("a", "plan")
+	clock.advance(2 * time.Second)
+	p.Detail("a", "4,210 resources refreshed")
+	if strings.Contains(buf.String(), "4,210") {
+		t.Error("a detail redrew the block at once; the ticker redraws it")
+	}
+	p.redraw(false)
+	if got := screen(buf.String()); strings.Join(got, "\n") != "⠋ a  plan · 4,210 resources refreshed…  2s" {
+		t.Errorf("screen:\n%s", strings.Join(got, "\n"))
+	}
+	p.Phase("a", "show")
+	if got := screen(buf.String()); strings.Join(got, "\n") != "⠋ a  show…  2s" {
+		t.Errorf("after the phase changed:\n%s", strings.Join(got, "\n"))
+	}
+	p.Detail("a", "\x1b[31mred")
+	p.redraw(false)
+	if got := screen(buf.String()); strings.Join(got, "\n") != `⠋ a  show · \x1b[31mred…  2s` {
+		t.Errorf("a detail is shown escaped:\n%s", strings.Join(got, "\n"))
+	}
+	p.Done("a", true, 3*time.Second, "planned")
+	p.Close()
+}

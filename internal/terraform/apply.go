@@ -14,26 +14,33 @@ type ApplyOptions struct {
 	// LockTimeout is how long terraform waits for a state lock another run holds before it
 	// gives up; 0 = fail at once.
 	LockTimeout time.Duration
+	// Progress, when set, is called as for PlanOptions.Progress: Applied and Failed out of
+	// ToApply.
+	Progress func(Progress)
 }
 
-// Apply runs `apply -input=false -lock=true planFile`: exactly the saved plan, never a new
-// one (a saved plan needs no -auto-approve, and terraform refuses one whose state moved).
-// Like plan it runs without tfexec, so that an interrupted apply always waits for terraform
-// to write its state and release the lock.
+// Apply runs `apply -json -input=false -lock=true planFile`: exactly the saved plan, never
+// a new one (a saved plan needs no -auto-approve, and terraform refuses one whose state
+// moved). Like plan it runs without tfexec, so that an interrupted apply always waits for
+// terraform to write its state and release the lock; and like plan it reads terraform's
+// machine-readable UI, for progress.
 func (r *runner) Apply(ctx context.Context, planFile string, opts ApplyOptions) error {
 	if planFile == "" {
 		return fmt.Errorf("%s apply in %s: no plan file given", r.bin.Flavor, r.name)
 	}
-	args := []string{"apply", "-no-color", "-input=false", "-lock=true"}
+	args := []string{"apply", "-json", "-no-color", "-input=false", "-lock=true"}
 	if opts.LockTimeout > 0 {
 		args = append(args, lockTimeoutFlag(opts.LockTimeout))
 	}
 	args = append(args, planFile)
 	return r.run(ctx, "apply", func() error {
 		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
-		cmd.Stdout = r.log
+		ui := newUIStream(r.log, r.stderr, opts.Progress)
+		cmd.Stdout = ui
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		return cmd.Run()
+		err := cmd.Run()
+		ui.close()
+		return err
 	})
 }
 

@@ -23,7 +23,7 @@ type Runner interface {
 	// SelectWorkspace selects the workspace, creating it when missing. Call it
 	// after Init: terraform lists workspaces through the backend.
 	SelectWorkspace(ctx context.Context, name string) error
-	// Plan runs `plan -detailed-exitcode` and reports whether it has changes.
+	// Plan runs `plan -json -detailed-exitcode` and reports whether it has changes.
 	Plan(ctx context.Context, opts PlanOptions) (hasChanges bool, err error)
 	// ShowPlan returns the exact stdout bytes of `show -json <planFile>`.
 	ShowPlan(ctx context.Context, planFile string) (raw []byte, err error)
@@ -41,6 +41,10 @@ type PlanOptions struct {
 	// LockTimeout is how long terraform waits for a state lock another run holds; 0 =
 	// fail at once.
 	LockTimeout time.Duration
+	// Progress, when set, is called with the counts so far after each message of
+	// terraform's that moves them (see Progress), from the goroutine reading terraform's
+	// output: it must be quick, and it is called thousands of times on a large plan.
+	Progress func(Progress)
 }
 
 // RunnerOptions configure a Runner.
@@ -52,7 +56,9 @@ type RunnerOptions struct {
 	// SelectWorkspace. CHECKPOINT_DISABLE defaults to 1. Values are never logged.
 	Env map[string]string
 	// Log receives terraform's stdout and stderr of every command except the
-	// JSON of ShowPlan, which holds sensitive values in clear text. nil discards.
+	// JSON of ShowPlan, which holds sensitive values in clear text; of plan and apply
+	// (run with -json), each message's text, diagnostics as the text UI prints them
+	// (var files' lines hidden). nil discards.
 	Log io.Writer
 	// Name is the directory as shown in errors (e.g. "envs/prod/app"); default dir.
 	Name string
@@ -229,7 +235,12 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	// plan runs without tfexec too: tfexec's runTerraformCmd returns at once, without
 	// waiting for terraform, when the context ends right after the process started — an
 	// interrupted plan must always wait for terraform to release its state lock.
-	args := []string{"plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock=true", "-refresh=true"}
+	//
+	// -json: the machine-readable UI streams per-resource events (progress) and skips the
+	// text rendering of every change, a large part of a large plan's time; tfgate renders
+	// the plan from `show -json` anyway. Its diagnostics become the text terraform would
+	// have printed (uiStream), so errors read as before.
+	args := []string{"plan", "-json", "-no-color", "-input=false", "-detailed-exitcode", "-lock=true", "-refresh=true"}
 	if opts.Destroy {
 		args = append(args, "-destroy")
 	}
@@ -248,9 +259,11 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	var changes bool
 	err := r.run(ctx, "plan", func() error {
 		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
-		cmd.Stdout = r.log
+		ui := newUIStream(r.log, r.stderr, opts.Progress)
+		cmd.Stdout = ui
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
 		err := cmd.Run()
+		ui.close()
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.ExitCode() == 2 && ctx.Err() == nil {
 			changes, err = true, nil // -detailed-exitcode: 2 means "succeeded with changes"

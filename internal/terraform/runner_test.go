@@ -101,7 +101,7 @@ func TestRunnerPlanShow(t *testing.T) {
 	if !bytes.Equal(raw, direct) {
 		t.Errorf("ShowPlan bytes differ from `terraform show -json`:\n%s\n%s", raw, direct)
 	}
-	if !strings.Contains(log.String(), "successfully initialized") || !strings.Contains(log.String(), "terraform_data.x will be created") {
+	if !strings.Contains(log.String(), "successfully initialized") || !strings.Contains(log.String(), "terraform_data.x: Plan to create") {
 		t.Errorf("log lacks init and plan output:\n%s", log)
 	}
 	// Plan JSON carries sensitive values in clear text; it must not reach the log.
@@ -271,5 +271,90 @@ func TestShowPlanMissingFile(t *testing.T) {
 	_, err := r.ShowPlan(context.Background(), "nope.tfplan")
 	if err == nil || !strings.Contains(err.Error(), realTerraform(t).Flavor+" show in envs/test: exit status 1") || !strings.Contains(err.Error(), "nope.tfplan") {
 		t.Errorf("got %v, want a show error naming the file", err)
+	}
+}
+
+// TestRunnerProgress plans and applies with the real terraform and checks the counts its
+// machine-readable UI gives: refreshes while the plan walks the state, the changes at its
+// end, and an apply's completions out of the total it announces.
+func TestRunnerProgress(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	config := "resource \"terraform_data\" \"r\" {\n  count = 5\n  input = count.index\n}\n"
+	r, dir, _ := newTestRunner(t, map[string]string{"main.tf": config}, testEnv(t))
+	var plans, applies []Progress
+	record := func(to *[]Progress) func(Progress) { return func(p Progress) { *to = append(*to, p) } }
+
+	changes, err := r.Plan(ctx, PlanOptions{Out: "p", Progress: record(&plans)})
+	if err != nil || !changes {
+		t.Fatalf("plan: %v, changes %v", err, changes)
+	}
+	last := plans[len(plans)-1]
+	if last.Refreshed != 0 || last.Planned != 5 || last.Summary == nil || last.Summary.Add != 5 {
+		t.Errorf("first plan: %+v %+v", last, last.Summary)
+	}
+	if err := r.Apply(ctx, "p", ApplyOptions{Progress: record(&applies)}); err != nil {
+		t.Fatal(err)
+	}
+	last = applies[len(applies)-1]
+	if last.ToApply != 5 || last.Applied != 5 || last.Failed != 0 || last.Summary == nil || last.Summary.Operation != "apply" {
+		t.Errorf("apply: %+v %+v", last, last.Summary)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(strings.Replace(config, "count = 5", "count = 3", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plans = nil
+	if _, err := r.Plan(ctx, PlanOptions{Out: "p2", Progress: record(&plans)}); err != nil {
+		t.Fatal(err)
+	}
+	last = plans[len(plans)-1]
+	if last.Refreshed != 5 || last.Planned != 2 || last.Summary == nil || last.Summary.Remove != 2 {
+		t.Errorf("plan over 5 resources in state, 2 removed: %+v %+v", last, last.Summary)
+	}
+}
+
+// TestRunnerDiagnostics checks the errors of a -json plan: terraform's text, with the
+// column, and without the lines of a var file.
+func TestRunnerDiagnostics(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files := map[string]string{
+		"main.tf":       "variable \"pw\" {\n  type      = string\n  sensitive = true\n  default   = \"d\"\n}\nresource \"terraform_data\" \"x\" {\n  input = var.pw\n  bogus = 1\n}\n",
+		"secret.tfvars": "pw = \"SEKRIT-PW-333\" oops\n",
+	}
+	var log bytes.Buffer
+	r, err := NewRunner(writeFiles(t, files), realTerraform(t), RunnerOptions{Env: testEnv(t), Name: "envs/d", Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		varFiles []string
+		want     []string
+	}{
+		{[]string{"secret.tfvars"}, []string{"terraform plan in envs/d: exit status 1\n", "Error: Missing newline after argument",
+			"on secret.tfvars line 1, column 22:", "1: (line from a var file hidden: it may hold secrets)"}},
+		{nil, []string{"Error: Unsupported argument", `on main.tf line 8, column 3, in resource "terraform_data" "x":`,
+			"   8:   bogus = 1", `An argument named "bogus" is not expected here.`}},
+	} {
+		_, err := r.Plan(ctx, PlanOptions{VarFiles: tt.varFiles})
+		var ce *CommandError
+		if !errors.As(err, &ce) {
+			t.Fatalf("got %T %v, want *CommandError", err, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error lacks %q:\n%v", w, err)
+			}
+		}
+		if strings.Contains(err.Error(), "SEKRIT") || strings.Contains(err.Error(), `"@level"`) {
+			t.Errorf("error quotes the var file or the JSON:\n%v", err)
+		}
+	}
+	if strings.Contains(log.String(), "SEKRIT") {
+		t.Errorf("the log quotes the var file:\n%s", log.String())
 	}
 }
