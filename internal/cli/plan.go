@@ -139,9 +139,11 @@ func planOutcome(r report.Run, detailed bool) error {
 
 // terraformOptions are the environment's say in which terraform runs.
 func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
-	dir := ""
+	dir, versions := "", ""
 	if cache, err := os.UserCacheDir(); err == nil {
 		dir = filepath.Join(cache, "tfgate", "terraform")
+		versions = filepath.Join(cache, "tfgate", "terraform-versions.json")
 	}
-	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install}
+	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install,
+		VersionCache: versions}
 }

@@ -190,6 +190,9 @@ type TerraformOptions struct {
 	PathEnv    string // PATH
 	InstallDir string // where downloaded versions go
 	Install    bool   // --install: downloading one is allowed
+	// VersionCache is the file remembering the versions of binaries already probed
+	// ("" = probe every time).
+	VersionCache string
 }
 
 // ResolveTerraform finds the terraform (or tofu) binary the config asks for.
@@ -201,6 +204,8 @@ func ResolveTerraform(ctx context.Context, cfg *config.Config, opts TerraformOpt
 		Install:    opts.Install || cfg.Terraform.Install,
 		InstallDir: opts.InstallDir,
 		PathEnv:    opts.PathEnv,
+
+		VersionCache: opts.VersionCache,
 	})
 	if err != nil && cfg.File != "" && (cfg.Terraform.Version != "" || cfg.Terraform.Binary == "tofu") {
 		return bin, fmt.Errorf("%w\n(the terraform section of %s chose: binary %q, version %q)", err, cfg.File, cfg.Terraform.Binary, cfg.Terraform.Version)
