@@ -1,4 +1,4 @@
-package policy
+package astjson
 
 // The lexical half of the JSON decoder: strings, numbers, skipping values.
 
