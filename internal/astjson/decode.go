@@ -176,10 +176,15 @@ func (d *decoder) intern(table map[string]*ast.Term, b []byte) *ast.Term {
 	if t, ok := table[string(b)]; ok { // no allocation for the lookup
 		return t
 	}
-	t := d.term(ast.String(b))
-	if len(table) < internLimit {
-		table[string(b)] = t
+	if len(table) >= internLimit {
+		return d.term(ast.String(b))
 	}
+	// A shared term is allocated on its own: carved from a block, it would keep the whole
+	// block alive for as long as any value uses it, long after the rest of the block (a
+	// member DecodeMembers dropped) is garbage.
+	k := string(b)
+	t := ast.NewTerm(ast.String(k))
+	table[k] = t
 	return t
 }
 
@@ -229,6 +234,12 @@ func (d *decoder) object() (*ast.Term, error) {
 				return nil, err
 			}
 		} else {
+			if top && d.visit != nil {
+				// Each member gets blocks of its own: a block is scanned whole by the
+				// garbage collector, so one shared with a kept member would keep a
+				// dropped member's terms, and everything under them, alive.
+				d.slab = nil
+			}
 			v, err := d.value()
 			if err != nil {
 				return nil, err
