@@ -70,7 +70,11 @@ func TopLevel(ctx context.Context, dir string) (string, error) {
 	if top, ok := topLevels.Load(dir); ok {
 		return top.(string), nil
 	}
-	top, err := topLevel(ctx, dir)
+	top, ok := findTopLevel(dir)
+	var err error
+	if !ok {
+		top, err = topLevel(ctx, dir)
+	}
 	if err == nil {
 		topLevels.Store(dir, top)
 		topLevels.Store(top, top)

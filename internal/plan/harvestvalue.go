@@ -38,7 +38,7 @@ func markerOf(k string) string {
 
 // walkValue harvests every values tree paired with its markers tree under v, the values of
 // objects that say "sensitive": true, and the sensitive arguments of module calls (see
-// harvest.document).
+// the reference harvest over encoding/json values, harvest_reference_test.go).
 func (h *harvest) walkValue(v ast.Value) {
 	switch t := v.(type) {
 	case *ast.Array:
