@@ -16,7 +16,9 @@ import (
 // The harvest exists because terraform's markers do not follow values everywhere: a value
 // marked sensitive in one place can appear unmarked in another (terraform_data.output in
 // Terraform 1.5 copies a sensitive input without the marker), and policies read the whole
-// plan — prior_state, planned_values, configuration — not only what tfgate renders.
+// plan — prior_state, planned_values, configuration — not only what tfgate renders. The
+// document-wide half walks the document decoded once into OPA values (harvestvalue.go, by
+// Open); the half here walks a typed plan's changes (Summarise).
 type harvest struct {
 	values map[string]struct{}
 	// keys are the keys of maps marked sensitive as a whole: inside a sensitive container
