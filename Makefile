@@ -19,6 +19,10 @@ ACTIONLINT_STAMP  := $(BIN)/.actionlint-$(ACTIONLINT_VERSION)
 ACT_VERSION       := 0.2.89
 ACT               := $(BIN)/act
 ACT_STAMP         := $(BIN)/.act-$(ACT_VERSION)
+# conftest, what `tfgate policy eval` is measured against (make bench only).
+CONFTEST_VERSION  := 0.71.1
+CONFTEST          := $(BIN)/conftest
+CONFTEST_STAMP    := $(BIN)/.conftest-$(CONFTEST_VERSION)
 # Every workflow file; action.yml is checked through the workflow that runs it (`uses: ./`).
 WORKFLOWS         := $(wildcard .github/workflows/*.yml examples/workflows/*.yml)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -44,7 +48,7 @@ export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi
 # The act end-to-end test (internal/e2e) runs the example workflows in this act.
 export TFGATE_TEST_ACT := $(ACT)
 
-.PHONY: all build terraform tofu fakecloud openapi actionlint act lint-workflows test vet bench demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint act conftest lint-workflows test vet bench bench-compare demo clean
 
 all: build
 
@@ -111,6 +115,15 @@ $(ACT_STAMP):
 	@$(ACT) --version | grep -qx 'act version $(ACT_VERSION)'
 	@touch $@
 
+# conftest from the Go module proxy (a few minutes once; cached in .bin/). Built with
+# `go install`, it reports its version as "dev": the module's own version is checked.
+conftest: $(CONFTEST_STAMP)
+$(CONFTEST_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/open-policy-agent/conftest@v$(CONFTEST_VERSION)
+	@$(GO) version -m $(CONFTEST) | grep -q 'mod.*github.com/open-policy-agent/conftest.*v$(CONFTEST_VERSION)'
+	@touch $@
+
 # Lint every workflow; actionlint also checks the inputs given to action.yml where a workflow
 # uses it as `uses: ./`. shellcheck is not on every machine, so it is off unless named
 # (make lint-workflows SHELLCHECK=shellcheck): the result must not depend on the machine.
@@ -131,8 +144,14 @@ test: terraform tofu fakecloud openapi act vet lint-workflows build
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
 
+# The Go benchmarks of the hot paths, then the whole-process comparisons of issue 12
+# (internal/bench): tfgate against raw terraform and conftest, the ratios in one table.
 bench: terraform fakecloud openapi
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@$(MAKE) --no-print-directory bench-compare
+
+bench-compare: terraform conftest build
+	$(GO) run ./internal/bench -tfgate $(TFGATE) -terraform $(TERRAFORM) -conftest $(CONFTEST) -policies policies
 
 # Plan the example monorepo with the pinned terraform. Its policies deny one project on
 # purpose (a protected resource is deleted), so the expected exit code is 3.

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Git runs git in the working tree at Dir, which should be the repository's top level (see
@@ -59,8 +60,29 @@ func (e *gitError) Error() string {
 
 func (e *gitError) Unwrap() error { return e.err }
 
+// topLevels remembers TopLevel's answers: a command asks for the top level of the same
+// directory several times (the root, change detection, policies), and a working tree's
+// root does not move while tfgate runs. Only answers are kept, never failures.
+var topLevels sync.Map // dir → top level
+
 // TopLevel returns the root of the git working tree that contains dir.
 func TopLevel(ctx context.Context, dir string) (string, error) {
+	if top, ok := topLevels.Load(dir); ok {
+		return top.(string), nil
+	}
+	top, ok := findTopLevel(dir)
+	var err error
+	if !ok {
+		top, err = topLevel(ctx, dir)
+	}
+	if err == nil {
+		topLevels.Store(dir, top)
+		topLevels.Store(top, top)
+	}
+	return top, err
+}
+
+func topLevel(ctx context.Context, dir string) (string, error) {
 	out, err := Git{Dir: dir}.run(ctx, "rev-parse", "--show-toplevel")
 	if err != nil {
 		var ge *gitError

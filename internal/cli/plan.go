@@ -152,10 +152,11 @@ func planOutcome(r report.Run, detailed bool) error {
 
 // terraformOptions are the environment's say in which terraform runs.
 func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
-	dir, plugins := "", ""
+	dir, plugins, versions := "", "", ""
 	if cache := userCacheDir(runtime.GOOS, a.getenv); cache != "" {
 		dir = filepath.Join(cache, "tfgate", "terraform")
 		plugins = filepath.Join(cache, "tfgate", "plugins")
+		versions = filepath.Join(cache, "tfgate", "terraform-versions.json")
 	}
 	// A self-hosted runner keeps its tool cache between jobs (and actions/cache can save
 	// it on GitHub's): providers are downloaded once per runner, not once per job.
@@ -163,7 +164,7 @@ func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
 		plugins = filepath.Join(tools, "tfgate", "plugins")
 	}
 	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install,
-		PluginCacheDir: plugins}
+		PluginCacheDir: plugins, VersionCache: versions}
 }
 
 // userCacheDir is os.UserCacheDir of the app's environment: $XDG_CACHE_HOME or ~/.cache,

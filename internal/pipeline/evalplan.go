@@ -28,12 +28,13 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 	if err != nil {
 		return policy.Result{}, err
 	}
-	changes, err := plan.Read(opts.Plan, plan.Options{Masker: opts.Masker})
+	// One decoding: the policies' input and the plan's secrets come from the same pass.
+	doc, err := plan.Open(opts.Plan, plan.OpenOptions{Masker: opts.Masker, Keep: engine.Reads})
 	if err != nil {
 		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
 	}
-	mask := changes.Masker()
-	res := engine.Eval(ctx, opts.Plan, policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
+	mask := doc.Masker()
+	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
 		ChangedFiles: []string{}, Masker: mask})
 	return res.Masked(mask), nil
 }

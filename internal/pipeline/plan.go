@@ -133,7 +133,7 @@ type projectRun struct {
 	inputHash string
 	tf        terraform.Runner
 	planFile  string
-	raw       []byte // `show -json` of the plan
+	doc       *plan.Document // the plan decoded for the policies, until they judge it
 	result    report.Project
 	suggest   SuggestFunc // drift: fold-back suggestions; nil = none
 	// lockTimeout (apply) is how long terraform waits for a state lock.
@@ -268,11 +268,15 @@ func showPlan(ctx context.Context, r *projectRun) error {
 	if err != nil {
 		return err
 	}
-	changes, err := plan.Read(raw, plan.Options{Masker: r.masker})
+	keep := func(string) bool { return false } // no policies: nothing to keep
+	if e := r.opts.Policies.Engine; e != nil {
+		keep = e.Reads
+	}
+	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.masker}, keep)
 	if err != nil {
 		return fmt.Errorf("read plan of %s: %w", r.p.Name, err)
 	}
-	r.raw = raw
+	r.doc = doc
 	r.result.Changes = changes
 	return nil
 }
@@ -286,7 +290,9 @@ func judgePlan(ctx context.Context, r *projectRun) error {
 	}
 	r.phase("policy")
 	m := r.result.Changes.Masker()
-	res := engine.Eval(ctx, r.raw, policy.Project{Name: r.opts.Policies.ProjectName(r.p.Name, r.p.Dir, r.p.Workspace),
+	doc := r.doc
+	r.doc = nil // a large plan's value is not kept for the rest of the run
+	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: r.opts.Policies.ProjectName(r.p.Name, r.p.Dir, r.p.Workspace),
 		Dir: r.p.Dir, Workspace: r.p.Workspace, ChangedFiles: projectFiles(r.p, r.opts.ChangedFiles), Masker: m})
 	res = res.Masked(m)
 	r.result.Policy = &res

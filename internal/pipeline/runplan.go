@@ -111,6 +111,20 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		req.OutDir = out
 		defer func() { err = writeResult(req, run, err) }() // for tfgate publish
 	}
+	// What does not depend on the selection runs beside it: finding terraform (a version
+	// probe, when the binary's answer is not cached) and, for bundles, the commit facts.
+	// A run that ends before planning (nothing changed, a policy that does not compile)
+	// stops them and never reports their errors.
+	tf := background(ctx, func(ctx context.Context) (terraform.Binary, error) {
+		return ResolveTerraform(ctx, req.Config, req.Terraform)
+	})
+	defer tf.stop()
+	git := ci.Git{Dir: req.Root}
+	var head *future[headFacts]
+	if req.OutDir != "" {
+		head = background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, git) })
+		defer head.stop()
+	}
 	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names,
 		All: req.All, Changed: req.Changed || (!req.All && len(req.Names) == 0), Base: req.Base})
 	if err != nil {
@@ -130,23 +144,20 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	run.Policies, run.PolicyNotes = pols.Source, pols.Notes
-	bin, err := ResolveTerraform(ctx, req.Config, req.Terraform)
+	bin, err := tf.wait()
 	if err != nil {
 		return run, err
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
 
-	git := ci.Git{Dir: req.Root}
-	commit, headErr := git.Head(ctx)
-	dirty, plannedCommit := false, ""
+	// The commit is recorded only in bundles: without --out no git is needed.
+	commit, dirty, plannedCommit := "", false, ""
 	if req.OutDir != "" {
-		// A bundle exists to prove which commit was planned: without one it is worthless.
-		if headErr != nil {
-			return run, fmt.Errorf("--out: plan bundles record the commit they plan: %w", headErr)
-		}
-		if dirty, err = git.Dirty(ctx); err != nil {
+		facts, err := head.wait()
+		if err != nil {
 			return run, err
 		}
+		commit, dirty = facts.commit, facts.dirty
 		if dirty {
 			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", short(commit)))
 		}
@@ -169,6 +180,22 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	})
 	run.Projects = planned.Projects
 	return run, err
+}
+
+// headFacts are what bundles record of the checkout.
+type headFacts struct {
+	commit string
+	dirty  bool
+}
+
+func readHead(ctx context.Context, git ci.Git) (headFacts, error) {
+	commit, err := git.Head(ctx)
+	if err != nil {
+		// A bundle exists to prove which commit was planned: without one it is worthless.
+		return headFacts{}, fmt.Errorf("--out: plan bundles record the commit they plan: %w", err)
+	}
+	dirty, err := git.Dirty(ctx)
+	return headFacts{commit: commit, dirty: dirty}, err
 }
 
 // loadRunPolicies applies PolicySource and loads the policies once for the run.
@@ -200,6 +227,9 @@ type TerraformOptions struct {
 	// PluginCacheDir is where the shared provider cache goes by default (the runner's tool
 	// cache, the user's cache directory); "" = nowhere: no cache.
 	PluginCacheDir string
+	// VersionCache is the file remembering the versions of binaries already probed
+	// ("" = probe every time).
+	VersionCache string
 }
 
 // pluginCacheDir is the provider cache of a run: opts' unless the config turns it off.
@@ -219,6 +249,8 @@ func ResolveTerraform(ctx context.Context, cfg *config.Config, opts TerraformOpt
 		Install:    opts.Install || cfg.Terraform.Install,
 		InstallDir: opts.InstallDir,
 		PathEnv:    opts.PathEnv,
+
+		VersionCache: opts.VersionCache,
 	})
 	if err != nil && cfg.File != "" && (cfg.Terraform.Version != "" || cfg.Terraform.Binary == "tofu") {
 		return bin, fmt.Errorf("%w\n(the terraform section of %s chose: binary %q, version %q)", err, cfg.File, cfg.Terraform.Binary, cfg.Terraform.Version)

@@ -128,7 +128,8 @@ func Decode(data []byte) (*tfjson.Plan, error) {
 		line, col := lineCol(data, dec.InputOffset()+int64(len(after)-len(bytes.TrimLeft(after, " \t\r\n"))))
 		return nil, fmt.Errorf("decode plan JSON: line %d, column %d: unexpected data after the plan object", line, col)
 	}
-	if err := checkKind(&lp); err != nil {
+	kind := lp.kind()
+	if err := checkKind(&kind); err != nil {
 		return nil, err
 	}
 	p := &tfjson.Plan{
@@ -195,20 +196,35 @@ func jsonKind(data []byte) string {
 	return ""
 }
 
-func checkKind(lp *leanPlan) error {
-	isPlan := lp.ResourceChanges != nil || lp.OutputChanges != nil || lp.PlannedValues != nil ||
-		lp.Configuration.present || lp.ResourceDrift != nil || lp.ActionInvocations != nil
+// planKind is what tells a plan from other JSON, read by Decode and by Open alike.
+type planKind struct {
+	formatVersion string
+	// isPlan: one of the sections only a plan has is there (and not null).
+	isPlan                  bool
+	logMessage, stateValues bool // `plan -json` log lines; state JSON
+}
+
+func (lp *leanPlan) kind() planKind {
+	return planKind{
+		formatVersion: lp.FormatVersion,
+		isPlan: lp.ResourceChanges != nil || lp.OutputChanges != nil || lp.PlannedValues != nil ||
+			lp.Configuration.present || lp.ResourceDrift != nil || lp.ActionInvocations != nil,
+		logMessage: bool(lp.LogMessage), stateValues: bool(lp.StateValues),
+	}
+}
+
+func checkKind(k *planKind) error {
 	switch {
-	case bool(lp.LogMessage):
+	case k.logMessage:
 		return errors.New("not a plan: this is a `terraform plan -json` log message; save the plan with -out=FILE and run `terraform show -json FILE`")
-	case !isPlan && bool(lp.StateValues):
+	case !k.isPlan && k.stateValues:
 		return errors.New("not a plan: this is Terraform state JSON; run `terraform show -json PLANFILE` on a saved plan")
-	case lp.FormatVersion == "":
+	case k.formatVersion == "":
 		return errors.New("not a plan: format_version is missing; expected the output of `terraform show -json PLANFILE`")
-	case !isPlan:
+	case !k.isPlan:
 		return errors.New("not a plan: no resource_changes, planned_values or configuration; expected the output of `terraform show -json PLANFILE`")
 	}
-	return checkFormatVersion(lp.FormatVersion)
+	return checkFormatVersion(k.formatVersion)
 }
 
 // checkFormatVersion accepts the plan format majors tfgate understands (0.1+ and 1.x, as

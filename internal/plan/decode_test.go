@@ -7,36 +7,45 @@ import (
 	"testing"
 )
 
+// rejectCases are documents that are no plan, or no plan tfgate reads.
+var rejectCases = []struct {
+	name, input, want string
+}{
+	{"empty", "", "the input is empty"},
+	{"whitespace", " \n\t", "the input is empty"},
+	{"binary plan file", "PK\x03\x04\x14\x00rest-of-zip", "binary plan file"},
+	{"array", `[1, 2]`, "not a plan: a JSON array; expected a JSON object from `terraform show -json PLANFILE`"},
+	{"string", `"plan"`, "not a plan: a JSON string; expected a JSON object"},
+	{"number", "-12.5\n", "not a plan: a JSON number; expected a JSON object"},
+	{"true", "true", "not a plan: a JSON boolean; expected a JSON object"},
+	{"false", " false\n", "not a plan: a JSON boolean; expected a JSON object"},
+	{"null", "null\n", "not a plan: a JSON null; expected a JSON object"},
+	{"null after a byte order mark", "\ufeffnull", "not a plan: a JSON null"},
+	{"word starting like a literal", "trueish", "not a plan: the input is not JSON"},
+	{"garbage", "Terraform will perform the following actions:", "not JSON"},
+	{"byte order mark only", "\ufeff", "the input is empty"},
+	{"state JSON", `{"format_version":"1.0","terraform_version":"1.5.7","values":{"root_module":{}}}`, "state JSON"},
+	{"plan -json log", `{"@level":"info","@message":"Terraform 1.5.7","type":"version"}` + "\n" + `{"@level":"info","@message":"Plan: 1 to add"}`, "log output"},
+	{"single log line", `{"@level":"info","@message":"Terraform 1.5.7","type":"version"}`, "log message"},
+	{"no format_version", `{"planned_values":{},"resource_changes":[]}`, "format_version is missing"},
+	{"unrelated object", `{"format_version":"1.0","name":"x"}`, "no resource_changes, planned_values or configuration"},
+	{"future format", `{"format_version":"2.0","planned_values":{}}`, `unsupported plan format_version "2.0"`},
+	{"format 0.0", `{"format_version":"0.0","planned_values":{}}`, `unsupported plan format_version "0.0"`},
+	{"bad format", `{"format_version":"one","planned_values":{}}`, `invalid format_version "one"`},
+	{"syntax error", "{\n  \"format_version\": \"1.2\",\n  \"planned_values\": {,}\n}", "line 3, column 22"},
+	{"truncated", `{"format_version":"1.2","resource_changes":[{"address":"a"`, "truncated"},
+	{"trailing data", "{\"format_version\":\"1.2\",\"planned_values\":{}}\n}", "line 2, column 1: unexpected data after the plan object"},
+	{"wrong type", "{\"format_version\":\"1.2\",\n\"resource_changes\":\"all of them\"}", "line 2, column 33: resource_changes is a JSON string, expected"},
+	{"actions not a list", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":"delete"}}]}`, "is a JSON string, expected"},
+	{"change not an object", `{"format_version":"1.2","resource_changes":[{"address":"a.b","change":["delete"]}]}`, "is a JSON array, expected"},
+	{"address a number", `{"format_version":"1.2","resource_drift":[{"address":12}]}`, "is a JSON number, expected"},
+	{"output changes a list", `{"format_version":"1.2","output_changes":[{"actions":["create"]}]}`, "is a JSON array, expected"},
+	{"sensitive not a boolean", `{"format_version":"1.2","configuration":{"root_module":{"variables":{"pw":{"sensitive":"yes"}}}}}`, "is a JSON string, expected"},
+	{"errored not a boolean", `{"format_version":"1.2","planned_values":{},"errored":"no"}`, "is a JSON string, expected"},
+}
+
 func TestDecodeRejects(t *testing.T) {
-	tests := []struct {
-		name, input, want string
-	}{
-		{"empty", "", "the input is empty"},
-		{"whitespace", " \n\t", "the input is empty"},
-		{"binary plan file", "PK\x03\x04\x14\x00rest-of-zip", "binary plan file"},
-		{"array", `[1, 2]`, "not a plan: a JSON array; expected a JSON object from `terraform show -json PLANFILE`"},
-		{"string", `"plan"`, "not a plan: a JSON string; expected a JSON object"},
-		{"number", "-12.5\n", "not a plan: a JSON number; expected a JSON object"},
-		{"true", "true", "not a plan: a JSON boolean; expected a JSON object"},
-		{"false", " false\n", "not a plan: a JSON boolean; expected a JSON object"},
-		{"null", "null\n", "not a plan: a JSON null; expected a JSON object"},
-		{"null after a byte order mark", "\ufeffnull", "not a plan: a JSON null"},
-		{"word starting like a literal", "trueish", "not a plan: the input is not JSON"},
-		{"garbage", "Terraform will perform the following actions:", "not JSON"},
-		{"byte order mark only", "\ufeff", "the input is empty"},
-		{"state JSON", `{"format_version":"1.0","terraform_version":"1.5.7","values":{"root_module":{}}}`, "state JSON"},
-		{"plan -json log", `{"@level":"info","@message":"Terraform 1.5.7","type":"version"}` + "\n" + `{"@level":"info","@message":"Plan: 1 to add"}`, "log output"},
-		{"single log line", `{"@level":"info","@message":"Terraform 1.5.7","type":"version"}`, "log message"},
-		{"no format_version", `{"planned_values":{},"resource_changes":[]}`, "format_version is missing"},
-		{"unrelated object", `{"format_version":"1.0","name":"x"}`, "no resource_changes, planned_values or configuration"},
-		{"future format", `{"format_version":"2.0","planned_values":{}}`, `unsupported plan format_version "2.0"`},
-		{"format 0.0", `{"format_version":"0.0","planned_values":{}}`, `unsupported plan format_version "0.0"`},
-		{"bad format", `{"format_version":"one","planned_values":{}}`, `invalid format_version "one"`},
-		{"syntax error", "{\n  \"format_version\": \"1.2\",\n  \"planned_values\": {,}\n}", "line 3, column 22"},
-		{"truncated", `{"format_version":"1.2","resource_changes":[{"address":"a"`, "truncated"},
-		{"trailing data", "{\"format_version\":\"1.2\",\"planned_values\":{}}\n}", "line 2, column 1: unexpected data after the plan object"},
-		{"wrong type", "{\"format_version\":\"1.2\",\n\"resource_changes\":\"all of them\"}", "line 2, column 33: resource_changes is a JSON string, expected"},
-	}
+	tests := rejectCases
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Decode([]byte(tt.input))

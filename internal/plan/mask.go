@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -17,7 +16,9 @@ import (
 // The harvest exists because terraform's markers do not follow values everywhere: a value
 // marked sensitive in one place can appear unmarked in another (terraform_data.output in
 // Terraform 1.5 copies a sensitive input without the marker), and policies read the whole
-// plan — prior_state, planned_values, configuration — not only what tfgate renders.
+// plan — prior_state, planned_values, configuration — not only what tfgate renders. The
+// document-wide half walks the document decoded once into OPA values (harvestvalue.go, by
+// Open); the half here walks a typed plan's changes (Summarise).
 type harvest struct {
 	values map[string]struct{}
 	// keys are the keys of maps marked sensitive as a whole: inside a sensitive container
@@ -57,86 +58,6 @@ func newMasker(base *secret.Masker, h *harvest) *secret.Masker {
 var markerPairs = map[string]string{
 	"values":        "sensitive_values", // state resources (prior_state, planned_values)
 	"config_values": "config_sensitive", // action_invocations
-}
-
-// document harvests every values tree paired with its markers tree anywhere in a plan
-// JSON document — resource changes, drift, deferred changes, prior_state, planned_values,
-// action invocations, outputs, and whatever later formats add in the same shape — plus the
-// values of objects that say "sensitive": true (outputs in state and configuration,
-// variables' defaults) and the literals callers pass to a module's sensitive variables.
-// It goes by structure, not by a list of places. A document that is not JSON adds nothing:
-// Decode reports it.
-func (h *harvest) document(data []byte) {
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
-	dec.UseNumber()
-	var doc any
-	if dec.Decode(&doc) != nil {
-		return
-	}
-	h.walk(doc)
-}
-
-func (h *harvest) walk(v any) {
-	switch t := v.(type) {
-	case []any:
-		for _, e := range t {
-			h.walk(e)
-		}
-	case map[string]any:
-		for k, e := range t {
-			mk, ok := markerPairs[k]
-			if !ok {
-				mk = k + "_sensitive"
-			}
-			if marker, ok := t[mk]; ok {
-				h.pair(e, marker)
-			}
-			h.walk(e)
-		}
-		if isTrue(t["sensitive"]) {
-			h.collect(t["value"], true, true)
-			h.collect(t["default"], true, true)
-			h.constants(t["expression"])
-		}
-		if calls, ok := t["module_calls"].(map[string]any); ok {
-			for _, c := range calls {
-				h.moduleCall(c)
-			}
-		}
-	}
-}
-
-// moduleCall harvests the constant arguments of a module call (configuration JSON) that
-// set variables the module declares sensitive.
-func (h *harvest) moduleCall(c any) {
-	call, _ := c.(map[string]any)
-	module, _ := call["module"].(map[string]any)
-	vars, _ := module["variables"].(map[string]any)
-	exprs, _ := call["expressions"].(map[string]any)
-	for name, v := range vars {
-		if decl, _ := v.(map[string]any); isTrue(decl["sensitive"]) {
-			h.constants(exprs[name])
-		}
-	}
-}
-
-// constants harvests every constant_value in a configuration expression (nested blocks
-// hold lists of expression objects).
-func (h *harvest) constants(expr any) {
-	switch t := expr.(type) {
-	case []any:
-		for _, e := range t {
-			h.constants(e)
-		}
-	case map[string]any:
-		for k, e := range t {
-			if k == "constant_value" {
-				h.collect(e, true, true)
-			} else if k != "references" {
-				h.constants(e)
-			}
-		}
-	}
 }
 
 // pair harvests one values tree with its markers.

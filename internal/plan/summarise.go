@@ -23,20 +23,38 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 // them. Callers that have the document use Read rather than Decode and Summarise. On an
 // errored plan, the summary is returned with Decode's error.
 func Read(data []byte, opts Options) (*Changes, error) {
-	// The document-wide harvest decodes the whole document once more, generically: done
-	// beside Decode, it costs wall time only when there is no second core.
-	h := newHarvest()
-	harvested := make(chan struct{})
+	c, _, err := ReadDocument(data, opts, keepNothing)
+	return c, err
+}
+
+// ReadDocument is Read that also opens the document for policies (Open, keeping the
+// members keep accepts): the document-wide harvest and the policies' input come from one
+// decoding of the document into OPA values, done beside the typed decoding the review
+// needs (on a second core, it costs no wall time). The document's masker is the changes'.
+// The caller should drop the document once the policies are evaluated: it can be large.
+func ReadDocument(data []byte, opts Options, keep func(key string) bool) (*Changes, *Document, error) {
+	var (
+		doc    *Document
+		docErr error
+	)
+	opened := make(chan struct{})
 	go func() {
-		defer close(harvested)
-		h.document(data)
+		defer close(opened)
+		doc, docErr = open(data, keep)
 	}()
 	p, err := Decode(data)
-	<-harvested
+	<-opened
 	if p == nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return summarise(p, opts, h), err
+	if doc == nil {
+		// The typed decoder took what the value decoder refused: never expected, but a
+		// plan whose secrets were not harvested must not be shown.
+		return nil, nil, docErr
+	}
+	c := summarise(p, opts, doc.h)
+	doc.masker = c.masker
+	return c, doc, err
 }
 
 func summarise(p *tfjson.Plan, opts Options, h *harvest) *Changes {

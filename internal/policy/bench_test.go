@@ -9,6 +9,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/plan/plangen"
 )
 
@@ -63,7 +64,7 @@ func BenchmarkEval10kWholePlan(b *testing.B) {
 	b.SetBytes(int64(len(plan)))
 	b.ReportAllocs()
 	for b.Loop() {
-		v, err := DecodeJSON(plan)
+		v, err := astjson.Decode(plan)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,18 +89,18 @@ func BenchmarkEvalValue10k(b *testing.B) {
 	}
 }
 
-func BenchmarkDecodeJSON10k(b *testing.B) {
+func BenchmarkDecode10k(b *testing.B) {
 	plan := benchPlan()
 	b.SetBytes(int64(len(plan)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := DecodeJSON(plan); err != nil {
+		if _, err := astjson.Decode(plan); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// BenchmarkInterfaceToValue10k is the conversion DecodeJSON replaces
+// BenchmarkInterfaceToValue10k is the conversion astjson.Decode replaces
 // (encoding/json into map[string]any, then ast.InterfaceToValue), for comparison.
 func BenchmarkInterfaceToValue10k(b *testing.B) {
 	plan := benchPlan()

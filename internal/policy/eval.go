@@ -9,6 +9,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/tfgate/tfgate/internal/astjson"
 )
 
 // Eval evaluates every rule against one plan (`terraform show -json`
@@ -34,10 +36,17 @@ func (e *Engine) Decode(planJSON []byte) (ast.Value, error) {
 	if e.inputKeys != nil {
 		keep = func(k string) bool { return e.inputKeys[k] }
 	}
-	return decodeJSON(planJSON, keep)
+	return astjson.DecodeKeeping(planJSON, keep)
 }
 
-// EvalValue is Eval for a plan already decoded with Decode (or DecodeJSON),
+// Reads reports whether the policies may read the top-level plan key: a plan decoded
+// for them (plan.Open) needs only those members. Every key, when some policy reads input
+// as a whole or by a computed key.
+func (e *Engine) Reads(key string) bool {
+	return e.inputKeys == nil || e.inputKeys[key]
+}
+
+// EvalValue is Eval for a plan already decoded with Decode (or astjson, or plan.Open),
 // so one decoded plan can be evaluated for several projects or repeatedly.
 // It stops after the engine's EvalTimeout, or when the heap passes the memory limit
 // (SetMemoryLimit).

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/plan/plangen"
 )
 
@@ -51,7 +52,7 @@ func TestProjectionGivesSameResult(t *testing.T) {
 	}
 	plan := plangen.Generate(400)
 	projected := e.Eval(ctx, plan, Project{Name: "p"})
-	full, err := DecodeJSON(plan)
+	full, err := astjson.Decode(plan)
 	if err != nil {
 		t.Fatal(err)
 	}

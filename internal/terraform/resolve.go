@@ -46,6 +46,9 @@ type ResolveOptions struct {
 	// organisations that mirror it; the mirror must keep the same layout and
 	// the HashiCorp signatures, which are still verified.
 	ReleasesURL string
+	// VersionCache is a file remembering the versions of binaries already probed (see
+	// versionCache); "" probes every candidate.
+	VersionCache string
 }
 
 // ErrNotFound is returned (wrapped) when no terraform or tofu binary exists at all.
@@ -59,8 +62,9 @@ var ErrNotFound = errors.New("no terraform or tofu binary found on PATH; install
 //  4. a download with hc-install, only when Install is set;
 //  5. OpenTofu on PathEnv, when the configured flavor is terraform.
 //
-// Every candidate's version is read with `<bin> version -json` and must be
-// >= 1.5 and satisfy Constraint. The PATH lookup is done here rather than
+// Every candidate's version is read with `<bin> version -json` (or from
+// VersionCache, when the same binary answered before) and must be >= 1.5 and
+// satisfy Constraint. The PATH lookup is done here rather than
 // with hc-install's fs finders because those search the process PATH and run
 // the binary with the process environment; Resolve must honour PathEnv only.
 func Resolve(ctx context.Context, opts ResolveOptions) (Binary, error) {
@@ -99,10 +103,11 @@ type resolver struct {
 	constraint version.Constraints // nil = any version >= MinVersion
 	rejected   []string
 	found      bool
+	versions   *versionCache
 }
 
 func newResolver(opts ResolveOptions) (*resolver, error) {
-	r := &resolver{opts: opts, flavor: opts.Binary}
+	r := &resolver{opts: opts, flavor: opts.Binary, versions: &versionCache{file: opts.VersionCache}}
 	switch opts.Binary {
 	case "", FlavorTerraform:
 		r.flavor = FlavorTerraform
@@ -164,7 +169,7 @@ func (r *resolver) try(ctx context.Context, path, where string) (Binary, bool) {
 
 // check reads the binary's version and applies the minimum and the constraint.
 func (r *resolver) check(ctx context.Context, path string) (Binary, error) {
-	v, err := probeVersion(ctx, path, r.opts.PathEnv)
+	v, err := r.versions.version(ctx, path, r.opts.PathEnv)
 	if err != nil {
 		return Binary{}, err
 	}

@@ -1,4 +1,4 @@
-package policy
+package astjson
 
 // The lexical half of the JSON decoder: strings, numbers, skipping values.
 
@@ -175,10 +175,11 @@ func (d *decoder) number() (*ast.Term, error) {
 	if t, ok := d.nums[string(b)]; ok {
 		return t, nil
 	}
-	t := d.term(ast.Number(b))
-	if len(b) <= 8 && len(d.nums) < internLimit {
-		d.nums[string(b)] = t
+	if len(b) > 8 || len(d.nums) >= internLimit {
+		return d.term(ast.Number(b)), nil
 	}
+	t := ast.NewTerm(ast.Number(b)) // on its own, as intern explains
+	d.nums[string(b)] = t
 	return t, nil
 }
 

@@ -1,4 +1,7 @@
-package policy
+// Package astjson decodes JSON documents straight into OPA's ast values: the form a plan
+// takes once, for the policies that judge it and for the redaction that harvests its
+// secrets (internal/plan), so that a large plan is parsed into a tree only once.
+package astjson
 
 import (
 	"bytes"
@@ -9,16 +12,31 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// DecodeJSON converts a JSON document straight into an OPA value.
+// Decode converts a JSON document straight into an OPA value.
 //
-// Converting a plan into OPA's value form dominates the cost of evaluating it:
-// encoding/json into map[string]any followed by ast.InterfaceToValue builds the
-// document twice. This scanner builds ast terms directly, shares the terms of
-// repeated object keys and short strings (plans repeat attribute names and
-// action words thousands of times) and keeps numbers as their literal text,
-// like OPA does. Duplicate object keys keep the last value, like encoding/json.
-func DecodeJSON(data []byte) (ast.Value, error) {
-	return decodeJSON(data, nil)
+// encoding/json into map[string]any followed by ast.InterfaceToValue builds the document
+// twice. This scanner builds ast terms directly, shares the terms of repeated object keys
+// and short strings (plans repeat attribute names and action words thousands of times) and
+// keeps numbers as their literal text, like OPA does. Duplicate object keys keep the last
+// value, like encoding/json. A leading UTF-8 byte order mark is skipped.
+func Decode(data []byte) (ast.Value, error) {
+	return decode(data, nil, nil)
+}
+
+// DecodeKeeping is Decode for a top-level object of which only the members whose key keep
+// accepts are wanted: the others are skipped (still checked to be well formed) without
+// being built, which saves most of the time and memory when the unwanted ones are large.
+func DecodeKeeping(data []byte, keep func(key string) bool) (ast.Value, error) {
+	return decode(data, keep, nil)
+}
+
+// DecodeMembers is Decode for a top-level object whose members are wanted one at a time:
+// each member's value is decoded and passed to visit, in document order, and is kept in
+// the returned object only when visit returns true. A member that is not kept can be
+// collected as soon as visit returns, so the whole document never needs to be in memory
+// at once. A top-level value that is not an object is returned as it is, without a visit.
+func DecodeMembers(data []byte, visit func(key string, v ast.Value) bool) (ast.Value, error) {
+	return decode(data, nil, visit)
 }
 
 // utf8BOM is the UTF-8 byte order mark: editors on Windows start files with it.
@@ -39,7 +57,9 @@ type decoder struct {
 	pos   int
 	depth int
 	// keep selects the top-level object members to decode; nil keeps all.
-	keep  func(key string) bool
+	keep func(key string) bool
+	// visit, when set, sees each decoded top-level member and says whether to keep it.
+	visit func(key string, v ast.Value) bool
 	keys  map[string]*ast.Term
 	vals  map[string]*ast.Term
 	nums  map[string]*ast.Term
@@ -60,13 +80,14 @@ func (d *decoder) term(v ast.Value) *ast.Term {
 	return t
 }
 
-func decodeJSON(data []byte, keep func(string) bool) (ast.Value, error) {
+func decode(data []byte, keep func(string) bool, visit func(string, ast.Value) bool) (ast.Value, error) {
 	d := &decoder{
-		data: data,
-		keep: keep,
-		keys: make(map[string]*ast.Term, 512),
-		vals: make(map[string]*ast.Term, 1024),
-		nums: make(map[string]*ast.Term, 256),
+		data:  data,
+		keep:  keep,
+		visit: visit,
+		keys:  make(map[string]*ast.Term, 512),
+		vals:  make(map[string]*ast.Term, 1024),
+		nums:  make(map[string]*ast.Term, 256),
 	}
 	if bytes.HasPrefix(data, utf8BOM) {
 		d.pos = len(utf8BOM) // skipped, as plan.Decode does
@@ -155,10 +176,15 @@ func (d *decoder) intern(table map[string]*ast.Term, b []byte) *ast.Term {
 	if t, ok := table[string(b)]; ok { // no allocation for the lookup
 		return t
 	}
-	t := d.term(ast.String(b))
-	if len(table) < internLimit {
-		table[string(b)] = t
+	if len(table) >= internLimit {
+		return d.term(ast.String(b))
 	}
+	// A shared term is allocated on its own: carved from a block, it would keep the whole
+	// block alive for as long as any value uses it, long after the rest of the block (a
+	// member DecodeMembers dropped) is garbage.
+	k := string(b)
+	t := ast.NewTerm(ast.String(k))
+	table[k] = t
 	return t
 }
 
@@ -208,11 +234,19 @@ func (d *decoder) object() (*ast.Term, error) {
 				return nil, err
 			}
 		} else {
+			if top && d.visit != nil {
+				// Each member gets blocks of its own: a block is scanned whole by the
+				// garbage collector, so one shared with a kept member would keep a
+				// dropped member's terms, and everything under them, alive.
+				d.slab = nil
+			}
 			v, err := d.value()
 			if err != nil {
 				return nil, err
 			}
-			d.pairs = append(d.pairs, [2]*ast.Term{k, v})
+			if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value) {
+				d.pairs = append(d.pairs, [2]*ast.Term{k, v})
+			}
 		}
 		d.skipSpace()
 		if d.pos >= len(d.data) {

@@ -1,9 +1,10 @@
-package policy
+package astjson
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,36 +50,36 @@ var decodeCases = []string{
 	`{"resource_changes":[{"address":"a.b","change":{"actions":["delete","create"],"before":{"tags":{"owner":"x"}},"after":null}}]}`,
 }
 
-func TestDecodeJSONMatchesReference(t *testing.T) {
+func TestDecodeMatchesReference(t *testing.T) {
 	for _, c := range decodeCases {
-		got, err := DecodeJSON([]byte(c))
+		got, err := Decode([]byte(c))
 		if err != nil {
-			t.Errorf("DecodeJSON(%q): %v", c, err)
+			t.Errorf("Decode(%q): %v", c, err)
 			continue
 		}
 		if want := reference(t, []byte(c)); got.Compare(want) != 0 {
-			t.Errorf("DecodeJSON(%q) = %v, want %v", c, got, want)
+			t.Errorf("Decode(%q) = %v, want %v", c, got, want)
 		}
 	}
 }
 
 // A leading byte order mark is skipped, as plan.Decode skips it.
-func TestDecodeJSONSkipsByteOrderMark(t *testing.T) {
-	got, err := DecodeJSON([]byte("\ufeff{\"format_version\":\"1.2\"}"))
+func TestDecodeSkipsByteOrderMark(t *testing.T) {
+	got, err := Decode([]byte("\ufeff{\"format_version\":\"1.2\"}"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := reference(t, []byte(`{"format_version":"1.2"}`)); got.Compare(want) != 0 {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if _, err := DecodeJSON([]byte("{}\ufeff")); err == nil {
+	if _, err := Decode([]byte("{}\ufeff")); err == nil {
 		t.Error("a byte order mark after the value was accepted")
 	}
 }
 
-func TestDecodeJSONGeneratedPlan(t *testing.T) {
+func TestDecodeGeneratedPlan(t *testing.T) {
 	plan := plangen.Generate(50)
-	got, err := DecodeJSON(plan)
+	got, err := Decode(plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestDecodeJSONGeneratedPlan(t *testing.T) {
 	}
 }
 
-func TestDecodeJSONErrors(t *testing.T) {
+func TestDecodeErrors(t *testing.T) {
 	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
 	tests := []struct {
 		in     string
@@ -128,7 +129,7 @@ func TestDecodeJSONErrors(t *testing.T) {
 			if json.Valid([]byte(tt.in)) {
 				t.Fatalf("test case %q is valid JSON", tt.in)
 			}
-			_, err := DecodeJSON([]byte(tt.in))
+			_, err := Decode([]byte(tt.in))
 			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v, want a *SyntaxError", err)
@@ -140,9 +141,9 @@ func TestDecodeJSONErrors(t *testing.T) {
 	}
 }
 
-func TestDecodeJSONSkipsUnreadKeys(t *testing.T) {
+func TestDecodeSkipsUnreadKeys(t *testing.T) {
 	doc := `{"prior_state": {"a": ["x", {"b": "}]\"{["}], "n": -1.5e3, "t": true}, "resource_changes": [1], "timestamp": "t", "z": null, "planned_values": [[[]]]}`
-	got, err := decodeJSON([]byte(doc), func(k string) bool { return k == "resource_changes" || k == "z" })
+	got, err := DecodeKeeping([]byte(doc), func(k string) bool { return k == "resource_changes" || k == "z" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,22 +156,22 @@ func TestDecodeJSONSkipsUnreadKeys(t *testing.T) {
 		`{"skip": [`,
 		`{"skip": tru, "keep": 1}`,
 	} {
-		if _, err := decodeJSON([]byte(bad), func(k string) bool { return k == "keep" }); err == nil {
-			t.Errorf("decodeJSON(%q) skipped malformed JSON without an error", bad)
+		if _, err := DecodeKeeping([]byte(bad), func(k string) bool { return k == "keep" }); err == nil {
+			t.Errorf("DecodeKeeping(%q) skipped malformed JSON without an error", bad)
 		}
 	}
 }
 
-func FuzzDecodeJSON(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	for _, c := range decodeCases {
 		f.Add([]byte(c))
 	}
 	f.Add([]byte(`{"a":[1,2,{"b":"\u0000"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := DecodeJSON(data)
+		got, err := Decode(data)
 		if !json.Valid(data) {
 			if err == nil {
-				t.Fatalf("DecodeJSON accepted invalid JSON %q", data)
+				t.Fatalf("Decode accepted invalid JSON %q", data)
 			}
 			return
 		}
@@ -178,10 +179,36 @@ func FuzzDecodeJSON(f *testing.F) {
 			if bytes.Count(data, []byte("[")) > maxDepth || bytes.Count(data, []byte("{")) > maxDepth {
 				return
 			}
-			t.Fatalf("DecodeJSON(%q): %v", data, err)
+			t.Fatalf("Decode(%q): %v", data, err)
 		}
 		if want := reference(t, data); got.Compare(want) != 0 {
-			t.Fatalf("DecodeJSON(%q) = %v, want %v", data, got, want)
+			t.Fatalf("Decode(%q) = %v, want %v", data, got, want)
 		}
 	})
+}
+
+func TestDecodeMembers(t *testing.T) {
+	doc := `{"a": {"x": [1, 2]}, "b\u0041": "s", "c": null, "d": [{"e": true}]}`
+	var seen []string
+	got, err := DecodeMembers([]byte(doc), func(k string, v ast.Value) bool {
+		seen = append(seen, k+"="+v.String())
+		return k != "a" && k != "c"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := ast.MustParseTerm(`{"bA": "s", "d": [{"e": true}]}`).Value; got.Compare(want) != 0 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if want := []string{`a={"x": [1, 2]}`, `bA="s"`, `c=null`, `d=[{"e": true}]`}; !slices.Equal(seen, want) {
+		t.Errorf("visited %q, want %q", seen, want)
+	}
+	// Nested objects are not visited; a top level that is no object is returned as is.
+	v, err := DecodeMembers([]byte(`[{"a": 1}]`), func(string, ast.Value) bool { t.Error("visited"); return true })
+	if err != nil || v.Compare(ast.MustParseTerm(`[{"a": 1}]`).Value) != 0 {
+		t.Errorf("array: %v %v", v, err)
+	}
+	if _, err := DecodeMembers([]byte(`{"a": 1, "b": [}`), func(string, ast.Value) bool { return false }); err == nil {
+		t.Error("malformed member accepted")
+	}
 }

@@ -1,0 +1,103 @@
+// Command bench measures tfgate against what a user would otherwise run, as whole
+// processes side by side, and prints the ratios (`make bench`):
+//
+//	(a) fixed cost: `tfgate plan P` on a tiny project ÷ terraform init, plan -out, show -json
+//	(b) `tfgate policy eval` ÷ `conftest test --all-namespaces` on a 10,000-change plan,
+//	    wall time and peak memory
+//	(d) `tfgate projects --changed` on 500 projects and 100 modules ÷ on 50 and 10; and 40
+//	    small projects planned with --parallel 2 ÷ a sequential terraform loop
+//
+// The two sides of a comparison run alternately in one loop and are summarised by their
+// medians, so that the load of a shared machine falls on both: only the ratios are
+// meaningful, never the times themselves. Nothing here is a test: tests never assert
+// timings.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+func main() {
+	var (
+		t      Tools
+		only   string
+		rounds int
+	)
+	flag.StringVar(&t.Tfgate, "tfgate", ".bin/tfgate", "the tfgate binary")
+	flag.StringVar(&t.Terraform, "terraform", ".bin/terraform", "the terraform binary both sides run")
+	flag.StringVar(&t.Conftest, "conftest", ".bin/conftest", "the conftest binary (\"\" skips the policy comparison)")
+	flag.StringVar(&t.Policies, "policies", "policies", "the directory of tfgate's default policies")
+	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel); default all")
+	flag.IntVar(&rounds, "rounds", 0, "rounds per comparison (default: each case's own)")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, t, only, rounds); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, t Tools, only string, rounds int) error {
+	for _, p := range []*string{&t.Tfgate, &t.Terraform, &t.Conftest, &t.Policies} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
+	if _, err := os.Stat(t.Conftest); t.Conftest != "" && err != nil {
+		t.Conftest = ""
+	}
+	work, err := os.MkdirTemp("", "tfgate-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	t.Work = work
+
+	var rows []Row
+	var skipped []string
+	for _, c := range cases {
+		if only != "" && !slices.Contains(strings.Split(only, ","), c.Name) {
+			continue
+		}
+		n := c.Rounds
+		if rounds > 0 {
+			n = rounds
+		}
+		fmt.Fprintf(os.Stderr, "== %s: setting up\n", c.Name)
+		a, b, err := c.Setup(ctx, t)
+		var skip errSkip
+		if errors.As(err, &skip) {
+			skipped = append(skipped, fmt.Sprintf("%s: skipped: %s", c.Name, skip))
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+		sa, sb, err := compare(ctx, a, b, n, func(s string) { fmt.Fprintf(os.Stderr, "   %s %s\n", c.Name, s) })
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
+		}
+		rows = append(rows, c.Rows(sa, sb)...)
+	}
+	fmt.Print("\n" + table(rows))
+	for _, s := range skipped {
+		fmt.Println(s)
+	}
+	fmt.Println("a and b are medians of alternating runs; only the ratios compare (the machine is shared).")
+	return nil
+}

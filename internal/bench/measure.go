@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Command is one process: an argument vector run in Dir with exactly Env.
+type Command struct {
+	Args []string
+	Dir  string
+	Env  []string
+	// OK lists the exit codes that are success besides 0 (a policy denial, for example).
+	OK []int
+}
+
+// Sequence is what one side of a comparison runs: its commands one after the other, each
+// a whole process. A sample is the wall time of the whole sequence.
+type Sequence struct {
+	Name     string
+	Commands []Command
+}
+
+// Sample is one run of a Sequence.
+type Sample struct {
+	Wall   time.Duration
+	MaxRSS int64 // bytes: the largest resident set of the sequence's processes
+}
+
+// run executes the sequence once and measures it. Output is discarded but kept for the
+// error of a command that fails.
+func (s Sequence) run(ctx context.Context) (Sample, error) {
+	var smp Sample
+	start := time.Now()
+	for _, c := range s.Commands {
+		cmd := exec.CommandContext(ctx, c.Args[0], c.Args[1:]...)
+		cmd.Dir, cmd.Env = c.Dir, c.Env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		if cmd.ProcessState == nil {
+			return smp, fmt.Errorf("%s: %s: %w", s.Name, strings.Join(c.Args, " "), err)
+		}
+		if code := cmd.ProcessState.ExitCode(); err != nil && !slices.Contains(c.OK, code) {
+			return smp, fmt.Errorf("%s: %s (in %s): %v\n%s", s.Name, strings.Join(c.Args, " "), c.Dir, err, tail(out.String(), 2000))
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			smp.MaxRSS = max(smp.MaxRSS, ru.Maxrss*1024) // Linux reports kilobytes
+		}
+	}
+	smp.Wall = time.Since(start)
+	return smp, nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// Stats summarise the samples of one side: medians resist the outliers of a shared machine.
+type Stats struct {
+	Samples []Sample
+}
+
+func (st Stats) Wall() time.Duration {
+	w := make([]time.Duration, len(st.Samples))
+	for i, s := range st.Samples {
+		w[i] = s.Wall
+	}
+	return median(w)
+}
+
+func (st Stats) MaxRSS() int64 {
+	r := make([]int64, len(st.Samples))
+	for i, s := range st.Samples {
+		r[i] = s.MaxRSS
+	}
+	return median(r)
+}
+
+func median[T int64 | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// compare runs a and b alternately, n rounds after one warm-up round of each (whose
+// samples are dropped: first runs fill caches, the version cache among them). The order
+// alternates too (ab, ba, ab, …) so that neither side always runs after the other, and
+// the machine's load at any moment falls on both: only the ratio within one run means
+// anything on a shared machine.
+func compare(ctx context.Context, a, b Sequence, n int, progress func(string)) (Stats, Stats, error) {
+	var sa, sb Stats
+	for round := -1; round < n; round++ {
+		first, second := a, b
+		if round%2 != 0 {
+			first, second = b, a
+		}
+		for _, seq := range []Sequence{first, second} {
+			smp, err := seq.run(ctx)
+			if err != nil {
+				return sa, sb, err
+			}
+			if round < 0 {
+				continue
+			}
+			if seq.Name == a.Name {
+				sa.Samples = append(sa.Samples, smp)
+			} else {
+				sb.Samples = append(sb.Samples, smp)
+			}
+		}
+		if progress != nil && round >= 0 {
+			progress(fmt.Sprintf("round %d/%d", round+1, n))
+		}
+	}
+	return sa, sb, nil
+}
