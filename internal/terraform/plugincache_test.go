@@ -229,12 +229,9 @@ func TestPackageHashNoticesChanges(t *testing.T) {
 	}
 }
 
-// TestManagedInitSkipsInitLock: with the shared cache inits do not wait for one another,
-// and terraform's cache is the project's view.
-func TestManagedInitSkipsInitLock(t *testing.T) {
-	// Not parallel: it holds the process-wide init lock.
-	initSem <- struct{}{}
-	defer func() { <-initSem }()
+// TestManagedInitUsesView: with the shared cache terraform's cache is the project's view.
+// (Inits still take turns: init also sets up the state backend, where backends race.)
+func TestManagedInitUsesView(t *testing.T) {
 	tmp := t.TempDir()
 	dump := filepath.Join(tmp, "cachedir")
 	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{

@@ -79,11 +79,14 @@ type RunnerOptions struct {
 	PluginCache string
 }
 
-// initSem serialises Init across every Runner in the process that has no PluginCache.
-// Terraform then uses the user's own plugin cache, if they have one, which terraform
-// documents as not safe for concurrent use: two inits writing the same provider can leave
-// a truncated binary that every later run trips on. A channel rather than a sync.Mutex
-// so that a cancelled run stops waiting.
+// initSem serialises Init across every Runner in the process. Without PluginCache terraform
+// uses the user's own plugin cache, if they have one, which terraform documents as not safe
+// for concurrent use: two inits writing the same provider can leave a truncated binary that
+// every later run trips on. With it the cache is safe (see initCached), but init also sets
+// up the state backend, and backends race there: two projects initialising tofu's pg
+// backend in one database at once collide creating its tables ("duplicate key value
+// violates unique constraint"). Parallel inits measured no faster at --parallel 2 anyway.
+// A channel rather than a sync.Mutex so that a cancelled run stops waiting.
 var initSem = make(chan struct{}, 1)
 
 type runner struct {
@@ -155,12 +158,6 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 }
 
 func (r *runner) Init(ctx context.Context) error {
-	if r.pluginCache != "" {
-		if r.initWait != nil {
-			r.initWait(false)
-		}
-		return r.initCached(ctx)
-	}
 	select {
 	case initSem <- struct{}{}:
 	default:
@@ -178,6 +175,9 @@ func (r *runner) Init(ctx context.Context) error {
 		r.initWait(false)
 	}
 	defer func() { <-initSem }()
+	if r.pluginCache != "" {
+		return r.initCached(ctx)
+	}
 	return r.init(ctx, nil)
 }
 
