@@ -27,9 +27,9 @@ func TestGitHubStoreIgnoresForeignArtifacts(t *testing.T) {
 	name := "tfgate-plan-" + head
 	now := time.Now()
 	for what, a := range map[string]github.Artifact{
-		"fork":         {ID: 1, Name: name, CreatedAt: now, RepositoryID: 1, HeadRepositoryID: 2, HeadSHA: head},
+		"fork":            {ID: 1, Name: name, CreatedAt: now, RepositoryID: 1, HeadRepositoryID: 2, HeadSHA: head},
 		"undescribed run": {ID: 3, Name: name, CreatedAt: now, HeadSHA: head},
-		"other commit": {ID: 2, Name: name, CreatedAt: now, RepositoryID: 1, HeadRepositoryID: 1, HeadSHA: strings.Repeat("b", 40)},
+		"other commit":    {ID: 2, Name: name, CreatedAt: now, RepositoryID: 1, HeadRepositoryID: 1, HeadSHA: strings.Repeat("b", 40)},
 	} {
 		t.Run(what, func(t *testing.T) {
 			s := GitHubStore(listOnly{[]github.Artifact{a}}, github.Repo{Owner: "acme", Name: "infra"})
