@@ -30,15 +30,6 @@ func DecodeKeeping(data []byte, keep func(key string) bool) (ast.Value, error) {
 	return decode(data, keep, nil)
 }
 
-// DecodeMembers is Decode for a top-level object whose members are wanted one at a time:
-// each member's value is decoded and passed to visit, in document order, and is kept in
-// the returned object only when visit returns true. A member that is not kept can be
-// collected as soon as visit returns, so the whole document never needs to be in memory
-// at once. A top-level value that is not an object is returned as it is, without a visit.
-func DecodeMembers(data []byte, visit func(key string, v ast.Value) bool) (ast.Value, error) {
-	return decode(data, nil, visit)
-}
-
 // utf8BOM is the UTF-8 byte order mark: editors on Windows start files with it.
 var utf8BOM = []byte("\ufeff")
 

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -68,6 +69,7 @@ func run(ctx context.Context, t Tools, only string, rounds int) error {
 	defer os.RemoveAll(work)
 	t.Work = work
 
+	loadBefore := loadAverage()
 	var rows []Row
 	var skipped []string
 	for _, c := range cases {
@@ -99,5 +101,16 @@ func run(ctx context.Context, t Tools, only string, rounds int) error {
 		fmt.Println(s)
 	}
 	fmt.Println("a and b are medians of alternating runs; only the ratios compare (the machine is shared).")
+	fmt.Printf("%d CPUs; load average (1 min) %s before, %s after: the parallel comparison needs idle CPUs to mean anything.\n",
+		runtime.NumCPU(), loadBefore, loadAverage())
 	return nil
+}
+
+// loadAverage is the machine's one-minute load average, "?" where /proc does not say.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }

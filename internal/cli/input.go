@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -49,6 +50,7 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	}
 	tooLarge := fmt.Errorf("%s is larger than the limit of %s; raise it with %s=BYTES", name, formatSize(limit), maxInputEnv)
 	r := stdin
+	var size int64 // a regular file's size: the buffer is allocated once
 	if name == "-" {
 		tooLarge = fmt.Errorf("standard input is larger than the limit of %s; raise it with %s=BYTES", formatSize(limit), maxInputEnv)
 	} else {
@@ -57,15 +59,20 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-			return nil, tooLarge
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if st.Size() > limit {
+				return nil, tooLarge
+			}
+			size = st.Size()
 		}
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(size) + bytes.MinRead) // room to see the end without growing
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, tooLarge
 	}

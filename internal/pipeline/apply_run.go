@@ -36,6 +36,7 @@ func (a *applier) apply(ctx context.Context) error {
 	if err := opts.defaults(); err != nil {
 		return err
 	}
+	opts.procs = terraformProcs(a.req.Parallel, len(projects))
 	a.run.Projects = forEach(ctx, projects, poolOptions{Limit: a.req.Parallel, Progress: a.req.Progress, Ordered: true, Now: a.req.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]

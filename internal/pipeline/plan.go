@@ -54,6 +54,8 @@ type PlanOptions struct {
 	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
 	TfgateVersion string
 	Now           func() time.Time
+
+	procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
 }
 
 // Plan plans every project with bounded parallelism and returns the run (its projects
@@ -81,6 +83,7 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	for i, p := range opts.Projects {
 		byName[p.Name+"\x00"+p.Workspace] = filepath.Join(work, dirs[i])
 	}
+	opts.procs = terraformProcs(opts.Parallel, len(opts.Projects))
 	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			return runStages(ctx, &projectRun{opts: &opts, p: p, dir: byName[p.Name+"\x00"+p.Workspace], phase: phase,
@@ -212,6 +215,7 @@ func hashInputs(ctx context.Context, r *projectRun) error {
 func initProject(ctx context.Context, r *projectRun) error {
 	tf, err := r.opts.NewRunner(filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)), terraform.RunnerOptions{
 		Env: r.opts.Env, Name: r.p.Dir, NoNewWorkspace: r.opts.ReadOnly, PluginCache: r.opts.PluginCacheDir,
+		MaxProcs: r.opts.procs,
 		InitWait: func(waiting bool) {
 			if waiting {
 				r.phase("queued") // behind another project's init

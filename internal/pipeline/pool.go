@@ -38,6 +38,21 @@ type poolOptions struct {
 	Now     func() time.Time
 }
 
+// terraformProcs is the GOMAXPROCS of each terraform process when forEach runs n projects,
+// at most limit at once: the CPUs shared among those running together, at least one; 0
+// (terraform's own default) when they run one at a time.
+func terraformProcs(limit, n int) int {
+	cpus := runtime.GOMAXPROCS(0) // the CPUs this process may use (cgroup limits included)
+	if limit <= 0 {
+		limit = runtime.NumCPU()
+	}
+	at := min(limit, n)
+	if at <= 1 {
+		return 0
+	}
+	return max(1, cpus/at)
+}
+
 // forEach runs step for every project with bounded parallelism and returns the results in
 // project order. Projects sharing a directory (several workspaces) never run at the same
 // time: they share its .terraform directory. One project failing does not stop the others.

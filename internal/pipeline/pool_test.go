@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -227,4 +228,23 @@ func (l *phaseLog) add(s string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.events = append(l.events, s)
+}
+
+// TestTerraformProcs checks how the CPUs are shared among the terraform processes a run has
+// going at once.
+func TestTerraformProcs(t *testing.T) {
+	cpus := runtime.GOMAXPROCS(0)
+	for _, tc := range []struct {
+		limit, n, want int
+	}{
+		{limit: 1, n: 40, want: 0},              // one at a time: terraform's default
+		{limit: 4, n: 1, want: 0},               // a single project
+		{limit: 2, n: 40, want: max(1, cpus/2)}, // two at once share the CPUs
+		{limit: 8, n: 3, want: max(1, cpus/3)},  // no more at once than there are projects
+		{limit: 10 * cpus, n: 1000, want: 1},    // more at once than CPUs: at least one each
+	} {
+		if got := terraformProcs(tc.limit, tc.n); got != tc.want {
+			t.Errorf("terraformProcs(%d, %d) = %d, want %d (%d CPUs)", tc.limit, tc.n, got, tc.want, cpus)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -63,11 +64,29 @@ func open(data []byte, keep func(string) bool) (*Document, error) {
 		keep = func(string) bool { return true }
 	}
 	o := &opening{h: newHarvest()}
+	// Each member's walk (a fifth of the time) runs beside the decoding of the next ones:
+	// a decoded member is never changed again, and each walk fills a harvest of its own,
+	// merged once all are done. At most one walk runs at a time besides the decoder.
+	walks := make(chan *harvest, 1)
+	var walked []*harvest
+	var wg sync.WaitGroup
 	input, err := astjson.DecodeMembers(data, func(key string, v ast.Value) bool {
 		o.member(key, v)
-		o.h.walkValue(v)
+		h := newHarvest()
+		walked = append(walked, h)
+		walks <- h
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-walks }()
+			h.walkValue(v)
+		}()
 		return keep(key)
 	})
+	wg.Wait()
+	for _, h := range walked {
+		o.h.merge(h)
+	}
 	if err != nil {
 		return nil, canonical(data, fmt.Errorf("decode plan JSON: %w", err))
 	}

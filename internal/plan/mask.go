@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -32,6 +33,15 @@ type harvest struct {
 
 func newHarvest() *harvest {
 	return &harvest{values: map[string]struct{}{}, keys: map[string]struct{}{}, attrs: map[string]bool{}}
+}
+
+// merge adds what another harvest found.
+func (h *harvest) merge(o *harvest) {
+	maps.Copy(h.values, o.values)
+	maps.Copy(h.keys, o.keys)
+	for k, v := range o.attrs {
+		h.attrs[k] = h.attrs[k] || v
+	}
 }
 
 // newMasker is the base masker (configured and environment secrets) plus every value and

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -77,6 +78,12 @@ type RunnerOptions struct {
 	// writes the cache (plugincache.go). "" = none: terraform's own plugin cache
 	// settings, if any, apply as they are, and inits are serialised.
 	PluginCache string
+	// MaxProcs, when positive, is terraform's GOMAXPROCS (unless Env sets one): the share
+	// of the CPUs of each of the terraform processes a run has going at once. Each
+	// terraform process otherwise sizes its Go runtime for the whole machine, and several
+	// of them on a few cores spend a tenth of their time contending (measured: 40 small
+	// projects at --parallel 2 on 2 cores, 2.7 s → 2.4 s).
+	MaxProcs int
 }
 
 // initSem serialises Init across every Runner in the process. Without PluginCache terraform
@@ -141,6 +148,9 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 		// Without this tfexec copies the process's value; and a CI run has no
 		// use for terraform's "new version available" check.
 		env["CHECKPOINT_DISABLE"] = "1"
+	}
+	if _, ok := env["GOMAXPROCS"]; !ok && opts.MaxProcs > 0 {
+		env["GOMAXPROCS"] = strconv.Itoa(opts.MaxProcs)
 	}
 
 	log := io.Discard
