@@ -26,7 +26,9 @@ CONFTEST_STAMP    := $(BIN)/.conftest-$(CONFTEST_VERSION)
 # Every workflow file; action.yml is checked through the workflow that runs it (`uses: ./`).
 WORKFLOWS         := $(wildcard .github/workflows/*.yml examples/workflows/*.yml)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS           := -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
+# -s -w and no cgo: a static binary without symbol tables starts about 1.5 ms (an eighth)
+# faster, which is most of tfgate's fixed cost on a small project (make bench, (a)).
+LDFLAGS           := -s -w -X github.com/tfgate/tfgate/internal/cli.Version=$(VERSION)
 # fakecloud, the test provider, installed as a filesystem mirror (the unpacked layout
 # HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/) that tests name in their own CLI config.
 FAKECLOUD_VERSION := 0.1.0
@@ -54,7 +56,7 @@ all: build
 
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(TFGATE) ./cmd/tfgate
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(TFGATE) ./cmd/tfgate
 
 # terraform 1.5.7 built from the Go module proxy (about 3 minutes once; cached in .bin/).
 terraform: $(TERRAFORM_STAMP)

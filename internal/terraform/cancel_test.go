@@ -162,6 +162,89 @@ echo "end $$" >> "$EVENTS"`})
 	}
 }
 
+// TestInitLocalBackendInParallel checks that, with the shared plugin cache, projects on the
+// local backend initialise at the same time, and those naming another backend (or a cloud
+// block) still take turns: their inits set up state where other projects' states live.
+func TestInitLocalBackendInParallel(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		files    map[string]string
+		parallel bool
+	}{
+		{name: "no backend", files: map[string]string{"main.tf": `resource "terraform_data" "a" {}`}, parallel: true},
+		{name: "local backend", files: map[string]string{"main.tf": `terraform {` + "\n" + `  backend "local" {}` + "\n}\n"}, parallel: false},
+		{name: "pg backend", files: map[string]string{"main.tf": "", "backend.tf": `terraform { backend "pg" {} }`}, parallel: false},
+		{name: "cloud block", files: map[string]string{"main.tf.json": `{"terraform": {"cloud": {}}}`}, parallel: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			// Each init that starts before the other one ended announces itself and waits
+			// for the other's announcement: two inits running at the same time both see
+			// it ("during"). Taking turns, the first waits in vain and the second starts
+			// after the first ended ("after").
+			bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"init": `
+if [ -e "$SYNC/$OTHER.end" ]; then echo after > "$SYNC/$SELF.seen"; touch "$SYNC/$SELF.end"; exit 0; fi
+touch "$SYNC/$SELF.start"
+i=0
+while [ ! -e "$SYNC/$OTHER.start" ] && [ $i -lt "$WAIT" ]; do /bin/sleep 0.05; i=$((i+1)); done
+if [ -e "$SYNC/$OTHER.start" ]; then echo during > "$SYNC/$SELF.seen"; fi
+touch "$SYNC/$SELF.end"`})
+			syncDir := filepath.Join(tmp, "sync")
+			if err := os.Mkdir(syncDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// Running together, each waits only for the other to start (at most 20 s, on
+			// a loaded machine); taking turns, the first waits a second in vain.
+			wait := "400"
+			if !tc.parallel {
+				wait = "20"
+			}
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			for i, other := range []string{"p1", "p0"} {
+				self := fmt.Sprint("p", i)
+				dir := filepath.Join(tmp, self)
+				for name, src := range tc.files {
+					if err := os.MkdirAll(dir, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r, err := NewRunner(dir, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{
+					Env:         map[string]string{"SYNC": syncDir, "SELF": self, "OTHER": other, "WAIT": wait},
+					PluginCache: filepath.Join(tmp, "cache"),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wg.Go(func() { errs[i] = r.Init(context.Background()) })
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var seen string
+			for _, p := range []string{"p0", "p1"} {
+				b, _ := os.ReadFile(filepath.Join(syncDir, p+".seen")) // missing: saw nothing
+				seen += string(b)
+			}
+			during := strings.Count(seen, "during")
+			if tc.parallel && during != 2 {
+				t.Errorf("the two inits did not run at the same time: %q", seen)
+			}
+			if !tc.parallel && during != 0 {
+				t.Errorf("the two inits overlapped: %q", seen)
+			}
+		})
+	}
+}
+
 func TestInitWaitCancelled(t *testing.T) {
 	// Not parallel: it holds the process-wide init lock.
 	initSem <- struct{}{}
