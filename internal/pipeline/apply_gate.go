@@ -1,0 +1,227 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// The gate as apply evaluates it: the base commit's rules, the verdicts and refusals.
+
+// judge evaluates the gate with the base commit's rules and records every verdict.
+func (a *applier) judge(ctx context.Context) error {
+	rules := append([]*config.Config{a.base}, a.extraRules...)
+	var owners []string // team membership is read only when an owner's approval matters
+	for _, t := range a.targets {
+		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
+			for _, cfg := range rules {
+				owners = append(owners, cfg.Policies.Owners...)
+			}
+			break
+		}
+	}
+	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
+	if err != nil {
+		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
+	}
+	var vs []gate.Verdict
+	for _, cfg := range rules { // the gate must hold under every configuration the rules may come from
+		in := gate.Input{
+			PR:      gate.PullRequest{Number: a.pr.Number, Author: a.pr.Author.Login, HeadSHA: a.pr.HeadSHA, Fork: a.pr.Fork},
+			Reviews: reviews, Facts: facts, Freeze: a.freeze(cfg), QueueSHA: a.queue,
+		}
+		for _, t := range a.targets {
+			in.Projects = append(in.Projects, gateProject(cfg, t))
+		}
+		vs = append(vs, gate.Evaluate(in))
+	}
+	a.finishRefusals(&verdicts{all: vs, reviews: reviews})
+	a.run.Verdict = a.verdict(vs[0])
+	return nil
+}
+
+// verdict is the run's verdict as its status says it: the gate's own when it agrees with
+// the projects' outcomes, else one that says what refused them (a bundle that failed
+// verification refuses even where the approvals are complete).
+func (a *applier) verdict(v gate.Verdict) *report.Verdict {
+	var refused []target
+	pending := true
+	for _, t := range a.targets {
+		if t.result.Status != report.StatusAllowed {
+			refused = append(refused, t)
+			pending = pending && t.result.Gate != nil && t.result.Gate.Pending
+		}
+	}
+	switch {
+	case len(refused) == 0 || v.State() != gate.StateSuccess && (v.State() == gate.StateFailure || pending):
+		return &report.Verdict{State: v.State(), Description: v.Description()}
+	}
+	t := refused[0]
+	why := t.result.Error
+	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
+		why = g.Reasons[0]
+	}
+	desc := t.p.Name + ": " + why
+	if len(refused) > 1 {
+		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
+	}
+	state := gate.StateFailure
+	if pending {
+		state = gate.StatePending
+	}
+	return &report.Verdict{State: state, Description: fitStatus(desc)}
+}
+
+// freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in
+// cfg or in the merge itself; "" when it is not.
+func (a *applier) freeze(cfg *config.Config) string {
+	switch {
+	case a.req.Freeze != "":
+		return a.req.Freeze + " (TFGATE_FREEZE)"
+	case cfg.Apply.Freeze:
+		return "apply.freeze is true in " + config.FileName + " on the default branch"
+	case a.req.Config.Apply.Freeze:
+		return "this merge sets apply.freeze: true in " + config.FileName
+	}
+	return ""
+}
+
+// gateProject is what the gate needs to know of one target under the rules of base. A
+// project is the base's by name or by directory (and workspace) — renaming a project must
+// not escape its rules — and when several match, the strictest rules hold. A project the
+// base does not know gets the base's top-level rules; a project either side puts in
+// observe mode is observed.
+func gateProject(base *config.Config, t target) gate.Project {
+	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, DestroyMinApprovals: base.Approval.DestroyMinApprovals,
+		Owners: base.Policies.Owners, Mode: config.ModeManaged}
+	for _, bp := range base.Projects {
+		if bp.Workspace != t.p.Workspace || (bp.Name != t.p.Name && bp.Dir != t.p.Dir) {
+			continue
+		}
+		if bp.Mode == config.ModeObserve {
+			rules.Mode = config.ModeObserve
+		}
+		if bp.Approval != nil {
+			rules.MinApprovals = max(rules.MinApprovals, bp.Approval.MinApprovals)
+			rules.DestroyMinApprovals = max(rules.DestroyMinApprovals, bp.Approval.DestroyMinApprovals)
+		}
+	}
+	if t.p.Mode == config.ModeObserve {
+		rules.Mode = config.ModeObserve
+	}
+	gp := gate.Project{Name: t.p.Name, Rules: rules}
+	if m := t.bundle; m != nil {
+		gp.HasBundle, gp.BundleCommit, gp.Applicable = true, m.Commit, m.Applicable
+		gp.Destroys = m.Summary.Destroy > 0 || m.Summary.Replace > 0
+		if pv := m.Policy; pv != nil {
+			gp.PolicyDenied, gp.PolicyDenies, gp.PolicyError = pv.Denied, pv.Denies, pv.Error
+		}
+	}
+	return gp
+}
+
+// verdicts are the gate's verdicts (one per configuration the rules come from) with the
+// reviews they judged, to date the approvals.
+type verdicts struct {
+	all     []gate.Verdict
+	reviews []gate.Review
+}
+
+// finishRefusals turns problems and verdicts into each target's result: failed (its
+// bundle could not be opened), refused (with every reason), or allowed.
+func (a *applier) finishRefusals(vs *verdicts) {
+	for i := range a.targets {
+		t := &a.targets[i]
+		res := report.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace}
+		g := &report.Gate{}
+		reasons := append([]string(nil), t.problems...)
+		pending := len(reasons) == 0
+		if vs != nil {
+			for k, v := range vs.all {
+				for _, pv := range v.Projects {
+					if pv.Name != t.p.Name {
+						continue
+					}
+					for _, r := range pv.Reasons {
+						if !slices.Contains(reasons, r.Text) {
+							reasons = append(reasons, r.Text)
+							pending = pending && r.Pending
+						}
+					}
+					if k == 0 {
+						g.Approvals = approvals(pv.Approvers, vs.reviews, a.pr.HeadSHA)
+						g.PolicyOverriddenBy = pv.PolicyOverriddenBy
+					}
+				}
+			}
+		}
+		g.Reasons = reasons
+		g.Allowed = len(reasons) == 0 && t.failure == ""
+		g.Pending = !g.Allowed && pending && len(reasons) > 0
+		res.Gate = g
+		if m := t.bundle; m != nil {
+			res.Apply = &report.Apply{PlanSHA256: m.PlanSHA256, InputHash: m.InputHash, TerraformVersion: m.TerraformVersion, Summary: m.Summary}
+		}
+		switch {
+		case t.failure != "":
+			res.Status, res.Error = report.StatusFailed, a.req.Masker.String(t.failure)
+		case len(reasons) > 0:
+			// The reasons are the gate's (Gate.Reasons), masked: terraform never wrote them,
+			// but a path or a policy message can quote anything.
+			res.Status = report.StatusRefused
+			for i, r := range g.Reasons {
+				g.Reasons[i] = a.req.Masker.String(r)
+			}
+		default:
+			res.Status = report.StatusAllowed
+		}
+		t.result = res
+	}
+}
+
+// approvals dates the approvers' counted reviews: each one's latest approval of head.
+func approvals(logins []string, reviews []gate.Review, head string) []report.Approval {
+	var out []report.Approval
+	for _, login := range logins {
+		ap := report.Approval{Login: login, Commit: head}
+		for _, r := range reviews {
+			if strings.EqualFold(r.Login, login) && r.State == "APPROVED" && r.CommitID == head && r.SubmittedAt.After(ap.At) {
+				ap.At = r.SubmittedAt
+			}
+		}
+		out = append(out, ap)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
+}
+
+// refusedNames lists the refused projects for the error message.
+func refusedNames(r report.Run) string {
+	var names []string
+	for _, p := range r.Projects {
+		if p.Status == report.StatusRefused {
+			names = append(names, p.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// hasPolicies reports whether the configuration cfg at commit rev has policy files.
+func hasPolicies(ctx context.Context, root string, cfg *config.Config, rev string) (bool, error) {
+	candidates := cfg.Policies.Paths
+	if len(candidates) == 0 {
+		candidates = []string{defaultPolicyDir}
+	}
+	fsys, err := ci.Git{Dir: root}.TreeFS(ctx, rev, candidates)
+	if err != nil {
+		return false, err
+	}
+	return len(policyPaths(cfg, fsys)) > 0, nil
+}
