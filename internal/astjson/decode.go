@@ -88,9 +88,8 @@ func decode(data []byte, keep func(string) bool, visit func(string, ast.Value) b
 	if err != nil {
 		return nil, err
 	}
-	d.skipSpace()
-	if d.pos < len(d.data) {
-		return nil, d.errorf("unexpected %q after top-level value", d.data[d.pos])
+	if err := d.trailing(); err != nil {
+		return nil, err
 	}
 	return t.Value, nil
 }
@@ -201,11 +200,7 @@ func (d *decoder) object() (*ast.Term, error) {
 		return d.term(ast.NewObject()), nil
 	}
 	for {
-		d.skipSpace()
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return nil, d.errorf("expected object key")
-		}
-		kb, err := d.str()
+		kb, err := d.memberKey()
 		if err != nil {
 			return nil, err
 		}
@@ -214,12 +209,6 @@ func (d *decoder) object() (*ast.Term, error) {
 		if !skip {
 			k = d.intern(d.keys, kb)
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, d.errorf("expected ':' after object key")
-		}
-		d.pos++
-		d.skipSpace()
 		if skip {
 			if err := d.skipValue(); err != nil {
 				return nil, err
@@ -239,18 +228,10 @@ func (d *decoder) object() (*ast.Term, error) {
 				d.pairs = append(d.pairs, [2]*ast.Term{k, v})
 			}
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.errorf("unterminated object")
-		}
-		c := d.data[d.pos]
-		d.pos++
-		if c == '}' {
+		if last, err := d.memberEnd(); err != nil {
+			return nil, err
+		} else if last {
 			break
-		}
-		if c != ',' {
-			d.pos--
-			return nil, d.errorf("expected ',' or '}' in object")
 		}
 	}
 	obj := newObject(d.pairs[base:])
@@ -258,6 +239,45 @@ func (d *decoder) object() (*ast.Term, error) {
 	d.pairs = d.pairs[:base]
 	d.depth--
 	return d.term(obj), nil
+}
+
+// memberKey reads an object member's key and the colon after it, leaving d at its value.
+// The key may be d's scratch buffer: use it before reading another string.
+func (d *decoder) memberKey() ([]byte, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return nil, d.errorf("expected object key")
+	}
+	kb, err := d.str()
+	if err != nil {
+		return nil, err
+	}
+	d.skipSpace()
+	if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+		return nil, d.errorf("expected ':' after object key")
+	}
+	d.pos++
+	d.skipSpace()
+	return kb, nil
+}
+
+// memberEnd reads what follows an object member's value: a comma, or the closing brace
+// (last).
+func (d *decoder) memberEnd() (last bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return false, d.errorf("unterminated object")
+	}
+	c := d.data[d.pos]
+	d.pos++
+	switch c {
+	case '}':
+		return true, nil
+	case ',':
+		return false, nil
+	}
+	d.pos--
+	return false, d.errorf("expected ',' or '}' in object")
 }
 
 // newObject builds an object in one allocation block. ast.NewObject does not

@@ -134,24 +134,12 @@ func (d *decoder) scanMembers(emit func(*member) bool) {
 		return
 	}
 	for {
-		d.skipSpace()
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			fail(d.errorf("expected object key"))
-			return
-		}
-		kb, err := d.str()
+		kb, err := d.memberKey()
 		if err != nil {
 			fail(err)
 			return
 		}
-		key := bytes.Clone(kb) // str may return its scratch buffer
-		d.skipSpace()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			fail(d.errorf("expected ':' after object key"))
-			return
-		}
-		d.pos++
-		d.skipSpace()
+		key := bytes.Clone(kb) // the scratch buffer, perhaps: skipValue reads strings
 		start := d.pos
 		if err := d.skipValue(); err != nil {
 			fail(err)
@@ -160,20 +148,13 @@ func (d *decoder) scanMembers(emit func(*member) bool) {
 		if !emit(&member{key: key, start: start, end: d.pos, done: make(chan struct{})}) {
 			return
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			fail(d.errorf("unterminated object"))
+		last, err := d.memberEnd()
+		if err != nil {
+			fail(err)
 			return
 		}
-		c := d.data[d.pos]
-		d.pos++
-		if c == '}' {
+		if last {
 			break
-		}
-		if c != ',' {
-			d.pos--
-			fail(d.errorf("expected ',' or '}' in object"))
-			return
 		}
 	}
 	if err := d.trailing(); err != nil {
