@@ -392,7 +392,8 @@ func stepOutputs(ts *testscript.TestScript, content string) string {
 	return b.String()
 }
 
-var scriptUsers = map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}
+var scriptUsers = map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol,
+	"mallory": {Login: "mallory", ID: 1666, Type: "User"}} // a stranger to the repository
 
 // ghReview adds a review and writes the pull_request_review event it would trigger.
 func ghReview(ts *testscript.TestScript, rest []string) {

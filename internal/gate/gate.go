@@ -55,8 +55,9 @@ const (
 
 // Facts are what GitHub says about the reviewers, keyed by lower-case login.
 type Facts struct {
-	// Permissions is each approver's repository permission (admin, maintain, write,
-	// triage, read or none); a login missing is treated as none.
+	// Permissions is the repository permission (admin, maintain, write, triage, read or
+	// none) of each approver and each reviewer requesting changes. An approver missing
+	// counts as none; a change requester missing blocks, as one with write access does.
 	Permissions map[string]string
 	// Teams is what is known of each "org/team" owner, keyed as in Rules.Owners (case is
 	// ignored).

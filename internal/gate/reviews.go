@@ -15,7 +15,7 @@ type approval struct {
 // reviews is what the reviews add up to, the same for every project.
 type reviews struct {
 	approvers        []approval // counted, sorted by key
-	changesRequested []string   // logins whose latest state is CHANGES_REQUESTED, sorted
+	changesRequested []string   // logins with write access (or unknown) whose latest state is CHANGES_REQUESTED, sorted
 	ignored          []Reason   // approvals that do not count, and why, sorted by login
 }
 
@@ -94,11 +94,19 @@ func tally(pr PullRequest, rs []Review, perms map[string]string) reviews {
 		if l.review == nil {
 			continue
 		}
+		perm, known := permission(perms, k)
 		if strings.ToUpper(l.review.State) == ChangesRequested {
+			// As on GitHub, only a change request from someone with write access blocks:
+			// anyone can review a public repository's pull request. A permission that is
+			// not known blocks too.
+			if known && !CanWrite(perm) {
+				out.ignored = append(out.ignored, Reason{CodeNoWriteAccess,
+					"@" + l.login + " requested changes with " + perm + " access; only change requests from people with write access block", true})
+				continue
+			}
 			out.changesRequested = append(out.changesRequested, l.login)
 			continue
 		}
-		perm, known := permission(perms, k)
 		switch {
 		case k == author:
 			out.ignored = append(out.ignored, Reason{CodeSelfApproval,

@@ -21,7 +21,8 @@ var _ GateAPI = (*github.Client)(nil)
 
 // CollectFacts reads what gate.Evaluate needs to know about pr's reviewers: every review
 // (all pages), the repository permission of each reviewer whose standing review is an
-// approval (once per login; the author's approval never counts and is not asked about),
+// approval or a change request (once per login; the author's approval never counts and is
+// not asked about),
 // and for each "org/team" in owners whether those approvers are members. Pass owners only
 // when a policy denied a project: nil reads no team.
 //
@@ -44,21 +45,27 @@ func CollectFacts(ctx context.Context, api GateAPI, repo github.Repo, pr github.
 
 	author := strings.ToLower(pr.Author.Login)
 	standing := gate.Latest(reviews)
-	var approvers []string // lower-case logins, sorted: the calls are made in a stable order
+	var asked []string // lower-case logins, sorted: the calls are made in a stable order
 	for key, r := range standing {
-		if r.State == gate.Approved && key != author {
-			approvers = append(approvers, key)
+		switch strings.ToUpper(r.State) {
+		case gate.Approved:
+			if key != author {
+				asked = append(asked, key)
+			}
+		case gate.ChangesRequested: // blocks only with write access, as on GitHub
+			asked = append(asked, key)
 		}
 	}
-	slices.Sort(approvers)
+	slices.Sort(asked)
 	var counting []string // approvers whose approval can count
-	for _, key := range approvers {
+	for _, key := range asked {
 		perm, err := api.CollaboratorPermission(ctx, repo, standing[key].Login)
 		if err != nil {
 			return nil, facts, err
 		}
 		facts.Permissions[key] = perm
-		if gate.CanWrite(perm) && pr.HeadSHA != "" && standing[key].CommitID == pr.HeadSHA {
+		if strings.ToUpper(standing[key].State) == gate.Approved && gate.CanWrite(perm) &&
+			pr.HeadSHA != "" && standing[key].CommitID == pr.HeadSHA {
 			counting = append(counting, key)
 		}
 	}

@@ -31,7 +31,8 @@ var gateOwners = []string{"alice", platformTeam}
 // gateServer seeds a pull request by dave with 150 comments from a bot reviewer (two pages
 // of reviews) and these standing reviews: bob and frank approve the head (frank is in
 // acme/platform), carol approved an older commit, erin (read access) approves, hank's
-// approval was dismissed, gina requests changes, and dave approves his own change.
+// approval was dismissed, gina requests changes, ivan (read access) requests changes too,
+// and dave approves his own change.
 func gateServer(t *testing.T, opts ...githubtest.Option) (*githubtest.Server, github.PullRequest) {
 	t.Helper()
 	s := githubtest.New(t, opts...)
@@ -40,7 +41,7 @@ func gateServer(t *testing.T, opts ...githubtest.Option) (*githubtest.Server, gi
 	}
 	n := s.AddPull(gateRepo, githubtest.Pull{Author: user(gateAuthor), HeadSHA: gateHead, HeadRef: "grow", BaseRef: "main"})
 	for login, perm := range map[string]string{"bob": "write", "carol": "write", "dave": "write", "erin": "read",
-		"frank": "maintain", "gina": "write", "hank": "write"} {
+		"frank": "maintain", "gina": "write", "hank": "write", "ivan": "read"} {
 		s.SetPermission(gateRepo, login, perm)
 	}
 	s.AddTeam("acme", "platform", "frank")
@@ -53,6 +54,7 @@ func gateServer(t *testing.T, opts ...githubtest.Option) (*githubtest.Server, gi
 	add("hank", "DISMISSED", gateHead)
 	add("erin", "APPROVED", gateHead)
 	add("gina", "CHANGES_REQUESTED", gateHead)
+	add("ivan", "CHANGES_REQUESTED", gateHead)
 	add("dave", "APPROVED", gateHead)
 	for i := range 150 {
 		s.AddReview(gateRepo, n, githubtest.Review{User: user("linter"), State: "COMMENTED", CommitID: gateHead, Body: fmt.Sprint(i)})
@@ -74,7 +76,8 @@ func gateClient(t *testing.T, s *githubtest.Server, token string) *github.Client
 var repoAcme = github.Repo{Owner: "acme", Name: "infra"}
 
 // The API budget: reviews in pages of 100; one permission per approver but the author
-// (bob, carol, erin, frank; not hank, dismissed, nor gina, who requests changes); team
+// and per reviewer requesting changes (bob, carol, erin, frank, gina, ivan; not hank,
+// dismissed, nor dave); team
 // membership only for the approvers who can count (bob, frank), plus one read of the team
 // for bob's 404 to be told from an unreadable team.
 func TestCollectFacts(t *testing.T) {
@@ -86,15 +89,15 @@ func TestCollectFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reviews) != 159 {
-		t.Errorf("%d reviews, want 159", len(reviews))
+	if len(reviews) != 160 {
+		t.Errorf("%d reviews, want 160", len(reviews))
 	}
-	wantCalls := map[string]int{callReviews: 2, callPerm: 4, callMember: 2, callTeam: 1}
+	wantCalls := map[string]int{callReviews: 2, callPerm: 6, callMember: 2, callTeam: 1}
 	if got := s.Counts(); !reflect.DeepEqual(got, wantCalls) {
 		t.Errorf("calls %v, want %v", got, wantCalls)
 	}
 	wantFacts := gate.Facts{
-		Permissions: map[string]string{"bob": "write", "carol": "write", "erin": "read", "frank": "write"},
+		Permissions: map[string]string{"bob": "write", "carol": "write", "erin": "read", "frank": "write", "gina": "write", "ivan": "read"},
 		Teams:       map[string]gate.Team{platformTeam: {Members: map[string]bool{"bob": false, "frank": true}}},
 	}
 	if !reflect.DeepEqual(facts, wantFacts) {
@@ -142,10 +145,14 @@ func TestCollectFactsWithGitHubToken(t *testing.T) {
 	for _, r := range v.Projects[0].Reasons {
 		codes = append(codes, r.Code)
 	}
+	// erin's approval and ivan's change request (both read access) do not count.
 	want := []string{gate.CodeChangesRequested, gate.CodePolicyDenied, gate.CodeTeamUnreadable,
-		gate.CodeStaleApproval, gate.CodeSelfApproval, gate.CodeNoWriteAccess}
+		gate.CodeStaleApproval, gate.CodeSelfApproval, gate.CodeNoWriteAccess, gate.CodeNoWriteAccess}
 	if !reflect.DeepEqual(codes, want) || v.State() != gate.StateFailure {
 		t.Errorf("reasons %v (%s), want %v", codes, v.State(), want)
+	}
+	if got := v.Projects[0].Reasons[6].Text; got != "@ivan requested changes with read access; only change requests from people with write access block" {
+		t.Errorf("ivan's change request: %q", got)
 	}
 
 	// A 403 refusal is unreadable on the first call.
