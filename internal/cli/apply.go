@@ -64,36 +64,15 @@ Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 err
 }
 
 func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) error {
-	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
-		return err
-	}
-	if err := col.check(); err != nil {
-		return err
-	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
-		return err
-	}
-	key, err := a.planKey()
+	st, err := a.startRun(cmd, col, opts.Format, opts.Publish, "")
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
-	if err != nil {
-		return err
-	}
-	gh, err := a.githubRun(cfg, opts.Publish, "")
-	if err != nil {
-		return err
-	}
-	gh = a.withArtifact(gh)
+	ctx, root, cfg, key := st.ctx, st.root, st.cfg, st.key
+	gh := a.withArtifact(st.gh)
 	store, err := a.planStore(gh, opts.Plans)
 	if err != nil {
 		return err
-	}
-	if gh != nil {
-		col.useGitHub(gh.API)
-		gh.Timings = col.phases
 	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunApply(ctx, pipeline.ApplyRequest{

@@ -63,32 +63,11 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 }
 
 func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error {
-	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
-		return err
-	}
-	if err := col.check(); err != nil {
-		return err
-	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
-		return err
-	}
-	key, err := a.planKey()
+	st, err := a.startRun(cmd, col, opts.Format, opts.Publish, opts.Out)
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
-	if err != nil {
-		return err
-	}
-	gh, err := a.githubRun(cfg, opts.Publish, opts.Out)
-	if err != nil {
-		return err
-	}
-	if gh != nil {
-		col.useGitHub(gh.API)
-		gh.Timings = col.phases
-	}
+	ctx, root, cfg, gh, key := st.ctx, st.root, st.cfg, st.gh, st.key
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,

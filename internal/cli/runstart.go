@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/pipeline"
+)
+
+// runStart is what plan and apply check and open before they run: their flags, the plan
+// key, the repository and its configuration, and GitHub when they publish to it.
+type runStart struct {
+	ctx  context.Context
+	root string
+	cfg  *config.Config
+	gh   *pipeline.GitHubRun // nil: nothing is published
+	key  string              // TFGATE_PLAN_KEY, "" when unset
+}
+
+// startRun checks --format, the metrics flags and --publish, reads the plan key, opens the
+// repository and, when publishing, GitHub (outDir is plan's --out: bundles to upload), whose
+// API calls and phase timings the metrics then count.
+func (a *app) startRun(cmd *cobra.Command, col *collector, format, publish, outDir string) (runStart, error) {
+	if err := oneOf("--format", format, "text", "markdown", "json"); err != nil {
+		return runStart{}, err
+	}
+	if err := col.check(); err != nil {
+		return runStart{}, err
+	}
+	if err := oneOf("--publish", publish, "auto", "github", "none"); err != nil {
+		return runStart{}, err
+	}
+	key, err := a.planKey()
+	if err != nil {
+		return runStart{}, err
+	}
+	ctx := cmd.Context()
+	root, cfg, err := a.repository(ctx)
+	if err != nil {
+		return runStart{}, err
+	}
+	gh, err := a.githubRun(cfg, publish, outDir)
+	if err != nil {
+		return runStart{}, err
+	}
+	if gh != nil {
+		col.useGitHub(gh.API)
+		gh.Timings = col.phases
+	}
+	return runStart{ctx: ctx, root: root, cfg: cfg, gh: gh, key: key}, nil
+}
