@@ -125,8 +125,7 @@ echo "start $$ $*" >> "$EVENTS"
 /bin/sleep 0.2
 echo "end $$" >> "$EVENTS"`})
 	const n = 4
-	var wg sync.WaitGroup
-	errs := make([]error, n)
+	var runners []Runner
 	for i := range n {
 		dir := filepath.Join(tmp, fmt.Sprint("p", i))
 		if err := os.Mkdir(dir, 0o755); err != nil {
@@ -136,14 +135,9 @@ echo "end $$" >> "$EVENTS"`})
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() { errs[i] = r.Init(context.Background()) })
+		runners = append(runners, r)
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	initAll(t, runners)
 	lines := strings.Split(readFile(t, events), "\n")
 	if len(lines) != 2*n {
 		t.Fatalf("events:\n%s", strings.Join(lines, "\n"))
@@ -158,6 +152,22 @@ echo "end $$" >> "$EVENTS"`})
 			if !strings.Contains(args, flag) {
 				t.Errorf("init args %q lack %s", args, flag)
 			}
+		}
+	}
+}
+
+// initAll runs every runner's Init at once and fails on any error.
+func initAll(t *testing.T, runners []Runner) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, len(runners))
+	for i, r := range runners {
+		wg.Go(func() { errs[i] = r.Init(context.Background()) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }
@@ -201,8 +211,7 @@ touch "$SYNC/$SELF.end"`})
 			if !tc.parallel {
 				wait = "20"
 			}
-			var wg sync.WaitGroup
-			errs := make([]error, 2)
+			var runners []Runner
 			for i, other := range []string{"p1", "p0"} {
 				self := fmt.Sprint("p", i)
 				dir := filepath.Join(tmp, self)
@@ -221,14 +230,9 @@ touch "$SYNC/$SELF.end"`})
 				if err != nil {
 					t.Fatal(err)
 				}
-				wg.Go(func() { errs[i] = r.Init(context.Background()) })
+				runners = append(runners, r)
 			}
-			wg.Wait()
-			for _, err := range errs {
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
+			initAll(t, runners)
 			var seen string
 			for _, p := range []string{"p0", "p1"} {
 				b, _ := os.ReadFile(filepath.Join(syncDir, p+".seen")) // missing: saw nothing
