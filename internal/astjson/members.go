@@ -83,23 +83,30 @@ func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool)
 			}
 		})
 	}()
-	defer func() {
-		close(stop)
-		for range order { // let the scanner finish: it owns jobs
+	halted := false
+	halt := func() { // the scanner stops handing out members; workers finish the one they have
+		if !halted {
+			halted = true
+			close(stop)
+			for range order { // let the scanner finish: it owns jobs
+			}
 		}
-	}()
+	}
+	defer halt()
 
 	var pairs [][2]*ast.Term
 	for m := range order {
 		if m.scanErr != nil {
+			halt()
 			return nil, redo(data)
 		}
 		<-m.done
 		if m.err != nil {
+			halt()
 			return nil, redo(data)
 		}
 		key := string(m.key)
-		if visit(key, m.v.Value) {
+		if visit == nil || visit(key, m.v.Value) {
 			pairs = append(pairs, [2]*ast.Term{ast.StringTerm(key), m.v})
 		}
 	}

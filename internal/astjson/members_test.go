@@ -130,3 +130,13 @@ func FuzzDecodeMembers(f *testing.F) {
 		checkSameAsOnePass(t, data, 2+int(workers%4), func(k string) bool { return len(k)%2 == 0 })
 	})
 }
+
+// A nil visit keeps every member, as the one-pass decoder does.
+func TestDecodeMembersNilVisit(t *testing.T) {
+	doc := []byte(`{"a": {"x": [1, 2]}, "b": "s", "a": 3}`)
+	got, err := decodeMembers(doc, 3, nil)
+	want, wantErr := decode(doc, nil, nil)
+	if err != nil || wantErr != nil || got.Compare(want) != 0 {
+		t.Errorf("got %v (%v), want %v (%v)", got, err, want, wantErr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -68,7 +69,9 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		r = f
 	}
 	var buf bytes.Buffer
-	buf.Grow(int(size) + bytes.MinRead) // room to see the end without growing
+	if n := int(size); int64(n) == size && n < math.MaxInt-bytes.MinRead {
+		buf.Grow(n + bytes.MinRead) // room to see the end without growing
+	}
 	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, err
 	}

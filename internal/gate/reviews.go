@@ -97,9 +97,9 @@ func tally(pr PullRequest, rs []Review, perms map[string]string) reviews {
 		perm, known := permission(perms, k)
 		if strings.ToUpper(l.review.State) == ChangesRequested {
 			// As on GitHub, only a change request from someone with write access blocks:
-			// anyone can review a public repository's pull request. A permission that is
-			// not known blocks too.
-			if known && !CanWrite(perm) {
+			// anyone can review a public repository's pull request. Only a permission that
+			// says so lifts it: one unknown, empty or unheard of blocks.
+			if known && withoutWrite(perm) {
 				out.ignored = append(out.ignored, Reason{CodeNoWriteAccess,
 					"@" + l.login + " requested changes with " + perm + " access; only change requests from people with write access block", true})
 				continue
@@ -138,6 +138,16 @@ func permission(perms map[string]string, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// withoutWrite reports whether a repository permission is one GitHub names for access
+// below write (triage, read, none): fail closed, anything else may be write access.
+func withoutWrite(perm string) bool {
+	switch strings.ToLower(perm) {
+	case "triage", "read", "none":
+		return true
+	}
+	return false
 }
 
 // CanWrite reports whether a repository permission (admin, maintain, write, triage, read,

@@ -36,7 +36,13 @@ func (a *applier) apply(ctx context.Context) error {
 	if err := opts.defaults(); err != nil {
 		return err
 	}
-	opts.procs = terraformProcs(a.req.Parallel, len(projects))
+	var applied []project.Project // what runs terraform: allowed, not a dry run
+	for _, t := range a.targets {
+		if t.result.Status == report.StatusAllowed && !a.req.DryRun {
+			applied = append(applied, t.p)
+		}
+	}
+	opts.procs = terraformProcs(a.req.Parallel, dirCount(applied))
 	a.run.Projects = forEach(ctx, projects, poolOptions{Limit: a.req.Parallel, Progress: a.req.Progress, Ordered: true, Now: a.req.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]

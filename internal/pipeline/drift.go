@@ -152,7 +152,7 @@ func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.R
 	}
 	defer os.RemoveAll(work)
 	dirs := bundleDirs(opts.Projects)
-	opts.procs = terraformProcs(opts.Parallel, len(opts.Projects))
+	opts.procs = terraformProcs(opts.Parallel, dirCount(opts.Projects))
 	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			i := indexOf(opts.Projects, p)

@@ -83,7 +83,7 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	for i, p := range opts.Projects {
 		byName[p.Name+"\x00"+p.Workspace] = filepath.Join(work, dirs[i])
 	}
-	opts.procs = terraformProcs(opts.Parallel, len(opts.Projects))
+	opts.procs = terraformProcs(opts.Parallel, dirCount(opts.Projects))
 	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			return runStages(ctx, &projectRun{opts: &opts, p: p, dir: byName[p.Name+"\x00"+p.Workspace], phase: phase,

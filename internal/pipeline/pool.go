@@ -38,9 +38,19 @@ type poolOptions struct {
 	Now     func() time.Time
 }
 
-// terraformProcs is the GOMAXPROCS of each terraform process when forEach runs n projects,
-// at most limit at once: the CPUs shared among those running together, at least one; 0
-// (terraform's own default) when they run one at a time.
+// dirCount is how many of the projects can run at the same time: those of one directory
+// (its workspaces) never do.
+func dirCount(projects []project.Project) int {
+	dirs := map[string]bool{}
+	for _, p := range projects {
+		dirs[p.Dir] = true
+	}
+	return len(dirs)
+}
+
+// terraformProcs is the GOMAXPROCS of each terraform process when forEach runs n projects
+// that may run together (dirCount), at most limit at once: the CPUs shared among those
+// running together, at least one; 0 (terraform's own default) when they run one at a time.
 func terraformProcs(limit, n int) int {
 	cpus := runtime.GOMAXPROCS(0) // the CPUs this process may use (cgroup limits included)
 	if limit <= 0 {

@@ -248,3 +248,14 @@ func TestTerraformProcs(t *testing.T) {
 		}
 	}
 }
+
+// Workspaces of one directory never run together: they count once.
+func TestDirCount(t *testing.T) {
+	ps := []project.Project{{Name: "a", Dir: "envs/a"}, {Name: "a-stage", Dir: "envs/a", Workspace: "stage"}, {Name: "b", Dir: "envs/b"}}
+	if got := dirCount(ps); got != 2 {
+		t.Errorf("dirCount = %d, want 2", got)
+	}
+	if got := dirCount(nil); got != 0 {
+		t.Errorf("dirCount(nil) = %d", got)
+	}
+}

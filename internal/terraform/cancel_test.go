@@ -186,6 +186,8 @@ func TestInitLocalBackendInParallel(t *testing.T) {
 		{name: "local backend", files: map[string]string{"main.tf": `terraform {` + "\n" + `  backend "local" {}` + "\n}\n"}, parallel: false},
 		{name: "pg backend", files: map[string]string{"main.tf": "", "backend.tf": `terraform { backend "pg" {} }`}, parallel: false},
 		{name: "cloud block", files: map[string]string{"main.tf.json": `{"terraform": {"cloud": {}}}`}, parallel: false},
+		{name: "backend recorded by an earlier init", files: map[string]string{"main.tf": "",
+			".terraform/terraform.tfstate": `{"version": 3, "backend": {"type": "pg"}}`}, parallel: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -216,7 +218,7 @@ touch "$SYNC/$SELF.end"`})
 				self := fmt.Sprint("p", i)
 				dir := filepath.Join(tmp, self)
 				for name, src := range tc.files {
-					if err := os.MkdirAll(dir, 0o755); err != nil {
+					if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 						t.Fatal(err)
 					}
 					if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {

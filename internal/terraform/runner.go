@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -81,8 +82,9 @@ type RunnerOptions struct {
 	// writes the cache (plugincache.go). "" = none: terraform's own plugin cache
 	// settings, if any, apply as they are, and inits are serialised.
 	PluginCache string
-	// MaxProcs, when positive, is terraform's GOMAXPROCS (unless Env sets one): the share
-	// of the CPUs of each of the terraform processes a run has going at once. Each
+	// MaxProcs, when positive, is terraform's GOMAXPROCS (unless Env sets one), and so of
+	// what it starts (providers, local-exec commands): the share of the CPUs of each of the
+	// terraform processes a run has going at once. Each
 	// terraform process otherwise sizes its Go runtime for the whole machine, and several
 	// of them on a few cores spend a tenth of their time contending (measured: 40 small
 	// projects at --parallel 2 on 2 cores, 2.7 s → 2.4 s).
@@ -174,7 +176,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 }
 
 func (r *runner) Init(ctx context.Context) error {
-	if r.pluginCache == "" || sharedBackend(r.dir) {
+	if r.pluginCache == "" || sharedBackend(r.dir, r.dataDir()) {
 		release, err := r.initTurn(ctx)
 		if err != nil {
 			return err
@@ -213,9 +215,13 @@ func (r *runner) initTurn(ctx context.Context) (release func(), err error) {
 // sharedBackend reports whether the configuration in dir may use a state backend other
 // than the local one, which init sets up where other projects' states live too: any of
 // its files mentioning "backend" or "cloud" (a terraform block's backend or cloud block),
-// or a directory that cannot be read, counts. The local backend's init touches nothing
-// outside dir.
-func sharedBackend(dir string) bool {
+// a backend recorded in its data directory (init migrates from it when the block is
+// gone), or a directory that cannot be read, counts. The local backend's init touches
+// nothing outside dir.
+func sharedBackend(dir, dataDir string) bool {
+	if _, err := os.Lstat(filepath.Join(dataDir, "terraform.tfstate")); !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return true
