@@ -151,6 +151,15 @@ func untarBundle(r io.Reader, out string) ([]byte, error) {
 			return nil, fmt.Errorf("unexpected entry %q (type %q): %w", clip(h.Name), h.Typeflag, ErrMalformed)
 		}
 		seen[h.Name] = true
+		// A sparse entry (GNU's, which archive/tar expands) is as large as it says with
+		// next to nothing behind it: 1.5 KB of archive can write gigabytes of zeros. No
+		// entry tfgate seals is sparse, and none can be larger than the stream it comes in.
+		if sparse(h) {
+			return nil, fmt.Errorf("entry %q is a sparse file: %w", clip(h.Name), ErrMalformed)
+		}
+		if h.Size > maxOpen {
+			return nil, fmt.Errorf("entry %q holds more than %d MiB: %w", clip(h.Name), maxOpen>>20, ErrMalformed)
+		}
 		if h.Name == ManifestFile {
 			if manifest, err = io.ReadAll(io.LimitReader(tr, maxManifestBytes+1)); err != nil {
 				return nil, damaged(err)
@@ -160,7 +169,7 @@ func untarBundle(r io.Reader, out string) ([]byte, error) {
 			}
 			continue
 		}
-		if err := copyToFile(filepath.Join(out, PlanFile), tr); err != nil {
+		if err := copyToFile(filepath.Join(out, PlanFile), &limitedReader{r: tr, left: maxOpen}); err != nil {
 			return nil, damaged(err)
 		}
 	}
@@ -171,6 +180,19 @@ func untarBundle(r io.Reader, out string) ([]byte, error) {
 		return nil, fmt.Errorf("the archive lacks %s or %s: %w", ManifestFile, PlanFile, ErrMalformed)
 	}
 	return manifest, nil
+}
+
+// sparse reports whether a tar header describes a sparse file, in any of GNU's formats.
+func sparse(h *tar.Header) bool {
+	if h.Typeflag == tar.TypeGNUSparse {
+		return true
+	}
+	for k := range h.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
 }
 
 func damaged(err error) error {
