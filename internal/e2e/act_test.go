@@ -131,6 +131,21 @@ func TestPlanWorkflow(t *testing.T) {
 	}
 }
 
+// commitMain makes dir a repository whose main branch holds everything in it, also as
+// origin/main, origin's default branch, and returns that commit. act names the repository
+// after origin; tfgate compares with origin's default branch.
+func commitMain(t *testing.T, dir string) string {
+	t.Helper()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "infrastructure")
+	base := git(t, dir, "rev-parse", "HEAD")
+	git(t, dir, "remote", "add", "origin", "https://github.com/acme/infra.git")
+	git(t, dir, "update-ref", "refs/remotes/origin/main", base)
+	git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	return base
+}
+
 // pullRequestRepo makes a git repository holding a copy of examples/monorepo and the workflow
 // on its main branch (also origin/main, the default branch), and a pull request branch,
 // checked out, whose one commit edits (or adds) the given files.
@@ -141,14 +156,7 @@ func pullRequestRepo(t *testing.T, root string, workflow []byte, edit []string) 
 		return d.Name() != ".terraform"
 	})
 	writeFile(t, filepath.Join(dir, ".github", "workflows", "plan.yml"), workflow)
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "infrastructure")
-	base = git(t, dir, "rev-parse", "HEAD")
-	// act names the repository after origin; tfgate compares with origin's default branch.
-	git(t, dir, "remote", "add", "origin", "https://github.com/acme/infra.git")
-	git(t, dir, "update-ref", "refs/remotes/origin/main", base)
-	git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	base = commitMain(t, dir)
 	git(t, dir, "checkout", "-q", "-b", "grow-prod")
 	for _, f := range edit {
 		appendFile(t, filepath.Join(dir, f), "\n# edited by the pull request\n")
