@@ -3,7 +3,6 @@ package config
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,9 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/tfgate/tfgate/internal/golden"
+)
 
 // newRoot builds a small repository for the checks that look at the file system.
 func newRoot(t *testing.T) string {
@@ -483,20 +482,7 @@ func TestParseAllErrors(t *testing.T) {
 	if !errors.As(err, &es) || len(es) < 10 {
 		t.Fatalf("Parse(invalid.yaml) = %v, want many errors", err)
 	}
-	golden := filepath.Join("testdata", t.Name()+".golden")
-	got := err.Error() + "\n"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("errors differ from %s (run go test -update after checking):\n got:\n%s\nwant:\n%s", golden, got, want)
-	}
+	golden.Check(t, golden.Path(t.Name()), []byte(err.Error()+"\n"))
 }
 
 func dump(c *Config) string {

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	goldenfile "github.com/tfgate/tfgate/internal/golden"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -22,25 +21,10 @@ import (
 	"github.com/tfgate/tfgate/internal/report"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // golden compares got with testdata/<TestName>.golden (rewritten with -update).
 func golden(t *testing.T, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update accepts it); got:\n%s", path, got)
-	}
+	goldenfile.Check(t, goldenfile.Path(t.Name()), got)
 }
 
 var (

@@ -86,7 +86,7 @@ func TestDefaultPoliciesOnPlan(t *testing.T) {
 	if r.Err != nil {
 		fmt.Fprintf(&out, "error: %v\n", r.Err)
 	}
-	golden(t, "TestDefaultPoliciesOnPlan", out.Bytes())
+	goldenCheck(t, "TestDefaultPoliciesOnPlan", out.Bytes())
 }
 
 // TestDefaultPoliciesFormatted keeps the library in `opa fmt` style.

@@ -2,19 +2,17 @@ package render
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	goldenfile "github.com/tfgate/tfgate/internal/golden"
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fixtureSecrets are the sensitive values planted in testdata/plans; no rendered output
 // may contain them, so every golden test is a redaction test too.
@@ -28,20 +26,7 @@ func golden(t *testing.T, got []byte) {
 			t.Fatalf("output contains the secret %q:\n%s", s, got)
 		}
 	}
-	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_")+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update accepts it); got:\n%s", path, got)
-	}
+	goldenfile.Check(t, goldenfile.Path(t.Name()), got)
 }
 
 // fixtures are plan JSON files under testdata/plans: hand-written ones covering every

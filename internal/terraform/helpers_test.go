@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,10 +10,10 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/tfgate/tfgate/internal/golden"
+
 	"github.com/tfgate/tfgate/internal/testenv"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // realTerraform is the terraform 1.5.7 built into .bin by the Makefile (or the binary
 // $TFGATE_TEST_TERRAFORM names). Tests never use a terraform from PATH.
@@ -113,20 +112,5 @@ func runDirect(t testing.TB, bin Binary, dir string, env map[string]string, args
 // goldenCompare compares got with testdata/<name>.golden, rewriting it with -update.
 func goldenCompare(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from golden file (rerun with -update if intended)\n--- got ---\n%s\n--- want ---\n%s", p, got, want)
-	}
+	golden.Check(t, golden.Path(name), []byte(got))
 }
