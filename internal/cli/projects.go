@@ -41,7 +41,7 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 	if err != nil {
 		return err
 	}
-	sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, Changed: opts.Changed, Base: opts.Base})
+	sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), Changed: opts.Changed, Base: opts.Base})
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,10 @@ type Config struct {
 	Autodetect Autodetect
 	Drift      Drift
 	GitHub     GitHub
+	// Ignore are doublestar globs over root-relative files that belong to no project and
+	// that a change may touch without a review (nil = DefaultIgnore). Every other file
+	// outside the projects counts as an input of every project: see Ignores.
+	Ignore []string
 	// File is the path the configuration was loaded from; "" when no file was found and the
 	// configuration is Default().
 	File string

@@ -70,7 +70,7 @@ func TestParseErrors(t *testing.T) {
 		// Keys.
 		{"unknown key with suggestion", "version: 1\nprojetcs: []\n", `.tfgate.yaml:2: unknown key "projetcs" (did you mean "projects"?)`},
 		{"misspelt version is reported once", "verison: 1\n", `.tfgate.yaml:1: unknown key "verison" (did you mean "version"?)`},
-		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, apply, projects, autodetect, drift, github`},
+		{"unknown key without suggestion", "version: 1\nautoplan: true\n", `.tfgate.yaml:2: unknown key "autoplan"; valid keys are version, terraform, policies, approval, apply, projects, autodetect, drift, github, ignore`},
 		{"autodetect unknown key", "version: 1\nautodetect:\n  exclude: [a]\n  excludes: [b]\n", `.tfgate.yaml:4: unknown key "excludes" in autodetect (did you mean "exclude"?)`},
 		{"autodetect bad glob", "version: 1\nautodetect:\n  include:\n    - \"examples/*\"\n    - \"test/{a,b\"\n", `.tfgate.yaml:5: autodetect.include "test/{a,b" is not a valid glob; check its [ ] and { } pairs`},
 		{"autodetect not a list", "version: 1\nautodetect: {exclude: fixtures}\n", `.tfgate.yaml:2: autodetect.exclude must be a list, got "fixtures"; write [fixtures]`},

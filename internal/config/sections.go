@@ -47,6 +47,7 @@ func (d *decoder) config(n *yaml.Node) *Config {
 		{"autodetect", func(k, v *yaml.Node) { d.autodetect(v, &cfg.Autodetect); autodetectKey = k }},
 		{"drift", func(_, v *yaml.Node) { d.drift(v, &cfg.Drift) }},
 		{"github", func(_, v *yaml.Node) { d.github(v, &cfg.GitHub) }},
+		{"ignore", func(_, v *yaml.Node) { cfg.Ignore = d.ignore(v) }},
 		// As in docker compose, x- keys hold YAML anchors for the rest of the file to use.
 		{"x-*", func(_, _ *yaml.Node) {}},
 	})

@@ -87,6 +87,12 @@ type Project struct {
 	PolicyDenied bool
 	PolicyDenies []string // the deny messages, for reports
 	PolicyError  string   // the policies did not evaluate: refused
+
+	// ReviewOnly marks what the change touches that nothing plans or applies: files that
+	// belong to no project (terraform may read them), a base project the change dropped.
+	// Only the review counts for it: enough approvals on the head, no change requested.
+	// There is no bundle, policy, mode, freeze or fork to judge.
+	ReviewOnly bool
 }
 
 // Input is everything the gate decides on.
@@ -175,32 +181,34 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 	if head == "" {
 		refuse(CodeNoHead, "the pull request's head commit is unknown; nothing can be checked against it", false)
 	}
-	if in.PR.Fork {
-		refuse(CodeFork, "the pull request comes from a fork; tfgate never applies a fork's code", false)
-	}
-	if in.Freeze != "" {
-		refuse(CodeFrozen, "apply is frozen: "+in.Freeze, false)
-	}
-	if p.Rules.Mode == config.ModeObserve {
-		refuse(CodeObserve, "observe mode: tfgate never applies it", false)
-	}
-	switch {
-	case !p.HasBundle && in.QueueSHA != "":
-		refuse(CodeNoBundle, "no plan for this project on the merge queue's commit "+short(in.QueueSHA)+"; the plan must run for it", false)
-	case !p.HasBundle:
-		refuse(CodeNoBundle, "no plan for this project on "+short(head)+"; the plan must run for it", false)
-	case in.QueueSHA != "" && p.BundleCommit != in.QueueSHA:
-		refuse(CodeBundleCommit, "the plan is of commit "+short(p.BundleCommit)+", not of the merge queue's commit "+
-			short(in.QueueSHA)+"; the plan must run again on it", false)
-	case in.QueueSHA == "" && p.BundleCommit != head:
-		refuse(CodeBundleCommit, "the plan is of commit "+short(p.BundleCommit)+", not of the pull request's head "+
-			short(head)+"; the plan must run again on "+short(head), false)
-	case !p.Applicable:
-		refuse(CodeNotApplicable, "the plan is marked not applicable (planned from a fork or a dirty working tree); "+
-			"it must be planned again in CI", false)
-	}
-	if p.PolicyError != "" {
-		refuse(CodePolicyError, "the policies did not evaluate ("+p.PolicyError+"); nothing applies until they do", false)
+	if !p.ReviewOnly {
+		if in.PR.Fork {
+			refuse(CodeFork, "the pull request comes from a fork; tfgate never applies a fork's code", false)
+		}
+		if in.Freeze != "" {
+			refuse(CodeFrozen, "apply is frozen: "+in.Freeze, false)
+		}
+		if p.Rules.Mode == config.ModeObserve {
+			refuse(CodeObserve, "observe mode: tfgate never applies it", false)
+		}
+		switch {
+		case !p.HasBundle && in.QueueSHA != "":
+			refuse(CodeNoBundle, "no plan for this project on the merge queue's commit "+short(in.QueueSHA)+"; the plan must run for it", false)
+		case !p.HasBundle:
+			refuse(CodeNoBundle, "no plan for this project on "+short(head)+"; the plan must run for it", false)
+		case in.QueueSHA != "" && p.BundleCommit != in.QueueSHA:
+			refuse(CodeBundleCommit, "the plan is of commit "+short(p.BundleCommit)+", not of the merge queue's commit "+
+				short(in.QueueSHA)+"; the plan must run again on it", false)
+		case in.QueueSHA == "" && p.BundleCommit != head:
+			refuse(CodeBundleCommit, "the plan is of commit "+short(p.BundleCommit)+", not of the pull request's head "+
+				short(head)+"; the plan must run again on "+short(head), false)
+		case !p.Applicable:
+			refuse(CodeNotApplicable, "the plan is marked not applicable (planned from a fork or a dirty working tree); "+
+				"it must be planned again in CI", false)
+		}
+		if p.PolicyError != "" {
+			refuse(CodePolicyError, "the policies did not evaluate ("+p.PolicyError+"); nothing applies until they do", false)
+		}
 	}
 	for _, login := range rv.changesRequested {
 		refuse(CodeChangesRequested, "@"+login+" requested changes; @"+login+" must approve, or the review must be dismissed", false)

@@ -135,6 +135,9 @@ type applier struct {
 	extraRules []*config.Config
 	// identity is the login tfgate writes as, learnt from the status it created.
 	identity string
+	// shared are the sums of the files outside every project at the merge (sharedSums):
+	// part of every plan's inputs.
+	shared map[string]string
 	// queue is the merge queue's commit whose bundles stand for the head's: on merge_group
 	// its head, on the push of it the pushed commit. "" = no merge queue.
 	queue string
@@ -149,6 +152,13 @@ type target struct {
 	problems []string // why the bundle cannot be applied (verification)
 	failure  string   // an error opening it (not a refusal)
 	result   report.Project
+	// review marks a review-only item of the gate ("shared", "vanished"): nothing plans
+	// or applies it, the pull request's approvals must cover it (gate_review.go).
+	review   string
+	baseName string // a vanished item's name at the base
+	// aliases are the base projects ("name\x00workspace") with the same state address:
+	// their rules hold for it too.
+	aliases []string
 }
 
 // prepare finds the pull request, the rules, the changed projects and their bundles,
@@ -212,7 +222,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		a.policies = a.policies || has
 	}
 
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Changed: true, Base: baseRev})
+	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
 	if err != nil {
 		return err
 	}
@@ -228,7 +238,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		return nil
 	}
 	for _, p := range projects {
-		a.targets = append(a.targets, target{p: p})
+		a.targets = append(a.targets, target{p: p, aliases: stateAliases(req.Root, sel.BaseView, p)})
 	}
 	if len(req.Names) > 0 {
 		a.leftOut(sel.Projects)
@@ -242,6 +252,9 @@ func (a *applier) prepare(ctx context.Context) error {
 		return nil
 	}
 	if err := a.loadBundles(ctx); err != nil {
+		return err
+	}
+	if a.shared, err = sharedSums(ctx, req.Root, sel.All, a.base, a.scratch); err != nil {
 		return err
 	}
 	if a.bin, err = ResolveTerraform(ctx, req.Config, req.Terraform); err != nil {

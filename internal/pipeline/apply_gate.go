@@ -94,15 +94,20 @@ func (a *applier) freeze(cfg *config.Config) string {
 }
 
 // gateProject is what the gate needs to know of one target under the rules of base. A
-// project is the base's by name or by directory (and workspace) — renaming a project must
-// not escape its rules — and when several match, the strictest rules hold. A project the
+// project is the base's by name or by directory (and workspace), or by its state address
+// (t.aliases) — renaming or moving a project must not escape its rules — and when several
+// match, the strictest rules hold. A project the
 // base does not know gets the base's top-level rules; a project either side puts in
 // observe mode is observed.
 func gateProject(base *config.Config, t target) gate.Project {
+	if t.review != "" {
+		return reviewProject(base, t)
+	}
 	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, DestroyMinApprovals: base.Approval.DestroyMinApprovals,
 		Owners: base.Policies.Owners, Mode: config.ModeManaged}
 	for _, bp := range base.Projects {
-		if bp.Workspace != t.p.Workspace || (bp.Name != t.p.Name && bp.Dir != t.p.Dir) {
+		sameState := slices.Contains(t.aliases, bp.Name+"\x00"+bp.Workspace)
+		if !sameState && (bp.Workspace != t.p.Workspace || (bp.Name != t.p.Name && bp.Dir != t.p.Dir)) {
 			continue
 		}
 		if bp.Mode == config.ModeObserve {

@@ -119,11 +119,15 @@ func (a *applier) verify(ctx context.Context, t *target) {
 		return
 	}
 	files = outside(files, a.req.Root, filepath.Dir(t.dir))
-	sums, hash, err := bundle.HashInputs(ctx, a.req.Root, files)
+	sums, _, err := bundle.HashInputs(ctx, a.req.Root, files)
 	if err != nil {
 		t.failure = err.Error()
 		return
 	}
+	for f, sum := range a.shared { // the files outside every project count for every plan
+		sums[f] = sum
+	}
+	hash := bundle.InputHash(sums)
 	if hash != m.InputHash {
 		t.problems = append(t.problems, staleInputs(m.Inputs, sums, a.pr.HeadSHA, a.run.Commit))
 	}

@@ -138,13 +138,14 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	if _, err := git.Head(ctx); err != nil {
 		return err
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Changed: true, Base: baseRev})
+	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
 	if err != nil {
 		return err
 	}
 	for _, p := range sel.Projects {
-		a.targets = append(a.targets, target{p: p})
+		a.targets = append(a.targets, target{p: p, aliases: stateAliases(req.Root, sel.BaseView, p)})
 	}
+	a.targets = append(a.targets, reviewTargets(sel)...)
 	if len(a.targets) == 0 {
 		return nil
 	}
@@ -176,7 +177,7 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 		}
 		for i := range a.targets {
 			t := &a.targets[i]
-			if t.p.Name == m.Project && t.p.Workspace == m.Workspace {
+			if t.review == "" && t.p.Name == m.Project && t.p.Workspace == m.Workspace {
 				if t.bundle != nil {
 					return fmt.Errorf("%s holds two bundles of project %s (workspace %s)", req.Plans, m.Project, m.Workspace)
 				}

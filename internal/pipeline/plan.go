@@ -47,11 +47,15 @@ type PlanOptions struct {
 	// LockTimeout is how long terraform waits for a state lock another run holds (an
 	// apply, another project creating its workspace in the same pg database); 0 means
 	// DefaultLockTimeout.
-	LockTimeout   time.Duration
-	Masker        *secret.Masker // secrets to mask everywhere (environment, configured)
-	Progress      Progress
-	Policies      Policies // Policies.Engine nil: no policies configured
-	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
+	LockTimeout  time.Duration
+	Masker       *secret.Masker // secrets to mask everywhere (environment, configured)
+	Progress     Progress
+	Policies     Policies // Policies.Engine nil: no policies configured
+	ChangedFiles []string // root-relative files changed (for data.tfgate.project)
+	// SharedSums are the sha256 sums of the files outside every project (sharedSums):
+	// every bundle's input hash covers them, so that apply finds a plan stale when one
+	// changed.
+	SharedSums    map[string]string
 	TfgateVersion string
 	Now           func() time.Time
 
@@ -208,8 +212,14 @@ func hashInputs(ctx context.Context, r *projectRun) error {
 		return err
 	}
 	files = outside(files, r.opts.Root, r.opts.OutDir)
-	r.inputs, r.inputHash, err = bundle.HashInputs(ctx, r.opts.Root, files)
-	return err
+	if r.inputs, _, err = bundle.HashInputs(ctx, r.opts.Root, files); err != nil {
+		return err
+	}
+	for f, sum := range r.opts.SharedSums {
+		r.inputs[f] = sum
+	}
+	r.inputHash = bundle.InputHash(r.inputs)
+	return nil
 }
 
 func initProject(ctx context.Context, r *projectRun) error {

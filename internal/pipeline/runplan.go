@@ -125,7 +125,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		head = background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, git) })
 		defer head.stop()
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names,
+	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
 		All: req.All, Changed: req.Changed || (!req.All && len(req.Names) == 0), Base: req.Base})
 	if err != nil {
 		return run, err
@@ -173,10 +173,21 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 				" carry them. Set TFGATE_PLAN_KEY (a secret passphrase, the same for plan and apply) to encrypt them with age")
 		}
 	}
+	var shared map[string]string
+	if req.OutDir != "" {
+		rules := req.Config
+		if sel.BaseView != nil {
+			rules = sel.BaseView.Config
+		}
+		if shared, err = sharedSums(ctx, req.Root, sel.All, rules, req.OutDir); err != nil {
+			return run, err
+		}
+	}
 	planned, err := Plan(ctx, PlanOptions{
 		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env, PluginCacheDir: pluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
+		SharedSums: shared,
 	})
 	run.Projects = planned.Projects
 	return run, err

@@ -30,6 +30,9 @@ type SelectOptions struct {
 	// is the changed run's (base, changed files, notes) cut down to them — a matrix job's.
 	Changed bool
 	Base    string // base ref; "" = the remote default branch
+	// ConfigFile is the configuration's path (as BaseConfig takes it): change detection
+	// reads it again at the base commit, whose view of the projects counts too.
+	ConfigFile string
 }
 
 // Selection is the outcome: the projects and, for change detection, what it compared.
@@ -44,8 +47,20 @@ type Selection struct {
 	// NowModules are the dirs that were projects at the merge base and that the change
 	// turned into local modules of other directories: they are no longer planned.
 	NowModules []ModuleNote
+	// BaseView is the base commit's projects (change detection only).
+	BaseView *BaseView
+	// ByBase are the names of Projects selected only because the base commit's view of
+	// the change touches them (the change's own configuration or module graph does not).
+	ByBase []string
+	// Vanished are base projects the change touches that no project of the change stands
+	// for: the review covers them, nothing plans them.
+	Vanished []Vanished
+	// Shared are the changed files that belong to no project in either view and that the
+	// base's ignore globs do not mark inert: terraform may read them, so the change needs a
+	// review.
+	Shared []string
 	// Notes say, for people, what the change does that planning will not show: the
-	// RemovedNotes of Removed, then a note for each of NowModules.
+	// RemovedNotes of Removed, a note for each of NowModules, then what the base view adds.
 	Notes []string
 }
 
@@ -118,6 +133,10 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
+	if sel.BaseView, err = baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base); err != nil {
+		return sel, err
+	}
+	withBaseView(opts.Root, &sel, files)
 	if named != nil {
 		return onlyNamed(sel, named)
 	}

@@ -83,17 +83,26 @@ func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 	if len(p.Problems) > 0 && firstTerraform != "" {
 		return firstTerraform
 	}
+	first := ""
+	idx.eachInput(p, func(f string) bool { first = f; return false })
+	return first
+}
+
+// eachInput calls fn with each of the files that are p's inputs (WhenModified, VarFiles,
+// the contents of its modules and, with OwnInputs, of its Dir, its Links), a file possibly
+// more than once, until fn returns false.
+func (idx fileIndex) eachInput(p Project, fn func(string) bool) {
 	for _, glob := range p.WhenModified {
 		pattern := joinGlob(p.Dir, glob)
 		for _, f := range idx.withPrefix(literalPrefix(pattern)) {
-			if ok, _ := doublestar.Match(pattern, f); ok {
-				return f
+			if ok, _ := doublestar.Match(pattern, f); ok && !fn(f) {
+				return
 			}
 		}
 	}
 	for _, vf := range p.VarFiles {
-		if f := path.Join(p.Dir, vf); idx.has(f) {
-			return f
+		if f := path.Join(p.Dir, vf); idx.has(f) && !fn(f) {
+			return
 		}
 	}
 	dirs := p.Modules
@@ -106,17 +115,16 @@ func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 			candidates = idx.withPrefix(m + "/")
 		}
 		for _, f := range candidates {
-			if inContents(m, p.Nested, f) {
-				return f
+			if inContents(m, p.Nested, f) && !fn(f) {
+				return
 			}
 		}
 	}
 	for _, l := range p.Links {
-		if idx.has(l) {
-			return l
+		if idx.has(l) && !fn(l) {
+			return
 		}
 	}
-	return ""
 }
 
 func (idx fileIndex) has(f string) bool {

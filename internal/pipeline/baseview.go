@@ -1,0 +1,234 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/project"
+)
+
+// The base commit's view of a change. What a review covers must not be decided by the
+// change alone: a pull request could drop its own project from the configuration, give it
+// a when_modified that matches nothing, or make it a module of another directory, and so
+// leave a changed project unplanned and unreviewed. Select therefore also discovers the
+// projects as the base commit has them (its configuration, its module graph) and judges
+// the changed files with them too.
+
+// BaseView is the base commit's projects.
+type BaseView struct {
+	Commit   string
+	Config   *config.Config // the base commit's own configuration (Default without a file)
+	Projects []project.Project
+	// Addrs are the literal state addresses of Projects (project.StateAddress), by index;
+	// "" where one cannot be read.
+	Addrs []string
+}
+
+// Vanished is a project of the base commit that the change touches but that no project of
+// the change stands for (same name, directory or state address): removed from projects:,
+// or no longer a root module. Nothing plans it; the review must still cover it, under the
+// base's rules for it.
+type Vanished struct {
+	Project project.Project
+	File    string // a changed file that touches it
+}
+
+// baseView exports the tree of rev into a scratch directory and discovers its projects
+// there, under rev's own configuration (configFile, as root-relative as BaseConfig reads
+// it). prefix is the root below the git top level ("" or "sub/").
+func baseView(ctx context.Context, root, configFile, prefix, rev string) (*BaseView, error) {
+	git := ci.Git{Dir: root}
+	sha, cfg, _, err := BaseConfig(ctx, root, configFile, rev)
+	if err != nil {
+		return nil, fmt.Errorf("read the configuration at the base commit %s: %w", rev, err)
+	}
+	scratch, err := os.MkdirTemp("", "tfgate-base-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	if err := git.Export(ctx, sha, scratch); err != nil {
+		return nil, err
+	}
+	baseRoot := filepath.Join(scratch, filepath.FromSlash(strings.TrimSuffix(prefix, "/")))
+	if _, err := os.Stat(baseRoot); err != nil {
+		// The root did not exist at the base: it had no projects.
+		return &BaseView{Commit: sha, Config: cfg}, nil
+	}
+	disc, err := project.DiscoverIn(ctx, scratch, baseRoot, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("find the projects at the base commit %s: %w", short(sha), err)
+	}
+	v := &BaseView{Commit: sha, Config: cfg, Projects: disc.Projects}
+	for _, p := range disc.Projects {
+		addr, _ := project.StateAddress(baseRoot, p)
+		v.Addrs = append(v.Addrs, addr)
+	}
+	return v, nil
+}
+
+// counterparts are the indexes of the projects in head that may be base project bp: the
+// same name, the same directory, or the same literal state address (bpAddr), in the same
+// workspace.
+func counterparts(root string, head []project.Project, bp project.Project, bpAddr string) []int {
+	var out []int
+	for i, p := range head {
+		if p.Workspace == bp.Workspace && (p.Name == bp.Name || p.Dir == bp.Dir) {
+			out = append(out, i)
+			continue
+		}
+		if bpAddr != "" { // an address names its workspace
+			if addr, ok := project.StateAddress(root, p); ok && addr == bpAddr {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// withBaseView adds to sel what the base commit's view of the change finds: base projects
+// the change touches whose counterparts the change's own view did not select (they are
+// planned and reviewed too), the base projects with no counterpart (Vanished), and the
+// changed files that belong to no project in either view and that the base's ignore globs
+// do not mark inert (Shared).
+func withBaseView(root string, sel *Selection, files []string) {
+	bv := sel.BaseView
+	chosen := map[int]string{} // index in sel.All → why
+	for i, p := range sel.All {
+		for k, q := range sel.Projects {
+			if p.Name == q.Name && p.Workspace == q.Workspace {
+				chosen[i] = sel.Why[k]
+			}
+		}
+	}
+	byName := map[string]int{}
+	for i, p := range bv.Projects {
+		byName[p.Name+"\x00"+p.Workspace] = i
+	}
+	for _, t := range project.ChangedWhy(bv.Projects, files) {
+		i := byName[t.Project.Name+"\x00"+t.Project.Workspace]
+		cps := counterparts(root, sel.All, t.Project, bv.Addrs[i])
+		if len(cps) == 0 {
+			sel.Vanished = append(sel.Vanished, Vanished{Project: t.Project, File: t.File})
+			continue
+		}
+		for _, k := range cps {
+			if _, ok := chosen[k]; !ok {
+				chosen[k] = t.File
+				sel.ByBase = append(sel.ByBase, sel.All[k].Name)
+			}
+		}
+	}
+	if len(chosen) > len(sel.Projects) {
+		sel.Projects, sel.Why = nil, nil
+		for i, p := range sel.All {
+			if why, ok := chosen[i]; ok {
+				sel.Projects = append(sel.Projects, p)
+				sel.Why = append(sel.Why, why)
+			}
+		}
+	}
+	headFree := project.Unowned(sel.All, files)
+	baseFree := map[string]bool{}
+	for _, f := range project.Unowned(bv.Projects, files) {
+		baseFree[f] = true
+	}
+	for _, f := range headFree {
+		if baseFree[f] && !strings.HasPrefix(f, "../") && !bv.Config.Ignores(f) {
+			sel.Shared = append(sel.Shared, f)
+		}
+	}
+	sel.Notes = append(sel.Notes, baseViewNotes(sel)...)
+}
+
+// baseViewNotes explain, for people, why the review covers more than the planned projects.
+func baseViewNotes(sel *Selection) []string {
+	var notes []string
+	for _, name := range sel.ByBase {
+		notes = append(notes, fmt.Sprintf("%s is planned because the base commit's configuration says this change touches it, though the change's own configuration does not: a change cannot take a project out of its own review", name))
+	}
+	explained := map[string]bool{} // RemovedNotes and ModuleNotes already say why it went
+	for _, d := range sel.Removed {
+		explained[d] = true
+	}
+	for _, m := range sel.NowModules {
+		explained[m.Dir] = true
+	}
+	for _, v := range sel.Vanished {
+		if explained[v.Project.Dir] {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s (%s) is a project at the base commit and this change touches it (%s), but no project of the change stands for it (removed from projects:, or no longer a root module): nothing plans it, and the change needs the approvals its rules at the base ask for",
+			v.Project.Name, v.Project.Dir, v.File))
+	}
+	if len(sel.Shared) > 0 {
+		notes = append(notes, fmt.Sprintf("%s %s to no project, but terraform may read %s (a provisioner's script, file(), templatefile(), a var file): the change needs the gate's approvals, and plans made before it are stale. Files the base commit's %s lists under ignore: are exempt.",
+			listFiles(sel.Shared, 5), pluralVerb(len(sel.Shared), "belongs", "belong"), pluralVerb(len(sel.Shared), "it", "them"), config.FileName))
+	}
+	return notes
+}
+
+func listFiles(files []string, max int) string {
+	if len(files) <= max {
+		return strings.Join(files, ", ")
+	}
+	return strings.Join(files[:max], ", ") + fmt.Sprintf(" and %d more", len(files)-max)
+}
+
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// sharedIn lists the files of the whole tree at root that belong to no project of all and
+// are not inert under the rules: what every plan's input hash covers besides the project's
+// own inputs, so that apply finds a plan stale when one of them changed.
+func sharedIn(ctx context.Context, root string, all []project.Project, rules *config.Config) ([]string, error) {
+	tracked, err := ci.Git{Dir: root}.ListFiles(ctx, "HEAD", "")
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := ci.Git{Dir: root}.Prefix(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range tracked {
+		if rel, ok := strings.CutPrefix(f, prefix); ok {
+			files = append(files, rel)
+		}
+	}
+	var out []string
+	for _, f := range project.Unowned(all, files) {
+		if !rules.Ignores(f) {
+			out = append(out, f)
+		}
+	}
+	return slices.Clip(out), nil
+}
+
+// sharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
+// input hash covers besides the project's own inputs.
+func sharedSums(ctx context.Context, root string, all []project.Project, rules *config.Config, outDir string) (map[string]string, error) {
+	files, err := sharedIn(ctx, root, all, rules)
+	if err != nil {
+		return nil, fmt.Errorf("list the files outside every project: %w", err)
+	}
+	var present []string
+	for _, f := range outside(files, root, outDir) {
+		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && !fi.IsDir() {
+			present = append(present, f)
+		}
+	}
+	sums, _, err := bundle.HashInputs(ctx, root, present)
+	return sums, err
+}

@@ -1,0 +1,28 @@
+package project
+
+// Unowned returns the files (in sorted order, each once) that are no input of any of
+// projects: scripts, shared var files, anything a provisioner, file() or templatefile()
+// may read from outside a project's directory and modules. A review must cover them too:
+// a change to one needs approvals like a project change, and a plan is stale when one
+// differs from what was planned (see pipeline). A project's own inputs are what
+// InputFiles hashes (not what WhenModified watches); the eager rule for projects with Problems (any Terraform file
+// touches them) does not make a file theirs.
+func Unowned(projects []Project, files []string) []string {
+	idx := newFileIndex(files)
+	owned := make(map[string]bool, len(idx))
+	for _, p := range projects {
+		// What InputFiles hashes, whatever WhenModified says: its globs select a project
+		// on a change, but a file they reach outside the project's contents is not hashed
+		// into its plan, so it stays shared (reviewed, and hashed into every plan).
+		q := p
+		q.WhenModified, q.OwnInputs = nil, true
+		idx.eachInput(q, func(f string) bool { owned[f] = true; return true })
+	}
+	var out []string
+	for i, f := range idx {
+		if !owned[f] && (i == 0 || idx[i-1] != f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
