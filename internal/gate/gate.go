@@ -149,6 +149,9 @@ type ProjectVerdict struct {
 	// PolicyOverriddenBy are the approvers who are policy owners, sorted, when a policy
 	// denied the plan and their approval overrides it.
 	PolicyOverriddenBy []string
+	// ReviewOnly is the project's: its name says what needs the review (files, a dropped
+	// project), so the status always names it.
+	ReviewOnly bool
 }
 
 // Verdict is the gate's answer for the pull request.
@@ -174,7 +177,7 @@ func Evaluate(in Input) Verdict {
 
 func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 	head := in.PR.HeadSHA
-	pv := ProjectVerdict{Name: p.Name, Approvers: rv.approverLogins()}
+	pv := ProjectVerdict{Name: p.Name, Approvers: rv.approverLogins(), ReviewOnly: p.ReviewOnly}
 	var reasons []Reason
 	refuse := func(code, text string, pending bool) { reasons = append(reasons, Reason{code, text, pending}) }
 

@@ -41,11 +41,12 @@ func (v Verdict) Description() string {
 	}
 	var head *Reason
 	var where string
+	named := false // a review-only item is always named: its name says what needs the review
 	for _, pending := range []bool{false, true} {
 		for _, p := range v.Projects {
 			for i, r := range p.Reasons {
 				if r.Pending == pending && head == nil {
-					head, where = &p.Reasons[i], p.Name
+					head, where, named = &p.Reasons[i], p.Name, p.ReviewOnly
 				}
 			}
 		}
@@ -54,7 +55,7 @@ func (v Verdict) Description() string {
 		return "refused"
 	}
 	text := head.Text
-	if !v.everyProjectHas(*head) && where != "" {
+	if (named || !v.everyProjectHas(*head)) && where != "" {
 		text = where + ": " + text
 	}
 	if more := v.distinctReasons() - 1; more > 0 {

@@ -169,7 +169,7 @@ func baseViewNotes(sel *Selection) []string {
 			v.Project.Name, v.Project.Dir, v.File))
 	}
 	if len(sel.Shared) > 0 {
-		notes = append(notes, fmt.Sprintf("%s %s to no project, but terraform may read %s (a provisioner's script, file(), templatefile(), a var file): the change needs the gate's approvals, and plans made before it are stale. Files the base commit's %s lists under ignore: are exempt.",
+		notes = append(notes, fmt.Sprintf("%s %s to no project, but terraform or tfgate may read %s (a provisioner's script, file(), templatefile(), a var file, the configuration): the change needs the gate's approvals, and plans made before it are stale. Files the base commit's %s lists under ignore: are exempt.",
 			listFiles(sel.Shared, 5), pluralVerb(len(sel.Shared), "belongs", "belong"), pluralVerb(len(sel.Shared), "it", "them"), config.FileName))
 	}
 	return notes

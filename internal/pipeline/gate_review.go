@@ -16,16 +16,16 @@ import (
 // request's approvals under the base's rules; none has a bundle or is ever applied.
 func reviewTargets(sel Selection) []target {
 	var out []target
+	for _, v := range sel.Vanished {
+		p := v.Project
+		p.Name = fmt.Sprintf("%s (dropped by the change; %s changed)", v.Project.Name, v.File)
+		out = append(out, target{p: p, review: "vanished", baseName: v.Project.Name})
+	}
 	if len(sel.Shared) > 0 {
 		out = append(out, target{
 			p:      project.Project{Name: "files outside every project (" + listFiles(sel.Shared, 3) + ")", Dir: ".", Workspace: "default"},
 			review: "shared",
 		})
-	}
-	for _, v := range sel.Vanished {
-		p := v.Project
-		p.Name = fmt.Sprintf("%s (dropped by the change; %s changed)", v.Project.Name, v.File)
-		out = append(out, target{p: p, review: "vanished", baseName: v.Project.Name})
 	}
 	return out
 }
