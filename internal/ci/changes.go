@@ -43,6 +43,9 @@ type Changes struct {
 	Base      string   // the ref compared with, as given (or the default branch)
 	MergeBase string   // SHA of the merge base of HEAD and Base
 	Files     []string // root-relative slash paths, sorted, unique
+	// Committed are the Files that differ between the merge base and HEAD (committed
+	// changes, not the working tree's edits or untracked files), sorted.
+	Committed []string
 }
 
 // ChangedFiles lists every file that differs between the merge base of HEAD and base and
@@ -72,11 +75,15 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 		{"ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ":/"},
 	}
 	seen := map[string]bool{}
-	var files []string
-	for _, q := range queries {
+	var files, committed []string
+	for i, q := range queries {
 		out, err := g.run(ctx, q...)
 		if err != nil {
 			return Changes{}, fmt.Errorf("list changed files: %w", err)
+		}
+		if i == 0 {
+			committed = splitZ(out)
+			sort.Strings(committed)
 		}
 		for _, f := range splitZ(out) {
 			if !seen[f] {
@@ -86,5 +93,5 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 		}
 	}
 	sort.Strings(files)
-	return Changes{Base: base, MergeBase: mb, Files: files}, nil
+	return Changes{Base: base, MergeBase: mb, Files: files, Committed: committed}, nil
 }

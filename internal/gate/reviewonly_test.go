@@ -11,8 +11,8 @@ import (
 func TestEvaluateReviewOnly(t *testing.T) {
 	item := Project{Name: "shared files (scripts/hook.sh)", ReviewOnly: true, Rules: Rules{MinApprovals: 2, Mode: config.ModeObserve}}
 	base := Input{
-		PR:    PullRequest{Number: 7, Author: "dave", HeadSHA: head, Fork: true},
-		Facts: Facts{Permissions: map[string]string{"alice": "admin", "bob": "write", "erin": "read"}},
+		PR:     PullRequest{Number: 7, Author: "dave", HeadSHA: head, Fork: true},
+		Facts:  Facts{Permissions: map[string]string{"alice": "admin", "bob": "write", "erin": "read"}},
 		Freeze: "change freeze", Projects: []Project{item},
 	}
 	cases := []struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -97,8 +98,10 @@ func counterparts(root string, head []project.Project, bp project.Project, bpAdd
 // the change touches whose counterparts the change's own view did not select (they are
 // planned and reviewed too), the base projects with no counterpart (Vanished), and the
 // changed files that belong to no project in either view and that the base's ignore globs
-// do not mark inert (Shared).
-func withBaseView(root string, sel *Selection, files []string) {
+// do not mark inert (Shared). Only committed files can be Shared: the working tree of a CI
+// job also holds what terraform and tfgate wrote there (.terraform/, local state, plans),
+// which belongs to no project and was never part of the change.
+func withBaseView(root string, sel *Selection, files, committed []string) {
 	bv := sel.BaseView
 	chosen := map[int]string{} // index in sel.All → why
 	for i, p := range sel.All {
@@ -135,9 +138,9 @@ func withBaseView(root string, sel *Selection, files []string) {
 			}
 		}
 	}
-	headFree := project.Unowned(sel.All, files)
+	headFree := project.Unowned(sel.All, committed)
 	baseFree := map[string]bool{}
-	for _, f := range project.Unowned(bv.Projects, files) {
+	for _, f := range project.Unowned(bv.Projects, committed) {
 		baseFree[f] = true
 	}
 	for _, f := range headFree {
@@ -209,11 +212,23 @@ func sharedIn(ctx context.Context, root string, all []project.Project, rules *co
 	}
 	var out []string
 	for _, f := range project.Unowned(all, files) {
-		if !rules.Ignores(f) {
+		if !rules.Ignores(f) && !terraformWrites(f) {
 			out = append(out, f)
 		}
 	}
 	return slices.Clip(out), nil
+}
+
+// terraformWrites reports whether f is a file terraform itself writes into a working
+// directory (state, its backup and lock, the data directory): never hashed into a plan's
+// inputs, since apply changes them. A change that commits one still needs a review (it is
+// Shared), and a tracked .terraform/ is refused when its project is planned.
+func terraformWrites(f string) bool {
+	base := path.Base(f)
+	return strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup") ||
+		base == ".terraform.tfstate.lock.info" || strings.HasPrefix(f, ".terraform/") ||
+		strings.Contains(f, "/.terraform/") || strings.HasPrefix(f, "terraform.tfstate.d/") ||
+		strings.Contains(f, "/terraform.tfstate.d/")
 }
 
 // sharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's

@@ -136,7 +136,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 	if sel.BaseView, err = baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base); err != nil {
 		return sel, err
 	}
-	withBaseView(opts.Root, &sel, files)
+	withBaseView(opts.Root, &sel, files, rootRelative(prefix, changes.Committed))
 	if named != nil {
 		return onlyNamed(sel, named)
 	}

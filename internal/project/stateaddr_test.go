@@ -63,7 +63,9 @@ func TestStateAddress(t *testing.T) {
 	write("json", "main.tf.json", `{}`)
 	write("plain", "main.tf", `resource "terraform_data" "x" {}`)
 
-	addr := func(dir, ws string) (string, bool) { return StateAddress(root, Project{Name: dir, Dir: dir, Workspace: ws}) }
+	addr := func(dir, ws string) (string, bool) {
+		return StateAddress(root, Project{Name: dir, Dir: dir, Workspace: ws})
+	}
 	same := func(a, b [2]string) {
 		t.Helper()
 		x, okx := addr(a[0], a[1])
