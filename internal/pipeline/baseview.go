@@ -27,9 +27,25 @@ type BaseView struct {
 	Commit   string
 	Config   *config.Config // the base commit's own configuration (Default without a file)
 	Projects []project.Project
-	// Addrs are the literal state addresses of Projects (project.StateAddress), by index;
-	// "" where one cannot be read.
-	Addrs []string
+	// Addrs are the literal state addresses (project.StateAddress) of the Projects whose
+	// rules differ from the top level's (an approval of their own, or observe mode): the
+	// ones a moved project must not escape. Keyed by "name\x00workspace"; "" or missing
+	// where there is none.
+	Addrs map[string]string
+
+	root  string            // the exported tree's root, while Select runs
+	addrs map[string]string // every address read so far, by "name\x00workspace"
+}
+
+// addr is base project p's state address, read from the exported tree once.
+func (v *BaseView) addr(p project.Project) string {
+	key := p.Name + "\x00" + p.Workspace
+	if a, ok := v.addrs[key]; ok {
+		return a
+	}
+	a, _ := project.StateAddress(v.root, p)
+	v.addrs[key] = a
+	return a
 }
 
 // Vanished is a project of the base commit that the change touches but that no project of
@@ -43,50 +59,67 @@ type Vanished struct {
 
 // baseView exports the tree of rev into a scratch directory and discovers its projects
 // there, under rev's own configuration (configFile, as root-relative as BaseConfig reads
-// it). prefix is the root below the git top level ("" or "sub/").
-func baseView(ctx context.Context, root, configFile, prefix, rev string) (*BaseView, error) {
+// it). prefix is the root below the git top level ("" or "sub/"). The caller must call
+// done once it no longer reads addresses from the tree.
+func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *BaseView, done func(), err error) {
 	git := ci.Git{Dir: root}
 	sha, cfg, _, err := BaseConfig(ctx, root, configFile, rev)
 	if err != nil {
-		return nil, fmt.Errorf("read the configuration at the base commit %s: %w", rev, err)
+		return nil, nil, fmt.Errorf("read the configuration at the base commit %s: %w", rev, err)
 	}
 	scratch, err := os.MkdirTemp("", "tfgate-base-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(scratch)
+	done = func() { os.RemoveAll(scratch) }
 	if err := git.Export(ctx, sha, scratch); err != nil {
-		return nil, err
+		done()
+		return nil, nil, err
 	}
 	baseRoot := filepath.Join(scratch, filepath.FromSlash(strings.TrimSuffix(prefix, "/")))
+	v = &BaseView{Commit: sha, Config: cfg, Addrs: map[string]string{}, root: baseRoot, addrs: map[string]string{}}
 	if _, err := os.Stat(baseRoot); err != nil {
-		// The root did not exist at the base: it had no projects.
-		return &BaseView{Commit: sha, Config: cfg}, nil
+		return v, done, nil // the root did not exist at the base: it had no projects
 	}
 	disc, err := project.DiscoverIn(ctx, scratch, baseRoot, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("find the projects at the base commit %s: %w", short(sha), err)
+		done()
+		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", short(sha), err)
 	}
-	v := &BaseView{Commit: sha, Config: cfg, Projects: disc.Projects}
-	for _, p := range disc.Projects {
-		addr, _ := project.StateAddress(baseRoot, p)
-		v.Addrs = append(v.Addrs, addr)
+	v.Projects = disc.Projects
+	for _, cp := range cfg.Projects {
+		if cp.Approval == nil && cp.Mode != config.ModeObserve {
+			continue
+		}
+		for _, p := range disc.Projects {
+			if p.Name == cp.Name && p.Workspace == cp.Workspace {
+				if a := v.addr(p); a != "" {
+					v.Addrs[p.Name+"\x00"+p.Workspace] = a
+				}
+			}
+		}
 	}
-	return v, nil
+	return v, done, nil
 }
 
 // counterparts are the indexes of the projects in head that may be base project bp: the
-// same name, the same directory, or the same literal state address (bpAddr), in the same
-// workspace.
-func counterparts(root string, head []project.Project, bp project.Project, bpAddr string) []int {
+// same name or directory in the same workspace or, when none is, the same literal state
+// address (a project moved and renamed). headAddr reads a head project's address (cached:
+// a rename is rare, and reading every project's files for each changed base project
+// would cost more than the rest of change detection).
+func counterparts(head []project.Project, bp project.Project, bpAddr func() string, headAddr func(int) string) []int {
 	var out []int
 	for i, p := range head {
 		if p.Workspace == bp.Workspace && (p.Name == bp.Name || p.Dir == bp.Dir) {
 			out = append(out, i)
-			continue
 		}
-		if bpAddr != "" { // an address names its workspace
-			if addr, ok := project.StateAddress(root, p); ok && addr == bpAddr {
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if a := bpAddr(); a != "" { // an address names its workspace
+		for i := range head {
+			if headAddr(i) == a {
 				out = append(out, i)
 			}
 		}
@@ -111,13 +144,17 @@ func withBaseView(root string, sel *Selection, files, committed []string) {
 			}
 		}
 	}
-	byName := map[string]int{}
-	for i, p := range bv.Projects {
-		byName[p.Name+"\x00"+p.Workspace] = i
+	headAddrs := map[int]string{}
+	headAddr := func(i int) string {
+		if a, ok := headAddrs[i]; ok {
+			return a
+		}
+		a, _ := project.StateAddress(root, sel.All[i])
+		headAddrs[i] = a
+		return a
 	}
 	for _, t := range project.ChangedWhy(bv.Projects, files) {
-		i := byName[t.Project.Name+"\x00"+t.Project.Workspace]
-		cps := counterparts(root, sel.All, t.Project, bv.Addrs[i])
+		cps := counterparts(sel.All, t.Project, func() string { return bv.addr(t.Project) }, headAddr)
 		if len(cps) == 0 {
 			sel.Vanished = append(sel.Vanished, Vanished{Project: t.Project, File: t.File})
 			continue

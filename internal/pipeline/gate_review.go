@@ -46,9 +46,9 @@ func reviewProject(base *config.Config, t target) gate.Project {
 	return gate.Project{Name: t.p.Name, Rules: rules, ReviewOnly: true}
 }
 
-// stateAliases are the base projects ("name\x00workspace") that keep their state where p
-// does (project.StateAddress): p may be one of them renamed and moved, and inherits their
-// rules.
+// stateAliases are the base projects with rules of their own ("name\x00workspace") that
+// keep their state where p does (project.StateAddress): p may be one of them renamed and
+// moved, and inherits their rules.
 func stateAliases(root string, bv *BaseView, p project.Project) []string {
 	if bv == nil {
 		return nil
@@ -58,10 +58,11 @@ func stateAliases(root string, bv *BaseView, p project.Project) []string {
 		return nil
 	}
 	var out []string
-	for i, bp := range bv.Projects {
-		if bv.Addrs[i] == addr {
-			out = append(out, bp.Name+"\x00"+bp.Workspace)
+	for key, a := range bv.Addrs {
+		if a == addr {
+			out = append(out, key)
 		}
 	}
-	return slices.Compact(out)
+	slices.Sort(out)
+	return out
 }

@@ -133,10 +133,13 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
-	if sel.BaseView, err = baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base); err != nil {
+	bv, done, err := baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base)
+	if err != nil {
 		return sel, err
 	}
+	sel.BaseView = bv
 	withBaseView(opts.Root, &sel, files, rootRelative(prefix, changes.Committed))
+	done()
 	if named != nil {
 		return onlyNamed(sel, named)
 	}
