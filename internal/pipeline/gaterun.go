@@ -125,7 +125,12 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	git := ci.Git{Dir: req.Root}
 	baseRev := a.pr.BaseSHA
 	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
-		baseRev = a.req.GitHub.Event.BaseSHA // the queue's base: what the group's commit adds to
+		// The queue's base: what the group's commit adds to, below every entry ahead that
+		// lands with it; each entry's pull request is found (gateGroup).
+		var err error
+		if baseRev, err = a.gateGroup(ctx, git); err != nil {
+			return err
+		}
 	}
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
@@ -144,6 +149,9 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	}
 	for _, p := range sel.Projects {
 		a.targets = append(a.targets, target{p: p})
+	}
+	if err := a.attributeGroup(ctx, sel.All); err != nil {
+		return err
 	}
 	if len(a.targets) == 0 {
 		return nil
