@@ -131,15 +131,16 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 		g.problem = fmt.Sprintf("the merge group's commits cannot be listed: %v", err)
 		return base, nil
 	}
-	from, pending := base, 0
+	from := base
+	var pending []string
 	for _, c := range chain {
 		qb, ok := tips[c.SHA]
 		if !ok {
-			pending++ // a rebase merge's replayed commit: part of the entry above it
+			pending = append(pending, c.SHA) // a rebase merge's replayed commit: part of the entry above it
 			continue
 		}
 		e := queueEntry{tip: c.SHA, from: from}
-		if g.problem = a.checkQueueCommit(c, qb.PR, qb.Head, pending, "its merge queue branch"); g.problem != "" {
+		if g.problem = checkQueueCommit(c, qb.PR, qb.Head, pending, "its merge queue branch"); g.problem != "" {
 			return base, nil
 		}
 		pr := a.pr
@@ -159,14 +160,14 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 			return base, nil
 		}
 		g.entries = append(g.entries, e)
-		from, pending = c.SHA, 0
+		from, pending = c.SHA, nil
 	}
-	if pending > 0 || len(g.entries) == 0 {
+	if len(pending) > 0 || len(g.entries) == 0 {
 		last := ev.HeadSHA
-		if len(chain) > 0 {
-			last = chain[len(chain)-1].SHA
+		if len(pending) > 0 {
+			last = pending[0]
 		}
-		g.problem = fmt.Sprintf("commit %s of the merge group (between %s and %s) is not the commit of any merge queue branch (gh-readonly-queue/%s/pr-<N>-<head>): tfgate cannot tell which pull request it belongs to, so not whose approvals it needs",
+		g.problem = fmt.Sprintf("commit %s of the merge group (between %s and %s) is not the commit of any merge queue branch (gh-readonly-queue/%s/pr-<N>-<head>): tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; let the queue rebuild the group",
 			short(last), short(base), short(ev.HeadSHA), branch)
 		return base, nil
 	}
@@ -182,9 +183,9 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 }
 
 // checkQueueCommit checks that entry commit c is what it claims to be: a merge (two
-// parents) merges the pull request's head; replayed commits (pending) lie only below a
+// parents) merges the pull request's head; replayed commits (below) lie only below a
 // rebase merge's last commit, never below a merge commit. "" when it holds.
-func (a *applier) checkQueueCommit(c ci.Commit, pr int, head string, pending int, source string) string {
+func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source string) string {
 	if len(c.Parents) > 2 {
 		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one", short(c.SHA), pr)
 	}
@@ -192,8 +193,9 @@ func (a *applier) checkQueueCommit(c ci.Commit, pr int, head string, pending int
 		return fmt.Sprintf("commit %s is pull request #%d's by %s, but it merges %s, not the pull request's head %s",
 			short(c.SHA), pr, source, short(c.Parents[1]), short(head))
 	}
-	if len(c.Parents) == 2 && pending > 0 {
-		return fmt.Sprintf("commit %s merges pull request #%d, but %d commit(s) below it belong to no entry of the merge group", short(c.SHA), pr, pending)
+	if len(c.Parents) == 2 && len(below) > 0 {
+		return fmt.Sprintf("commit %s lies below pull request #%d's merge %s but is not the commit of any entry (gh-readonly-queue/…/pr-<N>-<head>) nor a merge of a pull request: tfgate cannot tell which pull request it belongs to, so not whose approvals it needs",
+			short(below[0]), pr, short(c.SHA))
 	}
 	return ""
 }
@@ -246,7 +248,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 					return nil
 				}
 			}
-			if g.problem = a.checkQueueCommit(c, merged.Number, merged.HeadSHA, len(below), "GitHub's record of its merge"); g.problem != "" {
+			if g.problem = checkQueueCommit(c, merged.Number, merged.HeadSHA, below, "GitHub's record of its merge"); g.problem != "" {
 				a.group = g
 				return nil
 			}
