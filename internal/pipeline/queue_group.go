@@ -262,7 +262,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 		case introduced != nil:
 			below, belowPR = append(below, c.SHA), append(belowPR, introduced.Number)
 		default:
-			g.problem = fmt.Sprintf("commit %s of the push (between %s and %s) is tied to no merged pull request (GitHub associates none with it): tfgate applies only what reviewed pull requests brought in",
+			g.problem = fmt.Sprintf("commit %s of the push (%s..%s) is tied to no merged pull request (GitHub associates none with it): tfgate applies only what reviewed pull requests brought in; revert it, or bring it in by a pull request",
 				short(c.SHA), short(before), short(head))
 			a.group = g
 			return nil

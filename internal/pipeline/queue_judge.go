@@ -22,7 +22,10 @@ func (a *applier) judgeGroup(ctx context.Context) error {
 	g := a.group
 	if g.problem != "" {
 		why := "merge queue group: " + g.problem
-		a.refuseAll(why)
+		for i := range a.targets { // the first reason: nothing of the group is judged without it
+			a.targets[i].problems = append([]string{why}, a.targets[i].problems...)
+		}
+		a.finishRefusals(nil)
 		a.run.Verdict = &report.Verdict{State: gate.StateFailure, Description: fitStatus(why)}
 		return nil
 	}
