@@ -140,7 +140,7 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 			continue
 		}
 		e := queueEntry{tip: c.SHA, from: from}
-		if g.problem = checkQueueCommit(c, qb.PR, qb.Head, pending, "its merge queue branch"); g.problem != "" {
+		if g.problem = checkQueueCommit(c, qb.PR, qb.Head, pending, "its merge queue branch", "remove the pull request from the queue and queue it again, so that the queue rebuilds the group"); g.problem != "" {
 			return base, nil
 		}
 		pr := a.pr
@@ -185,17 +185,17 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 // checkQueueCommit checks that entry commit c is what it claims to be: a merge (two
 // parents) merges the pull request's head; replayed commits (below) lie only below a
 // rebase merge's last commit, never below a merge commit. "" when it holds.
-func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source string) string {
+func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source, remedy string) string {
 	if len(c.Parents) > 2 {
-		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one", short(c.SHA), pr)
+		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one; %s", short(c.SHA), pr, remedy)
 	}
 	if len(c.Parents) == 2 && c.Parents[1] != head {
-		return fmt.Sprintf("commit %s is pull request #%d's by %s, but it merges %s, not the pull request's head %s",
-			short(c.SHA), pr, source, short(c.Parents[1]), short(head))
+		return fmt.Sprintf("commit %s is pull request #%d's by %s, but it merges %s, not the pull request's head %s; %s",
+			short(c.SHA), pr, source, short(c.Parents[1]), short(head), remedy)
 	}
 	if len(c.Parents) == 2 && len(below) > 0 {
-		return fmt.Sprintf("commit %s lies below pull request #%d's merge %s but is not the commit of any entry (gh-readonly-queue/…/pr-<N>-<head>) nor a merge of a pull request: tfgate cannot tell which pull request it belongs to, so not whose approvals it needs",
-			short(below[0]), pr, short(c.SHA))
+		return fmt.Sprintf("commit %s lies below pull request #%d's merge %s but is not the commit of any entry (gh-readonly-queue/…/pr-<N>-<head>) nor a merge of a pull request: tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; %s",
+			short(below[0]), pr, short(c.SHA), remedy)
 	}
 	return ""
 }
@@ -248,7 +248,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 					return nil
 				}
 			}
-			if g.problem = checkQueueCommit(c, merged.Number, merged.HeadSHA, below, "GitHub's record of its merge"); g.problem != "" {
+			if g.problem = checkQueueCommit(c, merged.Number, merged.HeadSHA, below, "GitHub's record of its merge", "revert what was pushed, or bring it in by a reviewed pull request"); g.problem != "" {
 				a.group = g
 				return nil
 			}
