@@ -20,10 +20,10 @@ type Commit struct {
 // most 100 pull requests at once, and a rebase merge replays one pull request's commits.
 const MaxChain = 250
 
-// FirstParents lists the commits on head's first-parent line after base, oldest first: the
-// commits a merge queue (one a queued pull request) or a push added on top of base. base
-// must be on that line (head itself, or an ancestor reached through first parents only): a
-// base elsewhere is an error, as is a chain longer than MaxChain.
+// FirstParents lists the commits on head's first-parent line that base does not reach,
+// oldest first: the commits a merge queue (one a queued pull request) or a push added on top
+// of base. What the others brought in (a merge's second parent and its history) is theirs.
+// A chain longer than MaxChain is an error.
 func (g Git) FirstParents(ctx context.Context, base, head string) ([]Commit, error) {
 	if base == head {
 		return nil, nil
@@ -45,9 +45,6 @@ func (g Git) FirstParents(ctx context.Context, base, head string) ([]Commit, err
 	}
 	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 		chain[i], chain[j] = chain[j], chain[i]
-	}
-	if len(chain) == 0 || len(chain[0].Parents) == 0 || chain[0].Parents[0] != base {
-		return nil, fmt.Errorf("%s is not on the first-parent line of %s (fetch the history: actions/checkout with fetch-depth: 0)", shortSHA(base), shortSHA(head))
 	}
 	return chain, nil
 }
