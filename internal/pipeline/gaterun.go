@@ -96,6 +96,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		run.Projects = append(run.Projects, res)
 	}
 	run.Verdict = a.run.Verdict
+	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
 		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", short(pr.HeadSHA))}
 	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
