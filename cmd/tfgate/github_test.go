@@ -60,11 +60,16 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github rebasemerge N REPODIR        as merge, with GitHub's "Rebase and merge": the commits replayed, no merge commit
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
-//	github queue N REPODIR              the merge queue takes pull request N: its commit (the head merged into
-//	                                    origin/main) checked out detached; writes the merge_group event; sets
-//	                                    GITHUB_EVENT_*, GITHUB_SHA and QUEUE_SHA
-//	github land N REPODIR               the queue lands: main fast-forwards to $QUEUE_SHA (pushed), N is merged as
-//	                                    it; writes the push event; sets GITHUB_SHA and MERGE_SHA
+//	github queue N REPODIR [frombase]   the merge queue takes pull request N: its commit (N's head merged into the
+//	                                    last entry of the queue, else origin/main) on the queue branch
+//	                                    gh-readonly-queue/main/pr-N-<head>, checked out detached; writes the
+//	                                    merge_group event (base_sha: the entry's parent commit, as GitHub; with
+//	                                    frombase origin/main, the whole group in one event); sets GITHUB_EVENT_*,
+//	                                    GITHUB_SHA and QUEUE_SHA
+//	github unqueue N                    the queue drops N's branch (what a group built with it still holds)
+//	github land N REPODIR               the queue merges its entries up to N's: main fast-forwards to N's entry
+//	                                    (pushed), each pull request is merged as its own entry's commit, their
+//	                                    branches deleted; writes the push event; sets GITHUB_SHA and MERGE_SHA
 //	github push REPODIR                 pushes REPODIR's HEAD to origin's main directly (no pull request); writes the
 //	                                    push event; sets GITHUB_EVENT_*, GITHUB_SHA and MERGE_SHA
 //	github artifact NAME DIR [fork]     uploads DIR's files as the Actions artifact NAME (zip entries relative to DIR)
@@ -285,20 +290,19 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghMerge(ts, rest, sub == "rebasemerge")
 	case "queue":
 		ghQueue(ts, rest)
-	case "land":
-		if len(rest) != 2 {
-			ts.Fatalf("usage: github land N REPODIR")
+	case "unqueue":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github unqueue N")
 		}
 		n, err := strconv.Atoi(rest[0])
 		ts.Check(err)
-		dir := ts.MkAbs(rest[1])
-		before := gitRev(ts, dir, "origin/main")
-		group := ts.Getenv("QUEUE_SHA")
-		gitRun(ts, dir, "checkout", "-q", "-f", "main")
-		gitRun(ts, dir, "merge", "-q", "--ff-only", group)
-		gitRun(ts, dir, "push", "-q", "origin", "main")
-		ghServer(ts).MergePull(scriptRepo, n, group)
-		writePush(ts, fmt.Sprintf("push-%d.json", n), before, group)
+		ref, _, ok := queueEntry(ts, n)
+		if !ok {
+			ts.Fatalf("github unqueue: pull request %d is not in the merge queue", n)
+		}
+		ghServer(ts).DeleteRef(scriptRepo, ref)
+	case "land":
+		ghLand(ts, rest)
 	case "push":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github push REPODIR")
@@ -444,7 +448,11 @@ func ghMerge(ts *testscript.TestScript, rest []string, rebase bool) {
 	}
 	gitRun(ts, dir, "push", "-q", "origin", "main")
 	merge := gitRev(ts, dir, "HEAD")
-	ghServer(ts).MergePull(scriptRepo, n, merge)
+	var replayed []string // GitHub associates a rebase merge's every commit with the pull request
+	if rebase {
+		replayed = strings.Fields(gitRun(ts, dir, "rev-list", before+".."+merge+"^"))
+	}
+	ghServer(ts).MergePullCommits(scriptRepo, n, merge, replayed)
 	writePush(ts, fmt.Sprintf("push-%d.json", n), before, merge)
 }
 
@@ -491,28 +499,87 @@ func gitRev(ts *testscript.TestScript, dir, rev string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// ghQueue builds the merge queue's commit for a pull request, as GitHub does: the head
-// merged into the base, on a gh-readonly-queue branch, and writes the merge_group event.
+// ghQueue builds the merge queue's commit for a pull request, as GitHub does: its head
+// merged into the entry ahead of it (or the base branch), on a gh-readonly-queue branch, and
+// writes the merge_group event.
 func ghQueue(ts *testscript.TestScript, rest []string) {
-	if len(rest) != 2 {
-		ts.Fatalf("usage: github queue N REPODIR")
+	if len(rest) != 2 && (len(rest) != 3 || rest[2] != "frombase") {
+		ts.Fatalf("usage: github queue N REPODIR [frombase]")
 	}
 	n, err := strconv.Atoi(rest[0])
 	ts.Check(err)
 	dir := ts.MkAbs(rest[1])
-	head, base := ts.Getenv("HEAD_SHA"), gitRev(ts, dir, "origin/main")
-	gitRun(ts, dir, "checkout", "-q", "-f", "--detach", base)
-	gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d (merge queue)", n), head)
+	pr, ok := ghServer(ts).PullState(scriptRepo, n)
+	if !ok {
+		ts.Fatalf("github queue: no pull request %d", n)
+	}
+	head, main := pr.HeadSHA, gitRev(ts, dir, "origin/main")
+	parent := main
+	if len(ghServer(ts).Refs(scriptRepo, queueRefPrefix)) > 0 && ts.Getenv("QUEUE_SHA") != "" {
+		parent = ts.Getenv("QUEUE_SHA") // the last entry: the queue builds on the ones ahead
+	}
+	gitRun(ts, dir, "checkout", "-q", "-f", "--detach", parent)
+	gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", fmt.Sprintf("Merge pull request #%d from acme/change (merge queue)", n), head)
 	group := gitRev(ts, dir, "HEAD")
+	ref := fmt.Sprintf("%spr-%d-%s", queueRefPrefix, n, head)
+	ghServer(ts).SetRef(scriptRepo, ref, group)
+	base := parent
+	if len(rest) == 3 {
+		base = main
+	}
 	writeEvent(ts, "merge_group", fmt.Sprintf("queue-%d.json", n), map[string]any{
-		"action": "checks_requested",
-		"merge_group": map[string]any{"head_sha": group, "head_ref": fmt.Sprintf("refs/heads/gh-readonly-queue/main/pr-%d-%s", n, head),
-			"base_sha": base, "base_ref": "refs/heads/main"},
-		"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
-		"sender":     map[string]any{"login": githubtest.Bob.Login},
+		"action":      "checks_requested",
+		"merge_group": map[string]any{"head_sha": group, "head_ref": ref, "base_sha": base, "base_ref": "refs/heads/main"},
+		"repository":  map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}, "default_branch": "main"},
+		"sender":      map[string]any{"login": githubtest.Bob.Login},
 	})
 	ts.Setenv("GITHUB_SHA", group)
 	ts.Setenv("QUEUE_SHA", group)
+}
+
+const queueRefPrefix = "refs/heads/gh-readonly-queue/main/"
+
+// queueEntry is pull request n's merge queue branch and its commit.
+func queueEntry(ts *testscript.TestScript, n int) (ref, sha string, ok bool) {
+	for name, sha := range ghServer(ts).Refs(scriptRepo, queueRefPrefix) {
+		if strings.HasPrefix(name, fmt.Sprintf("%spr-%d-", queueRefPrefix, n)) {
+			return name, sha, true
+		}
+	}
+	return "", "", false
+}
+
+// ghLand merges the queue's entries up to pull request N's as GitHub does: the base branch
+// fast-forwards to N's entry, each pull request of an entry at or below it is merged with
+// its own entry's commit as its merge commit, and their branches are deleted.
+func ghLand(ts *testscript.TestScript, rest []string) {
+	if len(rest) != 2 {
+		ts.Fatalf("usage: github land N REPODIR")
+	}
+	n, err := strconv.Atoi(rest[0])
+	ts.Check(err)
+	dir := ts.MkAbs(rest[1])
+	_, group, ok := queueEntry(ts, n)
+	if !ok {
+		ts.Fatalf("github land: pull request %d is not in the merge queue", n)
+	}
+	before := gitRev(ts, dir, "origin/main")
+	gitRun(ts, dir, "checkout", "-q", "-f", "main")
+	gitRun(ts, dir, "merge", "-q", "--ff-only", group)
+	gitRun(ts, dir, "push", "-q", "origin", "main")
+	for name, sha := range ghServer(ts).Refs(scriptRepo, queueRefPrefix) {
+		if exec.Command("git", "-C", dir, "merge-base", "--is-ancestor", sha, group).Run() != nil {
+			continue // behind N in the queue: still queued
+		}
+		var pr int
+		var head string
+		if _, err := fmt.Sscanf(strings.TrimPrefix(name, queueRefPrefix), "pr-%d-%s", &pr, &head); err != nil {
+			ts.Fatalf("github land: queue branch %s: %v", name, err)
+		}
+		ghServer(ts).MergePull(scriptRepo, pr, sha)
+		ghServer(ts).DeleteRef(scriptRepo, name)
+	}
+	writePush(ts, fmt.Sprintf("push-%d.json", n), before, group)
 }
 
 // runHeadSHA is the head_sha GitHub gives the workflow run of the current event: the pull

@@ -155,6 +155,9 @@ type API interface {
 	// ListCommitPulls lists the pull requests associated with commit sha: on the default
 	// branch the merged one that brought it in, elsewhere the open and merged ones with it.
 	ListCommitPulls(ctx context.Context, repo Repo, sha string) ([]PullRequest, error)
+	// ListMatchingRefs lists the references whose names start with refs/ + prefix
+	// (heads/gh-readonly-queue/main/: a merge queue's branches).
+	ListMatchingRefs(ctx context.Context, repo Repo, prefix string) ([]Ref, error)
 	// TeamMembership reports whether login is an active member of org/team. A token that
 	// cannot read the team gets an error that errors.Is ErrTeamUnreadable, never false.
 	TeamMembership(ctx context.Context, org, team, login string) (active bool, err error)

@@ -141,6 +141,9 @@ type applier struct {
 	// queue is the merge queue's commit whose bundles stand for the head's: on merge_group
 	// its head, on the push of it the pushed commit. "" = no merge queue.
 	queue string
+	// group is the merge queue group's pull requests when there are several (or a problem
+	// identifying them): each project is judged by those that changed it. nil = one.
+	group *queueGroup
 }
 
 // target is one project the merge changed, with its bundle and verdicts.
@@ -242,6 +245,15 @@ func (a *applier) prepare(ctx context.Context) error {
 	}
 	if len(req.Names) > 0 {
 		a.leftOut(sel.Projects)
+	}
+	if found && req.PR == 0 && gh.Event.Name == "push" && gh.Event.BaseSHA != "" {
+		// A push may land several pull requests (a merge queue's group): find them all.
+		if err := a.pushGroup(ctx, git, baseRev, head); err != nil {
+			return err
+		}
+		if err := a.attributeGroup(ctx, sel.All); err != nil {
+			return err
+		}
 	}
 	if !found {
 		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", short(head))

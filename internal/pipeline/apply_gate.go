@@ -17,6 +17,9 @@ import (
 
 // judge evaluates the gate with the base commit's rules and records every verdict.
 func (a *applier) judge(ctx context.Context) error {
+	if a.group != nil { // a merge queue group: each project by the pull requests that changed it
+		return a.judgeGroup(ctx)
+	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)
 	var owners []string // team membership is read only when an owner's approval matters
 	for _, t := range a.targets {

@@ -96,6 +96,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		run.Projects = append(run.Projects, res)
 	}
 	run.Verdict = a.run.Verdict
+	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
 		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", short(pr.HeadSHA))}
 	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
@@ -125,7 +126,12 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	git := ci.Git{Dir: req.Root}
 	baseRev := a.pr.BaseSHA
 	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
-		baseRev = a.req.GitHub.Event.BaseSHA // the queue's base: what the group's commit adds to
+		// The queue's base: what the group's commit adds to, below every entry ahead that
+		// lands with it; each entry's pull request is found (gateGroup).
+		var err error
+		if baseRev, err = a.gateGroup(ctx, git); err != nil {
+			return err
+		}
 	}
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
@@ -145,7 +151,10 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	for _, p := range sel.Projects {
 		a.targets = append(a.targets, target{p: p, aliases: stateAliases(req.Root, sel.BaseView, p)})
 	}
-	a.targets = append(a.targets, reviewTargets(sel)...)
+	a.targets = append(a.targets, reviewTargets(sel)...) // judged by every pull request of a merge group
+	if err := a.attributeGroup(ctx, sel.All); err != nil {
+		return err
+	}
 	if len(a.targets) == 0 {
 		return nil
 	}

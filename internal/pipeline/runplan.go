@@ -78,6 +78,16 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	pub := startPublish(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
 	err := guardPlan(ctx, req)
+	if err == nil && ev.Name == "merge_group" && req.Base == ev.BaseSHA && req.GitHub.API != nil {
+		// The group's commit lands with the queue's entries ahead of it: plan all they
+		// change, so that its bundles cover what lands.
+		var base string
+		if base, err = QueuePlanBase(ctx, req.GitHub.API, req.Root, ev); err == nil {
+			req.Base = base
+		} else {
+			err = fmt.Errorf("find the merge queue group's base: %w", err)
+		}
+	}
 	run := report.Run{Kind: report.KindPlan}
 	if err == nil {
 		run, err = runPlan(ctx, req)

@@ -3,6 +3,7 @@ package githubtest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -70,7 +71,8 @@ func (s *Server) getPull(w http.ResponseWriter, r *request) {
 
 // listCommitPulls lists the pull requests associated with a commit: those whose head is the
 // commit (or, as GitHub allows, the branch named commit_sha) and the merged ones whose merge
-// commit it is.
+// commit it is or whose merge brought it into the base branch ("the merged pull request that
+// introduced the commit to the repository").
 func (s *Server) listCommitPulls(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -83,7 +85,8 @@ func (s *Server) listCommitPulls(w http.ResponseWriter, r *request) {
 			continue
 		}
 		p := is.pull.Pull
-		if p.HeadSHA == sha || (p.Merged && p.MergeCommitSHA == sha) || p.HeadRef == sha {
+		if p.HeadSHA == sha || (p.Merged && p.MergeCommitSHA == sha) || p.HeadRef == sha ||
+			(p.Merged && slices.Contains(is.pull.introduced, sha)) {
 			out = append(out, s.pullJSON(rp, is, false))
 		}
 	}

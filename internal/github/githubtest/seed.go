@@ -12,6 +12,7 @@ func (s *Server) routes() {
 	s.statusRoutes()
 	s.artifactRoutes()
 	s.teamRoutes()
+	s.refRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in
@@ -63,6 +64,28 @@ func (s *Server) MergePull(fullName string, number int, mergeSHA string) {
 	now := s.tick()
 	is.State, is.UpdatedAt = "closed", now
 	is.pull.State, is.pull.Merged, is.pull.MergeCommitSHA, is.pull.MergedAt = "closed", true, mergeSHA, now
+}
+
+// PullState is pull request number as the fake holds it now (ok false: none).
+func (s *Server) PullState(fullName string, number int) (Pull, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.repoLocked(splitRepo(fullName)).issues[number]
+	if is == nil || is.pull == nil {
+		return Pull{}, false
+	}
+	return is.pull.Pull, true
+}
+
+// MergePullCommits merges pull request number as MergePull does, and records the other
+// commits its merge brought into the base branch (a rebase merge's replayed commits), which
+// GET /commits/{sha}/pulls then associates with it, as GitHub does.
+func (s *Server) MergePullCommits(fullName string, number int, mergeSHA string, introduced []string) {
+	s.MergePull(fullName, number, mergeSHA)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.repoLocked(splitRepo(fullName)).issues[number]
+	is.pull.introduced = slices.Clone(introduced)
 }
 
 // AddReview seeds a review on pull request number and returns its id.

@@ -30,6 +30,7 @@ type repo struct {
 	labels      []*Label
 	artifacts   []*artifactState
 	perms       map[string]string // login → admin|maintain|write|triage|read|none
+	refs        map[string]string // git references (refs/heads/…) the test set → commit
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -43,6 +44,9 @@ type pullState struct {
 	Pull
 	files   []string
 	reviews []*Review
+	// introduced are the commits its merge brought into the base branch besides the merge
+	// commit (a rebase merge's replayed commits): GitHub associates them with it.
+	introduced []string
 }
 
 type artifactState struct {
@@ -127,7 +131,7 @@ func page[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 	}
 	last := max(1, (len(items)+per-1)/per)
 	link := func(n int, rel string) string {
-		u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path}
+		u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawPath: r.URL.RawPath}
 		q2 := r.URL.Query()
 		q2.Set("per_page", strconv.Itoa(per))
 		q2.Set("page", strconv.Itoa(n))

@@ -1,0 +1,200 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// judgeGroup evaluates the gate of a merge queue group: each project under the approvals
+// (and change requests, fork status, author, head) of every pull request of the group whose
+// entry changed it — a project two of them changed needs each one's approvals — and a
+// project no entry's own changes select (the group's selection saw more than the entries'
+// did) under every pull request's. The group's problem, if any, refuses every project. In
+// apply, a group lands as one: when any project of it is refused, none applies.
+func (a *applier) judgeGroup(ctx context.Context) error {
+	g := a.group
+	if g.problem != "" {
+		why := "merge queue group: " + g.problem
+		for i := range a.targets { // the first reason: nothing of the group is judged without it
+			a.targets[i].problems = append([]string{why}, a.targets[i].problems...)
+		}
+		a.finishRefusals(nil)
+		a.run.Verdict = &report.Verdict{State: gate.StateFailure, Description: fitStatus(why)}
+		return nil
+	}
+	rules := append([]*config.Config{a.base}, a.extraRules...)
+	var owners []string
+	for _, t := range a.targets {
+		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
+			for _, cfg := range rules {
+				owners = append(owners, cfg.Policies.Owners...)
+			}
+			break
+		}
+	}
+	owners = slices.Compact(slices.Sorted(slices.Values(owners)))
+	attributed := map[string]bool{}
+	for _, e := range g.entries {
+		for k := range e.projects {
+			attributed[k] = true
+		}
+	}
+	api := &cachedGateAPI{GateAPI: a.req.GitHub.API}
+	type counted struct { // the verdict under the first rules of one pull request
+		v       int
+		reviews []gate.Review
+		head    string
+	}
+	var vs []gate.Verdict
+	var all []gate.Review
+	var firsts []counted
+	for _, e := range g.entries {
+		var idx []int
+		for j, t := range a.targets {
+			if k := entryKey(t.p); e.projects[k] || !attributed[k] {
+				idx = append(idx, j)
+			}
+		}
+		if len(idx) == 0 {
+			continue // its entry changed no project: nothing of it to approve
+		}
+		reviews, facts, err := CollectFacts(ctx, api, a.repo, e.pr, owners)
+		if err != nil {
+			return fmt.Errorf("read the reviews of pull request #%d of the merge group (nothing is applied without them): %w", e.pr.Number, err)
+		}
+		all = append(all, reviews...)
+		for k, cfg := range rules {
+			in := gate.Input{
+				PR:      gate.PullRequest{Number: e.pr.Number, Author: e.pr.Author.Login, HeadSHA: e.pr.HeadSHA, Fork: e.pr.Fork},
+				Reviews: reviews, Facts: facts, Freeze: a.freeze(cfg), QueueSHA: a.queue,
+			}
+			for _, j := range idx {
+				in.Projects = append(in.Projects, gateProject(cfg, a.targets[j]))
+			}
+			v := gate.Evaluate(in)
+			for p := range v.Projects { // every reason says whose pull request it is about
+				for r := range v.Projects[p].Reasons {
+					v.Projects[p].Reasons[r].Text = fmt.Sprintf("pull request #%d: %s", e.pr.Number, v.Projects[p].Reasons[r].Text)
+				}
+			}
+			if k == 0 {
+				firsts = append(firsts, counted{v: len(vs), reviews: reviews, head: e.pr.HeadSHA})
+			}
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 { // no entry changed a project the group selected: judge them all by the head's
+		vs = append(vs, gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA})
+	}
+	a.finishRefusals(&verdicts{all: vs, reviews: all})
+	if a.run.Kind == report.KindApply && a.refuseWithGroup() {
+		a.finishRefusals(&verdicts{all: vs, reviews: all})
+	}
+	// The approvals that counted, each on its own pull request's head.
+	combined := gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA}
+	for i := range a.targets {
+		t := &a.targets[i]
+		pv := gate.ProjectVerdict{Name: t.p.Name, Allowed: true}
+		var approvals_ []report.Approval
+		for _, c := range firsts {
+			for _, p := range vs[c.v].Projects {
+				if p.Name == t.p.Name {
+					approvals_ = append(approvals_, approvals(p.Approvers, c.reviews, c.head)...)
+					pv.Approvers = append(pv.Approvers, p.Approvers...)
+				}
+			}
+		}
+		for _, v := range vs {
+			for _, p := range v.Projects {
+				if p.Name == t.p.Name {
+					pv.Allowed = pv.Allowed && p.Allowed
+					pv.Reasons = append(pv.Reasons, p.Reasons...)
+					pv.PolicyOverriddenBy = append(pv.PolicyOverriddenBy, p.PolicyOverriddenBy...)
+				}
+			}
+		}
+		if t.result.Gate != nil {
+			t.result.Gate.Approvals = approvals_
+		}
+		combined.Allowed = combined.Allowed && pv.Allowed
+		combined.Projects = append(combined.Projects, pv)
+	}
+	a.run.Verdict = a.verdict(combined)
+	return nil
+}
+
+// refuseWithGroup refuses every project of the group when one of them is refused: the
+// group landed as one commit, and what one unreviewed pull request brought in (a file
+// another project reads, a module) may reach the others. It reports whether it refused any.
+func (a *applier) refuseWithGroup() bool {
+	var refused []string
+	for _, t := range a.targets {
+		if t.result.Status == report.StatusRefused {
+			why := ""
+			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
+				why = ": " + g.Reasons[0]
+			}
+			refused = append(refused, t.p.Name+why)
+		}
+	}
+	if len(refused) == 0 {
+		return false
+	}
+	changed := false
+	for i := range a.targets {
+		t := &a.targets[i]
+		if t.result.Status == report.StatusAllowed {
+			t.problems = append(t.problems, fmt.Sprintf("the merge queue group that landed it is refused (%s): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again",
+				strings.Join(refused, "; ")))
+			changed = true
+		}
+	}
+	return changed
+}
+
+// cachedGateAPI asks GitHub once per login for what does not depend on the pull request:
+// the repository permission, team membership.
+type cachedGateAPI struct {
+	GateAPI
+	perms map[string]string
+	teams map[string]bool
+}
+
+func (c *cachedGateAPI) CollaboratorPermission(ctx context.Context, repo github.Repo, login string) (string, error) {
+	key := strings.ToLower(login)
+	if p, ok := c.perms[key]; ok {
+		return p, nil
+	}
+	p, err := c.GateAPI.CollaboratorPermission(ctx, repo, login)
+	if err != nil {
+		return "", err
+	}
+	if c.perms == nil {
+		c.perms = map[string]string{}
+	}
+	c.perms[key] = p
+	return p, nil
+}
+
+func (c *cachedGateAPI) TeamMembership(ctx context.Context, org, team, login string) (bool, error) {
+	key := strings.ToLower(org + "/" + team + "/" + login)
+	if m, ok := c.teams[key]; ok {
+		return m, nil
+	}
+	m, err := c.GateAPI.TeamMembership(ctx, org, team, login)
+	if err != nil {
+		return false, err
+	}
+	if c.teams == nil {
+		c.teams = map[string]bool{}
+	}
+	c.teams[key] = m
+	return m, nil
+}
