@@ -47,10 +47,19 @@ export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
 export TFGATE_TEST_TOFU := $(TOFU)
 export TFGATE_TEST_PLUGINS := $(PLUGINS)
 export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
-# The act end-to-end test (internal/e2e) runs the example workflows in this act.
+# The act end-to-end test (internal/e2e) runs the example workflows in this act, with offline
+# copies of three official actions: ../shared/testdata/actions when it is there, else
+# .bin/actions (make actions clones the pinned versions once).
 export TFGATE_TEST_ACT := $(ACT)
+ACTIONS_SHARED    := $(abspath $(CURDIR)/../shared/testdata/actions)
+ACTIONS           := $(if $(wildcard $(ACTIONS_SHARED)/checkout/action.yml),$(ACTIONS_SHARED),$(BIN)/actions)
+PINNED_ACTIONS    := checkout@v4.4.0 upload-artifact@v4.6.2 download-artifact@v4.3.0
+export TFGATE_TEST_ACTIONS := $(ACTIONS)
+# Under make a missing tool fails its test (make test skips nothing); a plain `go test`
+# skips it, naming the make target (internal/testenv).
+export TFGATE_TEST_STRICT := 1
 
-.PHONY: all build terraform tofu fakecloud openapi actionlint act conftest lint-workflows test vet bench bench-compare demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest lint-workflows test vet bench bench-compare demo clean
 
 all: build
 
@@ -117,6 +126,14 @@ $(ACT_STAMP):
 	@$(ACT) --version | grep -qx 'act version $(ACT_VERSION)'
 	@touch $@
 
+actions:
+	@for a in $(PINNED_ACTIONS); do n=$${a%@*}; v=$${a#*@}; \
+	  [ -f "$(ACTIONS)/$$n/action.yml" ] && continue; \
+	  mkdir -p $(BIN)/actions; \
+	  git clone -q --depth 1 --branch $$v https://github.com/actions/$$n $(BIN)/actions/$$n || \
+	    { echo "make actions: cannot fetch actions/$$n $$v; put checkout v4.4.0, upload-artifact v4.6.2 and download-artifact v4.3.0 into .bin/actions/ (or ../shared/testdata/actions/)"; exit 1; }; \
+	done
+
 # conftest from the Go module proxy (a few minutes once; cached in .bin/). Built with
 # `go install`, it reports its version as "dev": the module's own version is checked.
 conftest: $(CONFTEST_STAMP)
@@ -140,7 +157,7 @@ vet:
 # fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
 # policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
 # terraform, then with OpenTofu (about 2 more minutes).
-test: terraform tofu fakecloud openapi act vet lint-workflows build
+test: terraform tofu fakecloud openapi act actions vet lint-workflows build
 	$(GO) test -race -count=1 -timeout 30m ./...
 	TFGATE_TEST_TERRAFORM=$(TOFU) $(GO) test -race -count=1 -timeout 15m -run '^TestScripts$$' ./cmd/tfgate
 	$(TFGATE) policy test policies

@@ -48,19 +48,27 @@ func newActEnv(t *testing.T) actEnv {
 		e.act = filepath.Join(root, ".bin", "act")
 	}
 	if _, err := os.Stat(e.act); err != nil {
-		t.Fatalf("act not found at %s: run `make act` (or `make test`, which installs it)", e.act)
+		testenv.Missing(t, fmt.Errorf("act not found at %s: run `make act` (or `make test`, which installs it)", e.act))
 	}
 	e.terraform = testenv.Terraform(t)
-	e.actions = filepath.Join(filepath.Dir(root), "shared", "testdata", "actions")
+	// The Makefile names them (TFGATE_TEST_ACTIONS); else ../shared/testdata/actions
+	// beside the repository, else .bin/actions (what `make actions` clones).
+	e.actions = os.Getenv("TFGATE_TEST_ACTIONS")
+	if e.actions == "" {
+		e.actions = filepath.Join(filepath.Dir(root), "shared", "testdata", "actions")
+		if _, err := os.Stat(e.actions); err != nil {
+			e.actions = filepath.Join(root, ".bin", "actions")
+		}
+	}
 	for _, a := range []string{"checkout", "upload-artifact", "download-artifact"} {
 		if _, err := os.Stat(filepath.Join(e.actions, a, "action.yml")); err != nil {
-			t.Fatalf("offline copy of actions/%s not found in %s: the act test needs ../shared/testdata/actions beside the repository (see .github/workflows/ci.yml)", a, e.actions)
+			testenv.Missing(t, fmt.Errorf("offline copy of actions/%s not found in %s: run `make actions` (it clones the pinned versions into .bin/actions) or put them in ../shared/testdata/actions", a, e.actions))
 		}
 	}
 	// Steps run on this host: the JavaScript actions with its node, the action's build with
 	// its go.
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node not found on PATH: act runs actions/checkout and upload-artifact with the host's node")
+		testenv.Missing(t, fmt.Errorf("node not found on PATH: act runs actions/checkout and upload-artifact with the host's node"))
 	}
 	out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE").Output()
 	if err != nil {

@@ -50,12 +50,13 @@ type Postgres struct {
 }
 
 // StartPostgres starts a cluster that is stopped and removed when tb ends. It skips the
-// test when PostgreSQL is not installed, saying how to install it.
+// test when PostgreSQL is not installed, saying how to install it (under make it fails:
+// see Missing).
 func StartPostgres(tb testing.TB) *Postgres {
 	tb.Helper()
 	p, err := NewPostgres()
 	if errors.Is(err, ErrNoPostgres) {
-		tb.Skip(err)
+		Missing(tb, err)
 	}
 	if err != nil {
 		tb.Fatal(err)

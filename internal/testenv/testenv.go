@@ -1,8 +1,11 @@
 // Package testenv is where tests find what the Makefile builds for them: the terraform the
 // end-to-end tests run (TFGATE_TEST_TERRAFORM; the pinned terraform 1.5.7 by default),
 // OpenTofu (TFGATE_TEST_TOFU) and the fakecloud provider mirror (TFGATE_TEST_PLUGINS),
-// falling back to .bin/ at the repository root when run without make. Only tests import it;
-// a missing tool fails the test with the make target to run, never skips it.
+// falling back to .bin/ at the repository root when run without make. Only tests import it.
+// A missing tool names the make target that builds it: under make (TFGATE_TEST_STRICT, which
+// the Makefile exports) it fails the test, since `make test` skips nothing; under a plain
+// `go test` it skips the test, so a fresh clone's `go test ./...` never fails only for want
+// of a tool.
 package testenv
 
 import (
@@ -24,6 +27,20 @@ const TerraformEnv = "TFGATE_TEST_TERRAFORM"
 
 // TofuEnv names the OpenTofu binary Tofu returns; unset, .bin/tofu (`make tofu`).
 const TofuEnv = "TFGATE_TEST_TOFU"
+
+// StrictEnv is set by the Makefile: a missing tool then fails the test instead of skipping it.
+const StrictEnv = "TFGATE_TEST_STRICT"
+
+// Missing reports a tool (or file) the test needs and cannot find; err says which and the
+// make target that provides it. Under make it fails the test; without make it skips it.
+func Missing(tb testing.TB, err error) {
+	tb.Helper()
+	if os.Getenv(StrictEnv) != "" {
+		tb.Fatal(err)
+		return
+	}
+	tb.Skipf("skipped: %v (make test runs it)", err)
+}
 
 // RepoRoot is the directory holding go.mod, found upwards from the test's directory.
 func RepoRoot(tb testing.TB) string {
@@ -63,7 +80,7 @@ func Plugins(tb testing.TB) string {
 	tb.Helper()
 	dir := tool(tb, "TFGATE_TEST_PLUGINS", "plugins")
 	if err := checkMirror(dir); err != nil {
-		tb.Fatalf("fakecloud mirror: %v (run `make fakecloud`)", err)
+		Missing(tb, fmt.Errorf("fakecloud mirror: %v (run `make fakecloud`)", err))
 	}
 	return dir
 }
@@ -82,7 +99,7 @@ func tool(tb testing.TB, env, name string) string {
 	tb.Helper()
 	path, err := toolPath(tb, env, name)
 	if err != nil {
-		tb.Fatal(err)
+		Missing(tb, err)
 	}
 	return path
 }
@@ -121,13 +138,13 @@ func toolPath(tb testing.TB, env, name string) (string, error) {
 const OpenAPIEnv = "TFGATE_GITHUB_OPENAPI"
 
 // OpenAPI is the path of GitHub's official OpenAPI description that `make openapi` installs,
-// which githubtest holds every request to. Missing, it fails the test: a fake that validates
-// nothing proves nothing.
+// which githubtest holds every request to. Missing, the test does not run (see Missing): a
+// fake that validates nothing proves nothing.
 func OpenAPI(tb testing.TB) string {
 	tb.Helper()
 	path, err := openAPI(tb)
 	if err != nil {
-		tb.Fatal(err)
+		Missing(tb, err)
 	}
 	return path
 }
