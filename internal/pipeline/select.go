@@ -118,6 +118,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
+	sel.Notes = append(sel.Notes, project.ProviderBinaryNotes(all, files, deletedFiles(opts.Root, files))...)
 	if named != nil {
 		return onlyNamed(sel, named)
 	}

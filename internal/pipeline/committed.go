@@ -1,0 +1,50 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/project"
+)
+
+// committedDataDirs refuses, before terraform runs, a project whose .terraform (or one in
+// a directory above it) git tracks: terraform's data directory from the repository could
+// choose the state backend, the modules and the workspace without review. tfgate runs
+// terraform with a data directory of its own anyway (datadir.go); the refusal makes the
+// committed one visible and removed rather than silently ignored. Git's index is read
+// once per run, at the first project that asks (one `git ls-files`).
+type committedDataDirs struct {
+	root  string
+	once  sync.Once
+	files []string
+	err   error
+}
+
+// check returns the refusal of p, or nil.
+func (c *committedDataDirs) check(ctx context.Context, p project.Project) error {
+	c.once.Do(func() {
+		if _, err := ci.TopLevel(ctx, c.root); err != nil {
+			return // a plain directory: no index, nothing committed
+		}
+		c.files, c.err = ci.Git{Dir: c.root}.TrackedDirFiles(ctx, project.DataDirName)
+	})
+	if c.err != nil {
+		return c.err
+	}
+	if found := project.CommittedDataDirs([]project.Project{p}, c.files); len(found) > 0 {
+		return errors.New(found[0].Error())
+	}
+	return nil
+}
+
+// refuseCommittedDataDir is the stage that refuses a project with a committed data
+// directory.
+func refuseCommittedDataDir(ctx context.Context, r *projectRun) error {
+	c := r.opts.committed // shared by the run's projects (PlanOptions.defaults)
+	if c == nil {
+		c = &committedDataDirs{root: r.opts.Root}
+	}
+	return c.check(ctx, r.p)
+}

@@ -1,0 +1,181 @@
+package project
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// The files terraform itself reads from the directory it runs in, beside the
+// configuration (terraform's and OpenTofu's provider_source.go, cliconfig):
+//
+//   - .terraform/, its data directory: the backend cache (terraform.tfstate), which
+//     overrides the backend block whenever its hash matches; the installed modules
+//     (modules/modules.json); the selected workspace (environment). tfgate runs terraform
+//     with a data directory of its own (TF_DATA_DIR, see pipeline), and refuses a project
+//     whose .terraform, or one in a directory above it, is committed (CommittedDataDirs).
+//   - terraform.d/plugins/, its implied local provider mirror, used whenever the CLI
+//     configuration has no provider_installation block: a provider binary there runs
+//     with the credentials of whatever runs terraform, apply's included. It is part of the
+//     project's contents (contents.go); a change to it touches every project in that
+//     directory whatever their when_modified says, and is named as a provider binary
+//     (ProviderBinaryNotes).
+//
+// The CLI configuration is never read from the working directory: it is the file
+// TF_CLI_CONFIG_FILE names, else ~/.terraformrc and ~/.terraform.d/*.tfrc.
+
+// DataDirName is terraform's data directory in the working directory.
+const DataDirName = ".terraform"
+
+// pluginsDir is terraform's implied local provider mirror, relative to the working
+// directory.
+const pluginsDir = "terraform.d/plugins"
+
+// CommittedDataDir is a project whose working directory, or a directory above it up to
+// the root, holds a terraform data directory that git tracks.
+type CommittedDataDir struct {
+	Project Project
+	Dirs    []string // the .terraform directories (root-relative), nearest first
+	Files   []string // the tracked files in them (or a tracked .terraform file or link itself)
+}
+
+// Error says what is committed, why it is refused and what to do.
+func (c CommittedDataDir) Error() string {
+	files := c.Files
+	more := ""
+	if len(files) > 5 {
+		files, more = files[:5], fmt.Sprintf(" and %d more", len(c.Files)-5)
+	}
+	return fmt.Sprintf("%s is committed (%s%s): it is terraform's data directory — backend settings, installed modules, the selected workspace — "+
+		"which must come from `terraform init`, never from the repository, where it could point %s's state at another backend without review; "+
+		"remove it from git, keeping your local copy: git rm -r --cached %s, and add %s/ to .gitignore",
+		strings.Join(c.Dirs, ", "), strings.Join(files, ", "), more, c.Project.Name, strings.Join(c.Dirs, " "), DataDirName)
+}
+
+// CommittedDataDirs returns, in project order, the projects with a committed data
+// directory: tracked lists the tracked files (root-relative, sorted) named .terraform or
+// under a directory named so (ci.Git.TrackedDirFiles).
+func CommittedDataDirs(projects []Project, tracked []string) []CommittedDataDir {
+	if len(tracked) == 0 {
+		return nil
+	}
+	var out []CommittedDataDir
+	for _, p := range projects {
+		c := CommittedDataDir{Project: p}
+		for _, dd := range dataDirs(p.Dir) {
+			found := false
+			for _, f := range tracked {
+				if f == dd || strings.HasPrefix(f, dd+"/") {
+					c.Files = append(c.Files, f)
+					found = true
+				}
+			}
+			if found {
+				c.Dirs = append(c.Dirs, dd)
+			}
+		}
+		if len(c.Files) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dataDirs are the .terraform directories of dir and of every directory above it up to
+// the root (root-relative), nearest first. A dir outside the root ("../") has only its own.
+func dataDirs(dir string) []string {
+	dir = path.Clean(dir)
+	dirs := []string{path.Join(dir, DataDirName)}
+	if strings.HasPrefix(dir, "../") || dir == ".." {
+		return dirs
+	}
+	for dir != "." {
+		dir = path.Dir(dir)
+		dirs = append(dirs, path.Join(dir, DataDirName))
+	}
+	return dirs
+}
+
+// readByTerraform returns a changed file that terraform reads from p's working directory
+// beside the configuration: one in terraform.d/plugins of p.Dir (or terraform.d or
+// terraform.d/plugins itself, a link), or in a .terraform of it or of a directory above it
+// (refused: planning the project says so). "" when none.
+func (idx fileIndex) readByTerraform(p Project) string {
+	td := path.Join(p.Dir, "terraform.d")
+	for _, f := range []string{td, path.Join(td, "plugins")} {
+		if idx.has(f) {
+			return f
+		}
+	}
+	if f := idx.firstWithPrefix(path.Join(p.Dir, pluginsDir) + "/"); f != "" {
+		return f
+	}
+	for _, dd := range dataDirs(p.Dir) {
+		if idx.has(dd) {
+			return dd
+		}
+		if f := idx.firstWithPrefix(dd + "/"); f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+// ProviderBinaryNotes name, for people, the provider binaries a change adds or edits under
+// a project's terraform.d/plugins: terraform runs them with apply's credentials, and the
+// plan shows nothing of them. One note per directory, naming every project (workspace)
+// that runs there: each needs its approvals for the change. changed are the changed files
+// (root-relative), deleted those of them the change removes.
+func ProviderBinaryNotes(projects []Project, changed, deleted []string) []string {
+	gone := map[string]bool{}
+	for _, f := range deleted {
+		gone[f] = true
+	}
+	idx := newFileIndex(changed)
+	var notes []string
+	seen := map[string]bool{}
+	for _, p := range projects {
+		if seen[p.Dir] {
+			continue
+		}
+		seen[p.Dir] = true
+		var files []string
+		for _, f := range idx.withPrefix(path.Join(p.Dir, pluginsDir) + "/") {
+			if !gone[f] {
+				files = append(files, f)
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		var names []string
+		for _, q := range projects {
+			if q.Dir == p.Dir {
+				names = append(names, q.Name)
+			}
+		}
+		notes = append(notes, providerNote(p.Dir, names, files))
+	}
+	return notes
+}
+
+func providerNote(dir string, projects, files []string) string {
+	where := dir + "'s directory"
+	if dir == "." {
+		where = "the root directory"
+	}
+	what, it := "provider binary", "it runs"
+	if len(files) > 1 {
+		what, it = "provider binaries", "they run"
+	}
+	shown, more := files, ""
+	if len(files) > 5 {
+		shown, more = files[:5], fmt.Sprintf(" and %d more", len(files)-5)
+	}
+	who := "project " + projects[0] + " needs its"
+	if len(projects) > 1 {
+		who = "projects " + strings.Join(projects, ", ") + " need their"
+	}
+	return fmt.Sprintf("%s terraform loads from %s (%s, its implied local mirror); %s with apply's credentials: %s%s — review as code: %s approvals for this change",
+		what, where, path.Join(dir, pluginsDir), it, strings.Join(shown, ", "), more, who)
+}
