@@ -39,12 +39,19 @@ func (c *committedDataDirs) check(ctx context.Context, p project.Project) error 
 	return nil
 }
 
-// refuseCommittedDataDir is the stage that refuses a project with a committed data
-// directory.
-func refuseCommittedDataDir(ctx context.Context, r *projectRun) error {
+// refuseTerraformFiles is the stage that refuses, before terraform runs, a project with a
+// committed data directory, or whose terraform.d/plugins leads elsewhere through a link
+// (project.LinkedPlugins).
+func refuseTerraformFiles(ctx context.Context, r *projectRun) error {
 	c := r.opts.committed // shared by the run's projects (PlanOptions.defaults)
 	if c == nil {
 		c = &committedDataDirs{root: r.opts.Root}
 	}
-	return c.check(ctx, r.p)
+	if err := c.check(ctx, r.p); err != nil {
+		return err
+	}
+	if why := project.LinkedPlugins(r.opts.Root, r.p); why != "" {
+		return errors.New(why)
+	}
+	return nil
 }

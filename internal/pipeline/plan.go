@@ -159,7 +159,7 @@ type stage struct {
 // stages and add their own.
 var planStages = []stage{
 	{"", checkProblems},
-	{"", refuseCommittedDataDir},
+	{"", refuseTerraformFiles},
 	{"", hashInputs},
 	{"", initProject}, // reports "waiting" and "init" itself
 	{"workspace", selectWorkspace},

@@ -2,7 +2,10 @@ package project
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -46,10 +49,14 @@ func (c CommittedDataDir) Error() string {
 	if len(files) > 5 {
 		files, more = files[:5], fmt.Sprintf(" and %d more", len(c.Files)-5)
 	}
-	return fmt.Sprintf("%s is committed (%s%s): it is terraform's data directory — backend settings, installed modules, the selected workspace — "+
+	verb, it := "is", "it is"
+	if len(c.Dirs) > 1 {
+		verb, it = "are", "each is"
+	}
+	return fmt.Sprintf("%s %s committed (%s%s): %s terraform's data directory — backend settings, installed modules, the selected workspace — "+
 		"which must come from `terraform init`, never from the repository, where it could point %s's state at another backend without review; "+
 		"remove it from git, keeping your local copy: git rm -r --cached %s, and add %s/ to .gitignore",
-		strings.Join(c.Dirs, ", "), strings.Join(files, ", "), more, c.Project.Name, strings.Join(c.Dirs, " "), DataDirName)
+		strings.Join(c.Dirs, ", "), verb, strings.Join(files, ", "), more, it, c.Project.Name, strings.Join(c.Dirs, " "), DataDirName)
 }
 
 // CommittedDataDirs returns, in project order, the projects with a committed data
@@ -178,4 +185,48 @@ func providerNote(dir string, projects, files []string) string {
 	}
 	return fmt.Sprintf("%s terraform loads from %s (%s, its implied local mirror); %s with apply's credentials: %s%s — review as code: %s approvals for this change",
 		what, where, path.Join(dir, pluginsDir), it, strings.Join(shown, ", "), more, who)
+}
+
+// LinkedPlugins returns why p's terraform.d/plugins cannot be reviewed, or "": a symbolic
+// link to a directory there (terraform.d, terraform.d/plugins, or one inside) makes
+// terraform load providers from wherever it points, and tfgate does not follow links to
+// directories (contents.go), so a change there would touch no project. root is the
+// repository root the project's Dir is relative to.
+func LinkedPlugins(root string, p Project) string {
+	dir := filepath.Join(root, filepath.FromSlash(p.Dir))
+	td := filepath.Join(dir, "terraform.d")
+	var found string
+	check := func(path string) bool {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return false
+		}
+		if st, err := os.Stat(path); err == nil && !st.IsDir() {
+			return false // a link to a file counts as that file
+		}
+		rel, _ := filepath.Rel(root, path)
+		found = filepath.ToSlash(rel)
+		return true
+	}
+	if check(td) || check(filepath.Join(td, "plugins")) {
+		return linkedMessage(found)
+	}
+	_ = filepath.WalkDir(filepath.Join(td, "plugins"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || found != "" {
+			return filepath.SkipAll
+		}
+		if d.Type()&fs.ModeSymlink != 0 && check(path) {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if found != "" {
+		return linkedMessage(found)
+	}
+	return ""
+}
+
+func linkedMessage(link string) string {
+	return fmt.Sprintf("%s is a symbolic link to a directory in terraform's implied provider mirror: terraform would run the provider binaries wherever it points, "+
+		"and a change there touches no project, so nobody would review it; put the providers themselves in %s", link, pluginsDir)
 }

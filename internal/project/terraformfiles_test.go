@@ -1,6 +1,8 @@
 package project
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,7 +57,7 @@ func TestCommittedDataDirMessage(t *testing.T) {
 	}
 	msg := c[0].Error()
 	for _, want := range []string{
-		"envs/app/.terraform, envs/.terraform is committed",
+		"envs/app/.terraform, envs/.terraform are committed",
 		"envs/app/.terraform/terraform.tfstate, envs/.terraform/environment",
 		"point app's state at another backend",
 		"git rm -r --cached envs/app/.terraform envs/.terraform",
@@ -137,6 +139,44 @@ func TestProviderBinaryNotes(t *testing.T) {
 			got := ProviderBinaryNotes(projects, tc.changed, tc.deleted)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLinkedPlugins(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		links map[string]string // link → target, relative to the project directory
+		want  string            // the link named, "" = fine
+	}{
+		{name: "none"},
+		{name: "terraform.d", links: map[string]string{"terraform.d": "../vendor"}, want: "app/terraform.d"},
+		{name: "plugins", links: map[string]string{"terraform.d/plugins": "../../vendor/plugins"}, want: "app/terraform.d/plugins"},
+		{name: "inside", links: map[string]string{"terraform.d/plugins/registry.terraform.io": "../../../vendor/plugins/registry.terraform.io"},
+			want: "app/terraform.d/plugins/registry.terraform.io"},
+		{name: "a link to a file counts as the file", links: map[string]string{"terraform.d/plugins/x/terraform-provider-x": "../../../../vendor/plugins/bin"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, d := range []string{"app/terraform.d/plugins/x", "vendor/plugins/registry.terraform.io"} {
+				if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(root, "vendor/plugins/bin"), nil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for link, target := range tc.links {
+				full := filepath.Join(root, "app", link)
+				os.RemoveAll(full)
+				if err := os.Symlink(target, full); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := LinkedPlugins(root, Project{Name: "app", Dir: "app"})
+			if tc.want == "" && got != "" || tc.want != "" && !strings.HasPrefix(got, tc.want+" is a symbolic link to a directory in terraform's implied provider mirror") {
+				t.Errorf("got %q, want it to name %q", got, tc.want)
 			}
 		})
 	}
