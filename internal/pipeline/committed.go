@@ -14,7 +14,7 @@ import (
 // choose the state backend, the modules and the workspace without review. tfgate runs
 // terraform with a data directory of its own anyway (datadir.go); the refusal makes the
 // committed one visible and removed rather than silently ignored. Git's index is read
-// once per run, at the first project that asks (one `git ls-files`).
+// once per run, at the first project that has one on disk (one `git ls-files`).
 type committedDataDirs struct {
 	root  string
 	once  sync.Once
@@ -22,8 +22,14 @@ type committedDataDirs struct {
 	err   error
 }
 
-// check returns the refusal of p, or nil.
+// check returns the refusal of p, or nil. Git is asked only when a .terraform is there to
+// be read (project.DataDirsOnDisk): one in the index but not on disk is nothing terraform
+// could read, and a fresh checkout of a clean repository has none — the common case costs
+// a few lstat calls, not a git process.
 func (c *committedDataDirs) check(ctx context.Context, p project.Project) error {
+	if !project.DataDirsOnDisk(c.root, p.Dir) {
+		return nil
+	}
 	c.once.Do(func() {
 		if _, err := ci.TopLevel(ctx, c.root); err != nil {
 			return // a plain directory: no index, nothing committed

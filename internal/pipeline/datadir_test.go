@@ -113,18 +113,24 @@ func TestDataDirNotCreatable(t *testing.T) {
 }
 
 // A tracked .terraform refuses the project in every job before terraform runs — apply's
-// stages too, which start at init — naming the file; an untracked one does not.
+// stages too, which start at init — naming the file; an untracked one does not, nor one
+// tracked but not on disk (nothing terraform could read).
 func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"app/main.tf":                      `resource "terraform_data" "a" {}`,
 		"app/.terraform/terraform.tfstate": `{"version": 3, "backend": {"type": "local", "config": {"path": "stolen.tfstate"}}}`,
 		"db/main.tf":                       `resource "terraform_data" "b" {}`,
 		"db/.terraform/environment":        "evil",
+		"web/main.tf":                      `resource "terraform_data" "c" {}`,
+		"web/.terraform/environment":       "evil",
 	})
 	gitIn(t, root, "init", "-q", "-b", "main")
 	gitIn(t, root, "add", "-A", "-f")
 	gitIn(t, root, "rm", "-q", "--cached", "db/.terraform/environment") // on disk, untracked
 	gitIn(t, root, "commit", "-q", "-m", "initial")
+	if err := os.RemoveAll(filepath.Join(root, "web", ".terraform")); err != nil { // tracked, not on disk: nothing to read
+		t.Fatal(err)
+	}
 	projects, err := project.Discover(t.Context(), root, config.Default())
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +159,9 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 			}
 			if db := got["db"]; db.Status != report.StatusPlanned {
 				t.Errorf("db (untracked .terraform): %s %q", db.Status, db.Error)
+			}
+			if web := got["web"]; web.Status != report.StatusPlanned {
+				t.Errorf("web (.terraform tracked, not on disk): %s %q", web.Status, web.Error)
 			}
 			if slices.Contains(calls, "init app") {
 				t.Errorf("terraform ran for app: %q", calls)

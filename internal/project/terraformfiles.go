@@ -88,6 +88,17 @@ func CommittedDataDirs(projects []Project, tracked []string) []CommittedDataDir 
 	return out
 }
 
+// DataDirsOnDisk reports whether a .terraform exists (as anything) in dir or a directory
+// above it up to root: only then can one be committed and read by terraform.
+func DataDirsOnDisk(root, dir string) bool {
+	for _, dd := range dataDirs(dir) {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dd))); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // dataDirs are the .terraform directories of dir and of every directory above it up to
 // the root (root-relative), nearest first. A dir outside the root ("../") has only its own.
 func dataDirs(dir string) []string {

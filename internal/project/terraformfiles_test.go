@@ -181,3 +181,20 @@ func TestLinkedPlugins(t *testing.T) {
 		})
 	}
 }
+
+func TestDataDirsOnDisk(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"envs/.terraform", "other/app", "envs/db"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/nowhere", filepath.Join(root, "other", "app", ".terraform")); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]bool{"envs/db": true, "envs": true, "other/app": true, "other": false, ".": false, "missing/dir": false} {
+		if got := DataDirsOnDisk(root, dir); got != want {
+			t.Errorf("%s: %v, want %v", dir, got, want)
+		}
+	}
+}
