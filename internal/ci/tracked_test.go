@@ -18,10 +18,10 @@ func TestTrackedDirFiles(t *testing.T) {
 		"sub/.terraformrc": "",
 	})
 	writeFiles(t, repo, map[string]string{
-		".terraform/environment":                 "evil",
-		"sub/app/.terraform/terraform.tfstate":   "{}",
+		".terraform/environment":                  "evil",
+		"sub/app/.terraform/terraform.tfstate":    "{}",
 		"sub/app/.terraform/modules/modules.json": "{}",
-		"sub/other/.terraform/untracked":         "",
+		"sub/other/.terraform/untracked":          "",
 	})
 	if err := os.Symlink("/tmp", filepath.Join(repo, "sub", ".terraform")); err != nil {
 		t.Fatal(err)
