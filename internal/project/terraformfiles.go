@@ -22,7 +22,8 @@ import (
 //     with the credentials of whatever runs terraform, apply's included. It is part of the
 //     project's contents (contents.go); a change to it touches every project in that
 //     directory whatever their when_modified says, and is named as a provider binary
-//     (ProviderBinaryNotes).
+//     (ProviderBinaryNotes). A link to a directory there is refused (LinkedPlugins): what
+//     it points at would be no project's input.
 //
 // The CLI configuration is never read from the working directory: it is the file
 // TF_CLI_CONFIG_FILE names, else ~/.terraformrc and ~/.terraform.d/*.tfrc.
