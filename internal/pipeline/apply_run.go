@@ -13,6 +13,7 @@ import (
 // applyStages: what apply does to each allowed project, from a fresh checkout of the
 // merge commit. The workspace must exist (the plan created it): apply never makes one.
 var applyStages = []stage{
+	{"", refuseTerraformFiles},
 	{"", initProject}, // reports "waiting" and "init" itself
 	{"workspace", selectWorkspace},
 	{"apply", applyPlan},

@@ -130,6 +130,7 @@ func writePatch(req DriftRequest, s []drift.Suggestion) error {
 // as for any plan.
 var driftStages = []stage{
 	{"", checkProblems},
+	{"", refuseTerraformFiles},
 	{"", initProject}, // reports "waiting" and "init" itself
 	{"workspace", selectWorkspace},
 	{"plan", planProject},

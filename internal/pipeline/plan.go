@@ -60,6 +60,9 @@ type PlanOptions struct {
 	Now           func() time.Time
 
 	procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
+	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
+	keepDataDirs string
+	committed    *committedDataDirs // what git tracks under .terraform (committed.go)
 }
 
 // Plan plans every project with bounded parallelism and returns the run (its projects
@@ -111,6 +114,7 @@ func (opts *PlanOptions) defaults() error {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	opts.committed = &committedDataDirs{root: opts.Root}
 	if opts.NewRunner == nil {
 		bin := opts.Binary
 		opts.NewRunner = func(dir string, ro terraform.RunnerOptions) (terraform.Runner, error) {
@@ -136,6 +140,7 @@ type projectRun struct {
 	detail func(string)   // how far the phase is (terraform's counts)
 	masker *secret.Masker // opts.Masker plus the values of the project's sensitive variables
 
+	dataDir   string            // terraform's data directory (datadir.go)
 	inputs    map[string]string // bundle inputs, hashed before init
 	inputHash string
 	tf        terraform.Runner
@@ -158,6 +163,7 @@ type stage struct {
 // stages and add their own.
 var planStages = []stage{
 	{"", checkProblems},
+	{"", refuseTerraformFiles},
 	{"", hashInputs},
 	{"", initProject}, // reports "waiting" and "init" itself
 	{"workspace", selectWorkspace},
@@ -174,6 +180,11 @@ func runStages(ctx context.Context, r *projectRun, stages []stage) report.Projec
 	// its own error messages, and a plan can show them unmarked (nonsensitive()).
 	sensitive := project.FindSensitive(ctx, r.opts.Root, r.p, r.opts.Env)
 	r.masker = r.opts.Masker.With(sensitive.Values...)
+	release, err := r.newDataDir()
+	if err != nil {
+		return report.Project{Status: report.StatusFailed, Error: err.Error()}
+	}
+	defer release()
 	for _, s := range stages {
 		if s.phase != "" {
 			r.phase(s.phase)
@@ -225,7 +236,7 @@ func hashInputs(ctx context.Context, r *projectRun) error {
 func initProject(ctx context.Context, r *projectRun) error {
 	tf, err := r.opts.NewRunner(filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)), terraform.RunnerOptions{
 		Env: r.opts.Env, Name: r.p.Dir, NoNewWorkspace: r.opts.ReadOnly, PluginCache: r.opts.PluginCacheDir,
-		MaxProcs: r.opts.procs,
+		MaxProcs: r.opts.procs, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {
 			if waiting {
 				r.phase("queued") // behind another project's init

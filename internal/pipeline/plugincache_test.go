@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -50,6 +51,7 @@ type cacheFixture struct {
 	lock     []byte
 	root     string
 	projects []project.Project
+	data     string // the projects' data directories (PlanOptions.keepDataDirs)
 }
 
 func newCacheFixture(tb testing.TB, n int) *cacheFixture {
@@ -82,6 +84,7 @@ func newCacheFixtureLocked(tb testing.TB, n int, locked bool) *cacheFixture {
 		}
 	}
 	f.root = writeTree(tb, files)
+	f.data = tb.TempDir()
 	if f.projects, err = project.Discover(context.Background(), f.root, config.Default()); err != nil || len(f.projects) != n {
 		tb.Fatalf("discover: %v (%d projects, want %d)", err, len(f.projects), n)
 	}
@@ -126,13 +129,17 @@ func (f *cacheFixture) plan(tb testing.TB, cache string, parallel int) time.Dura
 	return f.run(tb, PlanOptions{Parallel: parallel, PluginCacheDir: cache})
 }
 
-// fresh makes the projects a fresh checkout: no .terraform, as in every CI job.
+// fresh makes the projects a fresh checkout, as in every CI job: no data directories. The
+// runs never make a .terraform in the projects (datadir.go).
 func (f *cacheFixture) fresh(tb testing.TB) {
 	tb.Helper()
 	for _, p := range f.projects {
-		if err := os.RemoveAll(filepath.Join(f.root, p.Dir, ".terraform")); err != nil {
-			tb.Fatal(err)
+		if _, err := os.Lstat(filepath.Join(f.root, p.Dir, ".terraform")); err == nil {
+			tb.Fatalf("%s/.terraform exists: terraform's data directory must be outside the work tree", p.Dir)
 		}
+	}
+	if err := os.RemoveAll(f.data); err != nil {
+		tb.Fatal(err)
 	}
 }
 
@@ -142,7 +149,7 @@ func (f *cacheFixture) run(tb testing.TB, opts PlanOptions) time.Duration {
 	tb.Helper()
 	env := maps.Clone(f.env)
 	maps.Copy(env, opts.Env)
-	opts.Root, opts.Projects, opts.Binary, opts.Env = f.root, f.projects, f.bin, env
+	opts.Root, opts.Projects, opts.Binary, opts.Env, opts.keepDataDirs = f.root, f.projects, f.bin, env, f.data
 	start := time.Now()
 	run, err := Plan(context.Background(), opts)
 	took := time.Since(start)
@@ -216,7 +223,7 @@ func (f *cacheFixture) linkedFromCache(tb testing.TB, cache string) int {
 	tb.Helper()
 	n := 0
 	for _, p := range f.projects {
-		matches, err := filepath.Glob(filepath.Join(f.root, p.Dir, ".terraform", "providers", filepath.FromSlash(testprovider.Address), "*", "*"))
+		matches, err := filepath.Glob(filepath.Join(f.data, bundle.DirName(p.Name, p.Workspace), "providers", filepath.FromSlash(testprovider.Address), "*", "*"))
 		if err != nil || len(matches) != 1 {
 			tb.Fatalf("%s: installed providers %v (%v)", p.Dir, matches, err)
 		}

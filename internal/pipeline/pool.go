@@ -65,7 +65,7 @@ func terraformProcs(limit, n int) int {
 
 // forEach runs step for every project with bounded parallelism and returns the results in
 // project order. Projects sharing a directory (several workspaces) never run at the same
-// time: they share its .terraform directory. One project failing does not stop the others.
+// time: they share its lock file and local state. One project failing does not stop the others.
 // When ctx is cancelled, a project still running is reported interrupted (if its step
 // failed) and every project that had not started is reported not started.
 func forEach(ctx context.Context, projects []project.Project, opts poolOptions, run step) []report.Project {

@@ -133,6 +133,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
+	sel.Notes = append(sel.Notes, project.ProviderBinaryNotes(all, files, deletedFiles(opts.Root, files))...)
 	bv, done, err := baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base)
 	if err != nil {
 		return sel, err

@@ -25,7 +25,10 @@ type Touched struct {
 // Dir), is one of its VarFiles, belongs to the contents (contents.go: templates and
 // scripts too, not nested modules nor hidden directories) of one of its local Modules or,
 // with OwnInputs, of its Dir, or is where one of its Links leads. Those are the files
-// InputFiles hashes: a project is selected exactly when its input hash changes.
+// InputFiles hashes: a project is selected exactly when its input hash changes. Besides,
+// a file terraform reads from the working directory by itself (terraformfiles.go: a
+// provider binary in Dir's terraform.d/plugins, a committed .terraform) touches the
+// project whatever globs WhenModified lists (an empty WhenModified still keeps it out).
 //
 // A project with Problems may use local modules its Modules do not list (the file that
 // would name them does not parse, or names a module that does not exist yet), so it is
@@ -82,6 +85,9 @@ func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 	}
 	if len(p.Problems) > 0 && firstTerraform != "" {
 		return firstTerraform
+	}
+	if f := idx.readByTerraform(p); f != "" { // whatever WhenModified says (terraformfiles.go)
+		return f
 	}
 	first := ""
 	idx.eachInput(p, func(f string) bool { first = f; return false })

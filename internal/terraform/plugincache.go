@@ -36,8 +36,9 @@ import (
 // TF_PLUGIN_CACHE_DIR the user set can be the shared cache as it is.
 
 // viewName is the init's view of the shared cache, in terraform's data directory
-// (.terraform): the packages terraform installs there stay with the project, which keeps
-// working with a plain `terraform plan` after tfgate is done.
+// (RunnerOptions.DataDir, else .terraform): the packages terraform installs there stay
+// with that directory, which keeps working with a plain `terraform plan` after tfgate is
+// done when it is the project's own.
 const viewName = "tfgate-plugin-cache"
 
 // providerLock is one provider of a dependency lock file.

@@ -89,6 +89,14 @@ type RunnerOptions struct {
 	// of them on a few cores spend a tenth of their time contending (measured: 40 small
 	// projects at --parallel 2 on 2 cores, 2.7 s → 2.4 s).
 	MaxProcs int
+	// DataDir, when set, is terraform's data directory (TF_DATA_DIR), whatever Env says: an
+	// absolute path, which must exist. The data directory records the state backend's
+	// settings, the installed modules and the selected workspace, and terraform trusts it:
+	// one that comes from the repository (a committed .terraform/) can point the state at
+	// another backend, a module at other code. tfgate gives every project's run a new one
+	// outside the work tree (pipeline). "" = terraform's own: Env's TF_DATA_DIR, else
+	// .terraform in dir.
+	DataDir string
 }
 
 // initSem serialises the inits that could collide, across every Runner in the process.
@@ -159,6 +167,12 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	}
 	if _, ok := env["GOMAXPROCS"]; !ok && opts.MaxProcs > 0 {
 		env["GOMAXPROCS"] = strconv.Itoa(opts.MaxProcs)
+	}
+	if opts.DataDir != "" {
+		if err := usableDataDir(opts.DataDir); err != nil {
+			return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
+		}
+		env["TF_DATA_DIR"] = opts.DataDir
 	}
 
 	log := io.Discard

@@ -46,13 +46,6 @@ func (r *runner) SelectWorkspace(ctx context.Context, name string) error {
 }
 
 func (r *runner) hasEnvironmentFile() bool {
-	dataDir := r.env["TF_DATA_DIR"]
-	if dataDir == "" {
-		dataDir = ".terraform"
-	}
-	if !filepath.IsAbs(dataDir) {
-		dataDir = filepath.Join(r.dir, dataDir)
-	}
-	b, err := os.ReadFile(filepath.Join(dataDir, "environment"))
+	b, err := os.ReadFile(filepath.Join(r.dataDir(), "environment"))
 	return err == nil && strings.TrimSpace(string(b)) != "default"
 }
