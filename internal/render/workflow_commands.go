@@ -30,9 +30,11 @@ import (
 // CommandGuard.Commands, and are built by WorkflowCommand with their untrusted parts
 // escaped by the runner's rules.
 //
-// A neutralised line keeps its text, with the character that makes it a command shown as
-// a Go-style escape, as control characters are on a terminal (clean): the first `:` of a
-// leading `::` as `\x3a`, and the `[` of every `##[` as `\x5b`.
+// A neutralised line keeps its text, with the character that makes it a command written
+// as a \u escape: the first `:` of a leading `::` as `\u003a`, the `[` of every `##[` as
+// `\u005b`. It reads as the Go-style escapes clean shows on a terminal, and it is a valid
+// JSON escape of the same character, so a JSON output (where "##[" can only stand inside
+// a string, and no line starts with "::") still decodes to the very same values.
 
 // NeutralizeCommands returns line (one line, without its end) so that the runner reads no
 // workflow command in it. A line that holds none is returned unchanged.
@@ -41,7 +43,7 @@ func NeutralizeCommands(line string) string {
 		return line
 	}
 	if i := leadingCommand(line); i >= 0 {
-		return line[:i] + `\x3a` + neutralizeLegacy(line[i+1:])
+		return line[:i] + `\u003a` + neutralizeLegacy(line[i+1:])
 	}
 	return neutralizeLegacy(line)
 }
@@ -56,7 +58,7 @@ func neutralizeLegacy(s string) string {
 	var b strings.Builder
 	for ; j >= 0; j = legacyCommand(s) {
 		b.WriteString(s[:j])
-		b.WriteString(`\x5b`)
+		b.WriteString(`\u005b`)
 		s = s[j+1:]
 	}
 	b.WriteString(s)

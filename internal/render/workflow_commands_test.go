@@ -35,18 +35,18 @@ func outputLines(s string) []string {
 
 func TestNeutralizeCommands(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
-		{"::stop-commands::x  planning…", `\x3a:stop-commands::x  planning…`},
-		{"  ::set-output name=x::y", `  \x3a:set-output name=x::y`},
-		{"\t::add-mask::s3cret", "\t" + `\x3a:add-mask::s3cret`},
-		{"\u200b::error::forged", "\u200b" + `\x3a:error::forged`},
-		{"\u00a0\u2003::warning::w", "\u00a0\u2003" + `\x3a:warning::w`},
-		{":\u200d:debug::d", `\x3a` + "\u200d:debug::d"},
-		{"\x1b[1m::error::bold", "\x1b[1m" + `\x3a:error::bold`},
-		{"\ufeff::group::g", "\ufeff" + `\x3a:group::g`},
-		{"envs/x ##[error]boom", `envs/x ##\x5berror]boom`},
-		{"##[set-output name=a]b ##[warning]c", `##\x5bset-output name=a]b ##\x5bwarning]c`},
-		{"#\u200b#[error]x", "#\u200b#" + `\x5berror]x`},
-		{"  ::x ##[y", `  \x3a:x ##\x5by`},
+		{"::stop-commands::x  planning…", `\u003a:stop-commands::x  planning…`},
+		{"  ::set-output name=x::y", `  \u003a:set-output name=x::y`},
+		{"\t::add-mask::s3cret", "\t" + `\u003a:add-mask::s3cret`},
+		{"\u200b::error::forged", "\u200b" + `\u003a:error::forged`},
+		{"\u00a0\u2003::warning::w", "\u00a0\u2003" + `\u003a:warning::w`},
+		{":\u200d:debug::d", `\u003a` + "\u200d:debug::d"},
+		{"\x1b[1m::error::bold", "\x1b[1m" + `\u003a:error::bold`},
+		{"\ufeff::group::g", "\ufeff" + `\u003a:group::g`},
+		{"envs/x ##[error]boom", `envs/x ##\u005berror]boom`},
+		{"##[set-output name=a]b ##[warning]c", `##\u005bset-output name=a]b ##\u005bwarning]c`},
+		{"#\u200b#[error]x", "#\u200b#" + `\u005berror]x`},
+		{"  ::x ##[y", `  \u003a:x ##\u005by`},
 		// Not commands: unchanged, byte for byte.
 		{"", ""},
 		{"tfgate: plan app: exit status 1", "tfgate: plan app: exit status 1"},
@@ -55,7 +55,7 @@ func TestNeutralizeCommands(t *testing.T) {
 		{": :x", ": :x"},
 		{"# heading ## [x]", "# heading ## [x]"},
 		{"##", "##"},
-		{"::", `\x3a:`},
+		{"::", `\u003a:`},
 	} {
 		got := NeutralizeCommands(tt.in)
 		if got != tt.want {
@@ -83,11 +83,11 @@ func TestCommandGuard(t *testing.T) {
 		"  ~ ipv6 = \"::/0\"\n" +
 		"#" + "#[warning]split\n" +
 		"partial ::"
-	want := `\x3a:stop-commands::x  planning…` + "\n" +
-		`envs/ok  planned ##\x5berror]x` + "\r\n" +
-		"\r" + `\x3a:set-output name=a::b` + "\n" +
+	want := `\u003a:stop-commands::x  planning…` + "\n" +
+		`envs/ok  planned ##\u005berror]x` + "\r\n" +
+		"\r" + `\u003a:set-output name=a::b` + "\n" +
 		"  ~ ipv6 = \"::/0\"\n" +
-		`##\x5bwarning]split` + "\n" +
+		`##\u005bwarning]split` + "\n" +
 		"partial ::"
 	for size := 1; size <= len(in); size++ {
 		var out bytes.Buffer
@@ -120,7 +120,7 @@ func TestCommandGuard(t *testing.T) {
 	io(g, "::held ")
 	io(Commands(g), WorkflowCommand(Annotation{Level: AnnotationError, Title: "policy p denies ::x", Message: "##[error]y\n::z"})+"\n")
 	io(g, "back\n")
-	want = "::error title=policy p denies %3A%3Ax::" + `##\x5berror]y` + "%0A::z\n" + `\x3a:held back` + "\n"
+	want = "::error title=policy p denies %3A%3Ax::" + `##\u005berror]y` + "%0A::z\n" + `\u003a:held back` + "\n"
 	if out.String() != want {
 		t.Fatalf("commands:\n%q\nwant\n%q", out.String(), want)
 	}
