@@ -153,3 +153,40 @@ func TestCommandGuardPassesGoldens(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCommandGuard: whatever tfgate prints, cut into writes anyhow, no line reaches the
+// runner as a command, a line holding none is unchanged, and the cut does not matter.
+func FuzzCommandGuard(f *testing.F) {
+	for _, s := range []string{"::stop-commands::x\n", " \u200b::error::x\r\n##[warning]y", "#\u200d#[a]\n::", "\x1b[2K::x\rfe80::1\n", "a ##[b ##[c\n"} {
+		f.Add(s, uint8(1))
+		f.Add(s, uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, text string, cut uint8) {
+		whole := guardAll(text, len(text)+1)
+		if got := guardAll(text, 1+int(cut)); got != whole {
+			t.Fatalf("writes of %d bytes give %q, one write %q", 1+int(cut), got, whole)
+		}
+		in, out := outputLines(text), outputLines(whole)
+		if len(in) != len(out) {
+			t.Fatalf("%d lines became %d: %q → %q", len(in), len(out), text, whole)
+		}
+		for i, l := range out {
+			if runnerReadsCommand(l) {
+				t.Fatalf("the runner reads a command in %q (from %q)", l, in[i])
+			}
+			if !runnerReadsCommand(in[i]) && l != in[i] {
+				t.Fatalf("%q changed to %q", in[i], l)
+			}
+		}
+	})
+}
+
+func guardAll(text string, size int) string {
+	var out bytes.Buffer
+	g := GuardCommands(&out)
+	for i := 0; i < len(text); i += size {
+		g.Write([]byte(text[i:min(len(text), i+size)]))
+	}
+	g.Flush()
+	return out.String()
+}
