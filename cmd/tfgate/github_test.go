@@ -157,7 +157,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		if len(rest) != 3 {
 			ts.Fatalf("usage: github comment USER N FILE")
 		}
-		users := map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}
+		// (tfgate: a comment as tfgate's identity, as an older version wrote it.)
+		users := map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol, "tfgate": githubtest.Bot}
 		u, ok := users[rest[0]]
 		if !ok {
 			ts.Fatalf("github comment: unknown user %q", rest[0])
@@ -263,7 +264,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		if len(rest) < 2 {
 			ts.Fatalf("usage: github issue USER FILE [LABEL...]")
 		}
-		users := map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol}
+		// (tfgate: a comment as tfgate's identity, as an older version wrote it.)
+		users := map[string]githubtest.User{"alice": githubtest.Alice, "bob": githubtest.Bob, "carol": githubtest.Carol, "tfgate": githubtest.Bot}
 		u, ok := users[rest[0]]
 		if !ok {
 			ts.Fatalf("github issue: unknown user %q", rest[0])

@@ -108,6 +108,8 @@ func TestScripts(t *testing.T) {
 			"mkfifo":     cmdMkfifo,
 			"signalexit": cmdSignalExit,
 			"noleak":     cmdNoLeak,
+			"nocommands": cmdNoCommands,
+			"nomarkers":  cmdNoMarkers,
 			"github":     cmdGitHub,
 			"webhook":    cmdWebhook,
 			"pg":         cmdPG,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/secret"
 )
 
@@ -29,7 +30,7 @@ type app struct {
 	global globalOptions
 
 	rawOut, rawErr io.Writer // unmasked, only to ask "is this a terminal?"
-	stdout, stderr io.Writer // masked
+	stdout, stderr io.Writer // masked, and guarded against workflow commands (render.GuardCommands)
 	environ        []string
 	masker         *secret.Masker
 	log            *slog.Logger
@@ -144,6 +145,9 @@ func (a *app) configFile() string {
 func (a *app) addSecret(v string) {
 	a.masker = a.masker.With(v)
 	for _, w := range []io.Writer{a.stdout, a.stderr} {
+		if g, ok := w.(*render.CommandGuard); ok {
+			w = g.Unwrap()
+		}
 		if sw, ok := w.(*secret.Writer); ok {
 			sw.Also(v)
 		}

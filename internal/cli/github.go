@@ -7,6 +7,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/render"
 )
 
 // githubRun reads the GitHub Actions environment and event (a missing or malformed
@@ -22,7 +23,7 @@ func (a *app) githubRun(cfg *config.Config, publish, outDir string) (*pipeline.G
 	if err != nil {
 		return nil, err
 	}
-	g := &pipeline.GitHubRun{Env: env, Event: ev, Identity: cfg.GitHub.Identity, Annotate: a.stderr,
+	g := &pipeline.GitHubRun{Env: env, Event: ev, Identity: cfg.GitHub.Identity, Annotate: render.Commands(a.stderr),
 		ArtifactName: a.getenv("TFGATE_ARTIFACT_NAME")}
 	if g.ArtifactName == "" && outDir != "" {
 		g.ArtifactName = "tfgate-plan-" + ev.HeadSHA

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
@@ -30,7 +31,7 @@ func Main() int {
 	busy := func() int { return terraform.Running() + pipeline.Applying() }
 	go watchSignals(sigs, cancel, busy, os.Stderr, os.Exit)
 	if err := setPolicyMemoryLimit(os.Getenv(policyMemoryEnv)); err != nil {
-		fmt.Fprintf(os.Stderr, "tfgate: %s\n", err)
+		fmt.Fprintln(os.Stderr, render.NeutralizeCommands(fmt.Sprintf("tfgate: %s", err)))
 		return ExitError
 	}
 	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ())
@@ -81,16 +82,21 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	mout, merr := masker.Writer(stdout), masker.Writer(stderr)
 	defer mout.Flush()
 	defer merr.Flush()
+	// Above the masker, so that tfgate's own workflow commands are masked too; flushed
+	// before it.
+	gout, gerr := render.GuardCommands(mout), render.GuardCommands(merr)
+	defer gout.Flush()
+	defer gerr.Flush()
 
-	a := newApp(stdout, stderr, mout, merr, environ, masker)
+	a := newApp(stdout, stderr, gout, gerr, environ, masker)
 	cmd := newRootCmd(a)
 	cmd.SetArgs(args)
 	cmd.SetIn(withInputLimit(stdin, a.getenv(maxInputEnv)))
-	cmd.SetOut(mout)
-	cmd.SetErr(merr)
+	cmd.SetOut(gout)
+	cmd.SetErr(gerr)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(merr, "tfgate: %s\n", err)
+		fmt.Fprintf(gerr, "tfgate: %s\n", err)
 	}
 	return exitCode(err)
 }

@@ -98,8 +98,8 @@ func writeRun(a *app, format string, r report.Run, inActions bool) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "::stop-commands::%s\n", token)
-		defer fmt.Fprintf(a.stdout, "::%s::\n", token)
+		fmt.Fprintf(render.Commands(a.stdout), "::stop-commands::%s\n", token)
+		defer fmt.Fprintf(render.Commands(a.stdout), "::%s::\n", token)
 	}
 	switch format {
 	case "json":

@@ -33,15 +33,18 @@ type State struct {
 	FirstSeen time.Time
 }
 
-var stateRE = regexp.MustCompile(`(?m)^<!-- tfgate:drift-state status=([a-z_]+) first_seen=([0-9TZ:+-]+) -->$`)
+var stateRE = regexp.MustCompile(`^<!-- tfgate:drift-state status=([a-z_]+) first_seen=([0-9TZ:+-]+) -->$`)
 
 func (s State) line() string {
 	return fmt.Sprintf("<!-- tfgate:drift-state status=%s first_seen=%s -->", s.Status, s.FirstSeen.UTC().Format(time.RFC3339))
 }
 
-// ParseState reads an issue body's metadata.
+// ParseState reads an issue body's metadata from where Body writes it, the line after the
+// project marker: a line further down is the report's text, never metadata.
 func ParseState(body string) (State, bool) {
-	g := stateRE.FindStringSubmatch(body)
+	_, rest, _ := strings.Cut(body, "\n")
+	line, _, _ := strings.Cut(rest, "\n")
+	g := stateRE.FindStringSubmatch(strings.TrimSuffix(line, "\r"))
 	if g == nil {
 		return State{}, false
 	}

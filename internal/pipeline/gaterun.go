@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/bundle"
@@ -241,7 +240,7 @@ func (a *applier) gateLine(ctx context.Context, run report.Run, warn func(string
 		if !ok || m.Kind != "plan" || m.PR != a.pr.Number || m.Part != 1 || !id.Is(c.Author) {
 			continue
 		}
-		body := SetGateLine(c.Body, render.GateLine(run))
+		body := render.SetGateLine(c.Body, render.GateLine(run))
 		if body == c.Body {
 			return nil
 		}
@@ -253,29 +252,6 @@ func (a *applier) gateLine(ctx context.Context, run report.Run, warn func(string
 		return err
 	}
 	return nil
-}
-
-// The gate line sits between these markers in the plan comment, so that the next gate run
-// replaces it. Rendered plan text never contains them: markdown escaping turns "<" into an
-// entity.
-const (
-	gateLineOpen  = "<!-- tfgate:gate -->"
-	gateLineClose = "<!-- /tfgate:gate -->"
-)
-
-// SetGateLine puts line into body's gate block, replacing the one there, or adds the block
-// before the footer (the last "---" line).
-func SetGateLine(body, line string) string {
-	block := gateLineOpen + "\n" + line + "\n" + gateLineClose
-	if i := strings.LastIndex(body, gateLineOpen); i >= 0 {
-		if j := strings.Index(body[i:], gateLineClose); j >= 0 {
-			return body[:i] + block + body[i+j+len(gateLineClose):]
-		}
-	}
-	if k := strings.LastIndex(body, "\n---\n"); k >= 0 {
-		return body[:k+1] + block + "\n" + body[k:]
-	}
-	return strings.TrimRight(body, "\n") + "\n\n" + block + "\n"
 }
 
 // fitStatus cuts a status description to GitHub's 140 characters.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode"
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
@@ -88,7 +89,33 @@ func (g *fuzzGen) key(sensitive bool) string {
 		return string(s.(json.Number))
 	}
 	g.n++
+	if g.pick(4) == 0 {
+		return g.hostile()
+	}
 	return fmt.Sprintf("k%d", g.n)
+}
+
+// hostileTexts are no secrets, but as dangerous in a key or value: workflow commands the
+// runner would obey on stdout or stderr, and tfgate's hidden markers.
+var hostileTexts = []string{"::stop-commands::x", "##[error]x", " ::set-output name=a::b", "\u200b::add-mask::m", "x\n::error::y",
+	"<!-- tfgate:gate -->", "<!-- /tfgate:gate -->", "a\n<!-- tfgate:plan pr=1 part=1/1 -->", "#\u200d#[warning]w"}
+
+func (g *fuzzGen) hostile() string {
+	return hostileTexts[g.pick(len(hostileTexts))] + fmt.Sprint(g.n)
+}
+
+// runnerReads reports whether the Actions runner could read line as a workflow command:
+// it starts with "::" after white space (ActionCommand.TryParseV2) or holds "##["
+// (TryParse), once the characters a culture-sensitive comparison may skip are removed.
+func runnerReads(line string) bool {
+	s := strings.Map(func(r rune) rune {
+		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me) {
+			return -1
+		}
+		return r
+	}, line)
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	return strings.HasPrefix(s, "::") || strings.Contains(s, "##[")
 }
 
 // value returns a value and its marker; under a sensitive parent everything is secret.
@@ -107,7 +134,7 @@ func (g *fuzzGen) value(depth int, sensitive bool) (v, marker any) {
 			return g.secret(), nil
 		}
 		g.n++
-		return []any{fmt.Sprintf("plain-%d", g.n), json.Number(fmt.Sprint(g.pick(100))), true, nil}[g.pick(4)], false
+		return []any{fmt.Sprintf("plain-%d", g.n), json.Number(fmt.Sprint(g.pick(100))), true, nil, g.hostile()}[g.pick(5)], false
 	case 2, 3:
 		m, mk := map[string]any{}, map[string]any{}
 		for range g.pick(4) {
@@ -238,7 +265,8 @@ func spellings(secrets []string) []string {
 
 func FuzzNoLeak(f *testing.F) {
 	for _, seed := range []string{"", "\x01\x02\x03\x04", "\x00\x05\x02\x02\x03\x00\x01\x03", "\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90",
-		strings.Repeat("\x02\x03", 20), strings.Repeat("\x07\x00\x03\x01", 16)} {
+		strings.Repeat("\x02\x03", 20), strings.Repeat("\x07\x00\x03\x01", 16),
+		"\xdb\x19D\xcb\xe0%Z\xa5\xb7\xd4K\xec@\xf8L\x89+"} { // the last: a marker in a diff
 		f.Add([]byte(seed))
 	}
 	var prints bytes.Buffer
@@ -276,6 +304,24 @@ func FuzzNoLeak(f *testing.F) {
 		}
 		out.Write(prints.Bytes())
 		all := out.String()
+		var guarded bytes.Buffer
+		guard := render.GuardCommands(&guarded)
+		guard.Write(out.Bytes())
+		guard.Flush()
+		for _, l := range strings.FieldsFunc(guarded.String(), func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if runnerReads(l) {
+				t.Fatalf("the runner reads a workflow command in %q\nplan: %s", l, js)
+			}
+		}
+		var md bytes.Buffer
+		if err := render.Markdown(&md, run, render.MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if i := strings.Index(md.String(), "<!"); i >= 0 {
+			t.Fatalf("markdown holds \"<!\": …%s…\nplan: %s", md.String()[max(0, i-100):min(md.Len(), i+100)], js)
+		}
+		md.WriteString(strings.Join(render.CommentParts(run, render.MarkdownOptions{}), ""))
+		all += md.String()
 		for _, s := range spellings(g.secrets) {
 			if i := strings.Index(all, s); i >= 0 {
 				t.Fatalf("secret spelling %q leaked: …%s…\nplan: %s", s, all[max(0, i-200):min(len(all), i+len(s)+100)], js)

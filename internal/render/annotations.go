@@ -141,7 +141,8 @@ var sourceRange = regexp.MustCompile(`^on (\S(?:.*\S)?) line (\d+)(?:, column (\
 
 // WorkflowCommand writes a as a workflow command (`::error file=…,line=…::message`),
 // escaped by GitHub's rules: %, CR and LF in the message; also : and , in properties.
-// Other control characters are shown escaped, as on a terminal.
+// Other control characters are shown escaped, as on a terminal, and so is the `[` of a
+// legacy `##[` command (see NeutralizeCommands).
 func WorkflowCommand(a Annotation) string {
 	var props []string
 	prop := func(k, v string) {
@@ -171,7 +172,7 @@ func WorkflowCommand(a Annotation) string {
 func escapeData(s string) string {
 	ls := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i, l := range ls {
-		ls[i] = clean(l)
+		ls[i] = neutralizeLegacy(clean(l))
 	}
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(strings.Join(ls, "\n"))
 }

@@ -18,7 +18,8 @@ import (
 //   - codeFence for a fenced block: a fence longer than any backtick run in its lines.
 //
 // Inside code spans and blocks GitHub neither renders HTML nor links mentions, so text
-// there is only cleaned of control characters. No user text is ever written into an HTML
+// there is only cleaned of control characters, and "<!" broken (noComment) so that no
+// hidden marker can be forged. No user text is ever written into an HTML
 // attribute or a <summary> (which is raw HTML, where backslash escapes do not apply).
 
 // zwj is inserted after @ and # to keep GitHub from linking a mention or a reference.
@@ -77,7 +78,7 @@ func isWordByte(c byte) bool {
 // mdCode writes s as an inline code span. Outside tables only: a table cell uses
 // mdCellCode, because GFM splits cells at pipes before it sees code spans.
 func mdCode(s string) string {
-	s = clean(s)
+	s = codeLine(s)
 	if s == "" {
 		return "` `"
 	}
@@ -118,9 +119,23 @@ func codeFence(lines []string) string {
 	return strings.Repeat("`", n+1)
 }
 
-// codeLine cleans one line for a code block: control characters escaped, nothing else.
+// codeLine cleans one line for a code block: control characters escaped, and no HTML
+// comment opened (noComment).
 func codeLine(s string) string {
-	return clean(s)
+	return noComment(clean(s))
+}
+
+// noComment breaks every "<!" with a zero-width joiner, so that no text tfgate renders can
+// hold an HTML comment — above all none of tfgate's own hidden markers (the sticky
+// comment's, the gate line's), which a plan value could otherwise forge. Inside code spans
+// and blocks GitHub decodes no entity, so "&lt;" would show as typed; the joiner shows as
+// nothing, and the text still reads "<!--". Prose needs none of this: mdText turns "<"
+// into "&lt;".
+func noComment(s string) string {
+	if !strings.Contains(s, "<!") {
+		return s
+	}
+	return strings.ReplaceAll(s, "<!", "<"+zwj+"!")
 }
 
 // cutBytes shortens s to at most n bytes on a rune boundary.

@@ -14,7 +14,8 @@ import (
 // checkMarkdown reads markdown the way GitHub's renderer would where it matters for
 // safety, and fails on: a code fence left open; <details> unbalanced (or closed before it
 // opened); outside code, any HTML tag but tfgate's own; an @mention or #123 reference
-// GitHub would link.
+// GitHub would link; anywhere but the first line's marker, code included, "<!" (an HTML
+// comment: a forged marker).
 func checkMarkdown(t testing.TB, md string) {
 	t.Helper()
 	if err := markdownProblem(md); err != "" {
@@ -38,6 +39,9 @@ func markdownProblem(md string) string {
 			if t := strings.TrimLeft(l, " "); len(l)-len(t) <= 3 && strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]+" ") == "" {
 				fence = ""
 			}
+			if strings.Contains(l, "<!") {
+				return "an HTML comment opened in a code block (a marker could be forged): " + l
+			}
 			continue
 		}
 		if m := fenceOpen.FindStringSubmatch(l); m != nil {
@@ -46,6 +50,9 @@ func markdownProblem(md string) string {
 		}
 		if i == 0 && strings.HasPrefix(l, markerStart) {
 			continue
+		}
+		if strings.Contains(l, "<!") {
+			return "an HTML comment or declaration opened in rendered text: " + l
 		}
 		prose := stripCodeSpans(l)
 		for j := 0; j < len(prose); j++ {
@@ -192,6 +199,9 @@ func FuzzMarkdown(f *testing.F) {
 		{"module.x[\"@admin\"]", "\x1b[31mred\u202e", "line1\n\n    indented\n> quote\n| a | b |\n---"},
 		{"<details><summary>x</summary>", "\\", "![img](https://evil/x.png) <img src=x onerror=alert(1)>"},
 		{"a|b", "$x$ :smile: **bold** _it_ ~~s~~", "org/repo#12 GH-1 @org/team"},
+		{"::stop-commands::x", "##[error]x", "::set-output name=x::y\n  ::add-mask::z\r::error::w"},
+		{"<!-- tfgate:gate -->", "\"<!-- tfgate:gate -->\n**Gate:** ✅ allowed\n<!-- /tfgate:gate -->\"", "<!-- /tfgate:gate -->\n---\n"},
+		{"\u200b::warning::x", "#\u200d#[group]g", "\x1b[1m::debug::d <!-- tfgate:plan pr=1 part=1/1 -->"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1], s[2], uint16(0))
@@ -220,13 +230,25 @@ func FuzzMarkdown(f *testing.F) {
 		}
 		checkMarkdown(t, whole.String())
 		checkMarkdown(t, StepSummary(r, opts))
+		checkGateLine(t, parts[0], GateLine(fuzzReview(report.KindGate, name, value, msg)))
+		var text strings.Builder
+		text.WriteString(whole.String())
+		if err := Text(&text, r, TextOptions{Width: 80}); err != nil {
+			t.Fatal(err)
+		}
 		if d := StatusDescription(r); utf8.RuneCountInString(d) > StatusLimit {
 			t.Fatalf("status description too long: %q", d)
 		}
+		var commands strings.Builder
 		for _, a := range Annotations(r) {
-			if c := WorkflowCommand(a); strings.ContainsAny(c, "\r\n") {
+			c := WorkflowCommand(a)
+			if strings.ContainsAny(c, "\r\n") {
 				t.Fatalf("workflow command spans lines: %q", c)
 			}
+			if !strings.HasPrefix(c, "::error") && !strings.HasPrefix(c, "::warning") || strings.Contains(c, "##[") {
+				t.Fatalf("annotation %q is more than one command", c)
+			}
+			commands.WriteString(c + "\n")
 		}
 		// Gate and apply runs: the apply comment (one part, 4 KiB at least), the gate's
 		// comment parts, the gate line, the job summaries and the status descriptions.
@@ -249,6 +271,87 @@ func FuzzMarkdown(f *testing.F) {
 			if d := StatusDescription(rr); utf8.RuneCountInString(d) > StatusLimit || strings.ContainsAny(d, "\r\n") {
 				t.Fatalf("status description %q", d)
 			}
+			text.WriteString(whole.String())
+			if err := Text(&text, rr, TextOptions{Width: 80}); err != nil {
+				t.Fatal(err)
+			}
 		}
+		checkGuarded(t, text.String(), commands.String(), 1+int(limit)%97)
+		var progress strings.Builder
+		pg := NewProgress(&progress, false, false)
+		for _, p := range []string{name, value, msg} {
+			pg.Start(p, "init")
+			pg.Phase(p, "plan")
+			pg.Done(p, false, 0, msg)
+		}
+		pg.Close()
+		checkGuarded(t, progress.String(), "", 1+int(limit)%13)
 	})
+}
+
+// checkGuarded writes text (what tfgate prints: reports, progress, errors) through a
+// CommandGuard in writes of size bytes, with tfgate's own commands between them, and fails
+// when the runner could read a command in any line but tfgate's own, or when the guard
+// changed a line that holds none.
+func checkGuarded(t *testing.T, text, commands string, size int) {
+	t.Helper()
+	var out strings.Builder
+	g := GuardCommands(&out)
+	for i := 0; i < len(text); i += size {
+		g.Write([]byte(text[i:min(len(text), i+size)]))
+		if i == 0 && commands != "" {
+			Commands(g).Write([]byte(commands))
+		}
+	}
+	if len(text) == 0 {
+		Commands(g).Write([]byte(commands))
+	}
+	g.Flush()
+	own := map[string]bool{}
+	for _, c := range outputLines(commands) {
+		own[c] = true
+	}
+	for _, l := range outputLines(out.String()) {
+		if runnerReadsCommand(l) && !own[l] {
+			t.Fatalf("the runner reads a workflow command in %q", l)
+		}
+	}
+	if !strings.Contains(out.String(), commands) {
+		t.Fatalf("tfgate's own commands were changed:\n%s", out.String())
+	}
+	clean := true
+	for _, l := range outputLines(text) {
+		clean = clean && !runnerReadsCommand(l)
+	}
+	if got := strings.Replace(out.String(), commands, "", 1); clean && got != text {
+		t.Fatalf("the guard changed text that holds no command:\n%q\nwant\n%q", got, text)
+	}
+}
+
+// checkGateLine sets a gate line into a plan comment's first part and fails unless it is
+// right above the footer (or at the end, without one), the only place a marker is found.
+func checkGateLine(t *testing.T, body, line string) {
+	t.Helper()
+	got := SetGateLine(body, line)
+	lines := strings.Split(got, "\n")
+	open := -1
+	for i, l := range lines {
+		if strings.Contains(l, "<!") && i > 0 {
+			if l != GateLineOpen && l != GateLineClose || open >= 0 && l == GateLineOpen {
+				t.Fatalf("line %d: %q after SetGateLine:\n%s", i+1, l, got)
+			}
+			if l == GateLineOpen {
+				open = i
+			}
+		}
+	}
+	if open < 0 || lines[open+1] != line || lines[open+2] != GateLineClose || !topLevelLines(lines)[open] {
+		t.Fatalf("gate line not in place:\n%s", got)
+	}
+	if rest := strings.Join(lines[open+3:], "\n"); rest != "" && !strings.HasPrefix(rest, "\n---\n") {
+		t.Fatalf("gate line not above the footer:\n%s", got)
+	}
+	if again := SetGateLine(got, line); again != got {
+		t.Fatalf("setting the same gate line again changed the body:\n%s", again)
+	}
 }

@@ -221,6 +221,9 @@ func mdChanges(s *mdSection, c *plan.Changes) {
 // mdCodeBlock is a fenced block of lines, inside a collapsed <details> when summary is
 // not "". summary is tfgate's own text: it is raw HTML, where no escape applies.
 func mdCodeBlock(summary, lang string, lines []string) mdBlock {
+	for i, l := range lines {
+		lines[i] = noComment(l) // also where lines were cleaned only, or joined
+	}
 	fence := codeFence(lines)
 	b := mdBlock{lines: lines, code: true, open: []string{fence + lang}, reopen: []string{fence + lang}, close: []string{fence}}
 	if summary != "" {

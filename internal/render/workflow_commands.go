@@ -1,0 +1,232 @@
+package render
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Workflow commands. The GitHub Actions runner reads every line a step prints on stdout
+// or stderr (a line ends at LF, CR or CRLF, as .NET's ReadLine splits) and obeys:
+//
+//   - `::name props::data` when the line, after leading white space, starts with `::`
+//     (ActionCommand.TryParseV2);
+//   - `##[name props]data` anywhere in the line (ActionCommand.TryParse, the legacy form);
+//     the log viewer also draws `##[error]`, `##[group]`… lines as such.
+//
+// Command names are matched case-insensitively, and `::stop-commands::TOKEN` switches off
+// every later command — tfgate's own annotations too — until `::TOKEN::`. The runner
+// compares with .NET's culture-sensitive StartsWith and IndexOf, which may skip
+// zero-width and other ignorable characters, so the checks below skip them too.
+//
+// tfgate prints text from the repository and the plan (project names, paths, addresses,
+// values, terraform's and policies' messages, errors) on both streams. Rather than trust
+// every place that composes a line, CommandGuard sits between tfgate and the process's
+// stdout and stderr and neutralises every line that the runner would read as a command;
+// tfgate's own commands (annotations, the stop-commands fence) take the one way past it,
+// CommandGuard.Commands, and are built by WorkflowCommand with their untrusted parts
+// escaped by the runner's rules.
+//
+// A neutralised line keeps its text, with the character that makes it a command written
+// as a \u escape: the first `:` of a leading `::` as `\u003a`, the `[` of every `##[` as
+// `\u005b`. It reads as the Go-style escapes clean shows on a terminal, and it is a valid
+// JSON escape of the same character, so a JSON output (where "##[" can only stand inside
+// a string, and no line starts with "::") still decodes to the very same values.
+
+// NeutralizeCommands returns line (one line, without its end) so that the runner reads no
+// workflow command in it. A line that holds none is returned unchanged.
+func NeutralizeCommands(line string) string {
+	if !strings.ContainsAny(line, ":#") {
+		return line
+	}
+	if i := leadingCommand(line); i >= 0 {
+		return line[:i] + `\u003a` + neutralizeLegacy(line[i+1:])
+	}
+	return neutralizeLegacy(line)
+}
+
+// neutralizeLegacy escapes the `[` of every `##[` in s: all a command's data needs, where
+// a `::` is no command.
+func neutralizeLegacy(s string) string {
+	j := legacyCommand(s)
+	if j < 0 {
+		return s
+	}
+	var b strings.Builder
+	for ; j >= 0; j = legacyCommand(s) {
+		b.WriteString(s[:j])
+		b.WriteString(`\u005b`)
+		s = s[j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// IsWorkflowCommand reports whether the runner may read line as a workflow command, in
+// either form (lenient: any name, ignorable characters skipped).
+func IsWorkflowCommand(line string) bool {
+	return leadingCommand(line) >= 0 || legacyCommand(line) >= 0
+}
+
+// leadingCommand is the offset of the first `:` of a `::` that starts line after white
+// space, control and ignorable characters and ANSI escape sequences, or -1.
+func leadingCommand(line string) int {
+	i := skipInvisible(line, 0)
+	if i < len(line) && line[i] == ':' {
+		if k := skipIgnorable(line, i+1); k < len(line) && line[k] == ':' {
+			return i
+		}
+	}
+	return -1
+}
+
+// legacyCommand is the offset of the `[` of the first `##[` in s (ignorable characters
+// between them skipped), or -1.
+func legacyCommand(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '#' {
+			continue
+		}
+		j := skipIgnorable(s, i+1)
+		if j >= len(s) || s[j] != '#' {
+			continue
+		}
+		if k := skipIgnorable(s, j+1); k < len(s) && s[k] == '[' {
+			return k
+		}
+	}
+	return -1
+}
+
+// skipInvisible skips what may stand before a command at the start of a line: white
+// space, control and ignorable characters, and ANSI CSI sequences (ESC [ … final byte).
+func skipInvisible(s string, i int) int {
+	for i < len(s) {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+				j++
+			}
+			if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+				i = j + 1
+				continue
+			}
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) && !ignorable(r) {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// skipIgnorable skips characters a culture-sensitive comparison may ignore.
+func skipIgnorable(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !ignorable(r) {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// ignorable: controls, format characters (zero-width space and joiners, bidi marks, the
+// byte order mark, soft hyphen), combining marks and variation selectors.
+func ignorable(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me) || unicode.Is(unicode.Variation_Selector, r)
+}
+
+// GuardCommands wraps w (the process's stdout or stderr) so that nothing written to it
+// reaches the runner as a workflow command; Commands is the way for tfgate's own. It
+// holds back a partial line until its end (or Flush), like secret.Writer. Safe for
+// concurrent use.
+func GuardCommands(w io.Writer) *CommandGuard { return &CommandGuard{w: w} }
+
+// CommandGuard is the writer GuardCommands returns.
+type CommandGuard struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte // the current line, not yet written
+}
+
+func (g *CommandGuard) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	end := bytes.LastIndexAny(p, "\r\n")
+	if end < 0 {
+		g.buf = append(g.buf, p...)
+		return len(p), nil
+	}
+	var text []byte
+	if len(g.buf) > 0 {
+		text = append(g.buf, p[:end+1]...)
+	} else {
+		text = p[:end+1]
+	}
+	if err := g.writeLines(text); err != nil {
+		return 0, err
+	}
+	g.buf = append(g.buf[:0], p[end+1:]...)
+	return len(p), nil
+}
+
+// writeLines writes complete lines (text ends with CR or LF), neutralised.
+func (g *CommandGuard) writeLines(text []byte) error {
+	if bytes.IndexByte(text, ':') < 0 && bytes.IndexByte(text, '#') < 0 {
+		_, err := g.w.Write(text)
+		return err
+	}
+	var out strings.Builder
+	for len(text) > 0 {
+		i := bytes.IndexAny(text, "\r\n")
+		out.WriteString(NeutralizeCommands(string(text[:i])))
+		out.WriteByte(text[i])
+		text = text[i+1:]
+	}
+	_, err := io.WriteString(g.w, out.String())
+	return err
+}
+
+// Flush writes a held-back partial line.
+func (g *CommandGuard) Flush() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.buf) == 0 {
+		return nil
+	}
+	line := NeutralizeCommands(string(g.buf))
+	g.buf = g.buf[:0]
+	_, err := io.WriteString(g.w, line)
+	return err
+}
+
+// Unwrap is the writer the guard writes to.
+func (g *CommandGuard) Unwrap() io.Writer { return g.w }
+
+// Commands is where tfgate writes its own workflow commands, whole lines built by
+// WorkflowCommand or as constant as the stop-commands fence: they pass unchanged. A
+// partial line held back stays so, after them.
+func (g *CommandGuard) Commands() io.Writer { return commandWriter{g} }
+
+type commandWriter struct{ g *CommandGuard }
+
+func (c commandWriter) Write(p []byte) (int, error) {
+	c.g.mu.Lock()
+	defer c.g.mu.Unlock()
+	return c.g.w.Write(p)
+}
+
+// Commands is w's way for tfgate's own workflow commands: CommandGuard.Commands when w is
+// guarded, else w itself.
+func Commands(w io.Writer) io.Writer {
+	if g, ok := w.(*CommandGuard); ok {
+		return g.Commands()
+	}
+	return w
+}
