@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -172,6 +173,22 @@ func (d *decoder) apply(n *yaml.Node, a *Apply) {
 		{"freeze", func(_, v *yaml.Node) {
 			if b, ok := d.boolean(v, "apply.freeze"); ok {
 				a.Freeze = b
+			}
+		}},
+		{"allow_modes", func(_, v *yaml.Node) {
+			vals, nodes, ok := d.list(v, "apply.allow_modes")
+			if !ok {
+				return
+			}
+			for i, s := range vals {
+				switch s {
+				case AllowDestroy, AllowRefreshOnly, AllowTargeted:
+					if !slices.Contains(a.AllowModes, s) {
+						a.AllowModes = append(a.AllowModes, s)
+					}
+				default:
+					d.errorf(nodes[i], "apply.allow_modes %q is not a kind of plan; valid are %s, %s and %s", s, AllowDestroy, AllowRefreshOnly, AllowTargeted)
+				}
 			}
 		}},
 	})
