@@ -325,4 +325,3 @@ func sourceText(r ModuleRecord) string {
 	}
 	return s
 }
-
