@@ -138,6 +138,11 @@ type applier struct {
 	// queue is the merge queue's commit whose bundles stand for the head's: on merge_group
 	// its head, on the push of it the pushed commit. "" = no merge queue.
 	queue string
+	// ruleRevs are the commits the rules come from, changed the files the merge changed
+	// (for the policies), runOpts how terraform runs (see apply_derive.go).
+	ruleRevs []string
+	changed  []string
+	runOpts  *PlanOptions
 }
 
 // target is one project the merge changed, with its bundle and verdicts.
@@ -149,6 +154,8 @@ type target struct {
 	problems []string // why the bundle cannot be applied (verification)
 	failure  string   // an error opening it (not a refusal)
 	result   report.Project
+	derived  *derived         // computed from the plan file (apply_derive.go); nil before
+	tf       terraform.Runner // initialised for the apply by derive
 }
 
 // prepare finds the pull request, the rules, the changed projects and their bundles,
@@ -194,6 +201,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	baseRev := revs[0] // what the merge changed is compared with it
+	a.ruleRevs = revs
 	for i, rev := range revs {
 		_, cfg, source, err := BaseConfig(ctx, req.Root, req.ConfigFile, rev)
 		if err != nil {
@@ -217,6 +225,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	a.run.Base, a.run.MergeBase, a.run.Notes = "", short(sel.MergeBase), sel.Notes
+	a.changed = sel.Files
 	projects := sel.Projects
 	if len(req.Names) > 0 {
 		if projects, err = pick(projects, req.Names); err != nil {
@@ -249,6 +258,9 @@ func (a *applier) prepare(ctx context.Context) error {
 	}
 	for i := range a.targets {
 		a.verify(ctx, &a.targets[i])
+	}
+	if err := a.derive(ctx); err != nil {
+		return err
 	}
 	return a.judge(ctx)
 }
