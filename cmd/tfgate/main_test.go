@@ -112,6 +112,7 @@ func TestScripts(t *testing.T) {
 			"webhook":    cmdWebhook,
 			"pg":         cmdPG,
 			"promcheck":  cmdPromCheck,
+			"forge":      cmdForgeBundle,
 		},
 	})
 }

@@ -73,18 +73,25 @@ func (a *applier) derive(ctx context.Context) error {
 		return err
 	}
 	opts.procs = terraformProcs(a.req.Parallel, dirCount(todo))
-	stages := []stage{{"", initProject}}
-	forEach(ctx, todo, poolOptions{Limit: a.req.Parallel, Now: a.req.Now},
-		func(ctx context.Context, p project.Project, _ func(string)) report.Project {
+	stages := []stage{{"", initProject}} // reports "waiting" and "init" itself
+	// The phases go on in the apply's (which starts with the next one); the result is the
+	// apply's, so it is not reported here.
+	progress := unfinished{a.req.Progress}
+	if progress.Progress == nil {
+		progress.Progress = nopProgress{}
+	}
+	forEach(ctx, todo, poolOptions{Limit: a.req.Parallel, Now: a.req.Now, Progress: progress},
+		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]
-			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: func(string) {}, detail: func(string) {}}
-			inspect := stage{"", func(ctx context.Context, r *projectRun) error { return a.inspect(ctx, r, t, engines) }}
+			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name)}
+			inspect := stage{"verify", func(ctx context.Context, r *projectRun) error { return a.inspect(ctx, r, t, engines) }}
 			res := runStages(ctx, r, append(stages, inspect))
 			if res.Status == report.StatusFailed {
 				t.failure = res.Error
 				return res
 			}
 			t.tf = r.tf
+			phase("gate") // until the apply starts: the reviews, the gate, the projects it waits for
 			return res
 		})
 	if err := ctx.Err(); err != nil {
@@ -92,6 +99,11 @@ func (a *applier) derive(ctx context.Context) error {
 	}
 	return nil
 }
+
+// unfinished passes on a project's phases but not its result.
+type unfinished struct{ Progress }
+
+func (unfinished) Finished(report.Project) {}
 
 // runOptions are the terraform options apply runs every project with (once per run: the
 // plugin cache is opened once).
