@@ -283,8 +283,12 @@ func disagreements(m bundle.Manifest, d *derived) []string {
 	case manifestDestroys && !d.destroys():
 		say("its manifest says it destroys %d and replaces %d, but the plan file destroys nothing", m.Summary.Destroy, m.Summary.Replace)
 	}
-	if diff := summaryDiff(m.Summary, d.summary); len(diff) > 0 || m.HasChanges != d.summary.HasChanges() {
-		say("its manifest's summary is not the plan file's (%s)", strings.Join(append(diff, fmt.Sprintf("has changes: %t, plan file %t", m.HasChanges, d.summary.HasChanges())), "; "))
+	diff := summaryDiff(m.Summary, d.summary)
+	if m.HasChanges != d.summary.HasChanges() {
+		diff = append(diff, fmt.Sprintf("has changes: manifest %t, plan file %t", m.HasChanges, d.summary.HasChanges()))
+	}
+	if len(diff) > 0 {
+		say("its manifest's summary is not the plan file's (%s)", strings.Join(diff, "; "))
 	}
 	mv, dv := m.Policy, d.policy
 	mDenied, dDenied := mv != nil && mv.Denied, dv != nil && dv.Denied

@@ -171,6 +171,9 @@ func (a *applier) finishRefusals(vs *verdicts) {
 		res.Gate = g
 		if m := t.bundle; m != nil {
 			res.Apply = &report.Apply{PlanSHA256: m.PlanSHA256, InputHash: m.InputHash, TerraformVersion: m.TerraformVersion, Summary: m.Summary}
+			if t.derived != nil { // what the plan file does
+				res.Apply.Summary = t.derived.summary
+			}
 		}
 		switch {
 		case t.failure != "":
