@@ -20,7 +20,7 @@ import (
 //	17 ui_mode           enum Mode { NORMAL = 0; DESTROY = 1; REFRESH_ONLY = 2; }
 //	20 errored           bool
 //
-// OpenTofu 1.9+ adds -exclude, kept in field excludeAddrsField.
+// OpenTofu 1.9+ adds -exclude, kept in field 6 (excludeAddrsField; measured with 1.10.6).
 
 // Plan modes, as apply.allow_modes names them.
 const (
@@ -33,7 +33,7 @@ const (
 	fieldTargetAddrs  = 5
 	fieldUIMode       = 17
 	fieldErrored      = 20
-	excludeAddrsField = 24 // OpenTofu's exclude_addrs
+	excludeAddrsField = 6 // OpenTofu's exclude_addrs (1.9+); unused in terraform's Plan
 )
 
 // maxTFPlanBytes bounds the tfplan entry read: it holds every planned value, so a large
