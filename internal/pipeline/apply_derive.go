@@ -64,10 +64,12 @@ func (a *applier) derive(ctx context.Context) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	loading := a.req.Now()
 	engines, err := a.loadRuleEngines(ctx)
 	if err != nil {
 		return fmt.Errorf("load the policies before the merge: %w", err)
 	}
+	a.req.Log.Info("apply loaded the policies before the merge", "engines", len(engines), "took", a.req.Now().Sub(loading))
 	opts, err := a.runOptions()
 	if err != nil {
 		return err
@@ -142,6 +144,7 @@ func (a *applier) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 
 // inspect is the stage that judges one target's plan file after init.
 func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines []ruleEngine) error {
+	start := a.req.Now()
 	zr, err := zip.OpenReader(t.opened.PlanPath)
 	if err != nil {
 		t.problems = append(t.problems, fmt.Sprintf("its plan file is not a terraform plan file (%v): plan again", err))
@@ -159,6 +162,7 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 		return err
 	}
 	t.problems = append(t.problems, bundle.CheckSnapshot(&zr.Reader, tree)...)
+	checked := a.req.Now()
 
 	raw, err := r.tf.ShowPlan(ctx, t.opened.PlanPath)
 	if err != nil {
@@ -177,6 +181,7 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 			d.destroyed = append(d.destroyed, res.Address)
 		}
 	}
+	shown := a.req.Now()
 	if len(engines) > 0 {
 		m := changes.Masker()
 		var results []policy.Result
@@ -189,6 +194,9 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 	}
 	t.derived = d
 	t.problems = append(t.problems, disagreements(*t.bundle, d)...)
+	done := a.req.Now()
+	a.req.Log.Info("apply verified the plan file", "project", t.p.Name, "snapshot_and_kind", checked.Sub(start),
+		"show", shown.Sub(checked), "policies", done.Sub(shown), "resources", len(changes.Resources))
 	return nil
 }
 
