@@ -156,12 +156,17 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 		t.problems = append(t.problems, fmt.Sprintf("its plan file is not one terraform wrote (%v): plan again", err))
 		return nil
 	}
-	t.problems = append(t.problems, kindProblems(kind, a.base.Apply)...)
 	tree, err := a.snapshotTree(r)
 	if err != nil {
 		return err
 	}
-	t.problems = append(t.problems, bundle.CheckSnapshot(&zr.Reader, tree)...)
+	refused := append(kindProblems(kind, a.base.Apply), bundle.CheckSnapshot(&zr.Reader, tree)...)
+	if len(refused) > 0 {
+		// Not the reviewed code, or not a kind of plan a review shows: terraform reads no
+		// more of it.
+		t.problems = append(t.problems, refused...)
+		return nil
+	}
 	checked := a.req.Now()
 
 	raw, err := r.tf.ShowPlan(ctx, t.opened.PlanPath)
