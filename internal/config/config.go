@@ -79,7 +79,17 @@ type Apply struct {
 	// configuration (AllowDestroy, AllowRefreshOnly, AllowTargeted): tfgate plan makes none
 	// of them, so by default a bundle holding one is refused. Read from the base commit.
 	AllowModes []string
+	// Verify is how apply proves the saved plan is what terraform would do now: VerifyPlanFile
+	// (the default) checks the plan file against the merged code and derives its changes;
+	// VerifyReplan also plans the merge commit again and refuses when the changes differ.
+	Verify string
 }
+
+// What apply.verify may be.
+const (
+	VerifyPlanFile = "plan-file"
+	VerifyReplan   = "replan"
+)
 
 // What apply.allow_modes may list.
 const (

@@ -191,6 +191,17 @@ func (d *decoder) apply(n *yaml.Node, a *Apply) {
 				}
 			}
 		}},
+		{"verify", func(_, v *yaml.Node) {
+			s, ok := d.str(v, "apply.verify")
+			if !ok {
+				return
+			}
+			if s != VerifyPlanFile && s != VerifyReplan {
+				d.errorf(v, "apply.verify %q: want %s (the default: the plan file is checked against the merged code) or %s (the merge is also planned again and must plan the same changes)", s, VerifyPlanFile, VerifyReplan)
+				return
+			}
+			a.Verify = s
+		}},
 	})
 }
 

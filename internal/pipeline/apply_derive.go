@@ -202,6 +202,12 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 	done := a.req.Now()
 	a.req.Log.Info("apply verified the plan file", "project", t.p.Name, "snapshot_and_kind", checked.Sub(start),
 		"show", shown.Sub(checked), "policies", done.Sub(shown), "resources", len(changes.Resources))
+	if a.replans() && len(t.problems) == 0 {
+		if err := a.replan(ctx, r, t, changes); err != nil {
+			return err
+		}
+		a.req.Log.Info("apply planned the merge again", "project", t.p.Name, "took", a.req.Now().Sub(done))
+	}
 	return nil
 }
 

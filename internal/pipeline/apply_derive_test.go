@@ -96,3 +96,36 @@ func TestMergeVerdicts(t *testing.T) {
 		t.Errorf("no policies: got %+v, want nil", v)
 	}
 }
+
+func TestReplanDiff(t *testing.T) {
+	known := func(s string) plan.Value { return plan.Value{Text: s, Kind: plan.KindKnown} }
+	saved := &plan.Changes{Resources: []plan.Resource{
+		{Address: "a.x", Action: plan.ActionUpdate, Attributes: []plan.Attribute{{Path: "input", After: known(`"v2"`)}}},
+		{Address: "a.y", Action: plan.ActionCreate},
+		{Address: "a.z", Action: plan.ActionDelete},
+	}}
+	if got := replanDiff(saved, saved); len(got) != 0 {
+		t.Errorf("the same plan: got %q", got)
+	}
+	now := &plan.Changes{Resources: []plan.Resource{
+		{Address: "a.x", Action: plan.ActionUpdate, Attributes: []plan.Attribute{{Path: "input", After: known(`"evil"`)}}},
+		{Address: "a.y", Action: plan.ActionReplace},
+		{Address: "a.w", Action: plan.ActionCreate},
+	}}
+	got := strings.Join(replanDiff(saved, now), "\n")
+	for _, w := range []string{
+		`a.x: input is "evil" now, "v2" in the reviewed plan`,
+		"a.y is to replace now, the reviewed plan would create it",
+		"a.w is to create now, the reviewed plan leaves it",
+		"the reviewed plan would delete a.z, a plan now leaves it",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("got\n%s\nwant it to say %q", got, w)
+		}
+	}
+	extra := &plan.Changes{Resources: []plan.Resource{{Address: "a.x", Action: plan.ActionUpdate,
+		Attributes: []plan.Attribute{{Path: "input", After: known(`"v2"`)}, {Path: "tags", After: known("{}")}}}, saved.Resources[1], saved.Resources[2]}}
+	if got := replanDiff(saved, extra); len(got) != 1 || !strings.Contains(got[0], "attributes tags differ") {
+		t.Errorf("an attribute more: got %q", got)
+	}
+}
