@@ -54,11 +54,13 @@ type SnapshotTree struct {
 	// (its data directory's modules.json); nil when init installed none (it then writes
 	// none): the root module alone.
 	Installed []ModuleRecord
-	// DataDir is terraform's data directory as the Dirs of installed modules name it when
-	// it is not under Dir (TF_DATA_DIR set to an absolute path), and Data that directory.
-	// "" = the default, <Dir>/.terraform, read from Repo.
+	// DataDir is terraform's data directory (an absolute path) when it is not the default
+	// <Dir>/.terraform in Repo (TF_DATA_DIR), and Data that directory: installed modules
+	// named inside it are read there. Root is Repo's absolute path on disk, to tell
+	// whether a relative module directory lies inside DataDir.
 	DataDir string
 	Data    fs.FS
+	Root    string
 	// Flavor is "terraform" or "tofu": which files each loads from a module directory.
 	Flavor string
 }
@@ -166,16 +168,12 @@ func (t SnapshotTree) compareModule(r ModuleRecord, snapFiles map[string]*zip.Fi
 func (t SnapshotTree) resolve(dir string) (fs.FS, string, string, error) {
 	d := filepath.ToSlash(dir)
 	if t.DataDir != "" && t.Data != nil {
-		data := strings.TrimSuffix(filepath.ToSlash(t.DataDir), "/")
-		if d == data || strings.HasPrefix(d, data+"/") {
-			rel := strings.TrimPrefix(strings.TrimPrefix(d, data), "/")
-			if rel == "" {
-				rel = "."
-			}
-			if !fs.ValidPath(rel) {
-				return nil, "", "", errors.New("which is not a clean path")
-			}
-			return t.Data, rel, "terraform's data directory " + path.Join(".", rel), nil
+		abs := filepath.Clean(dir)
+		if !filepath.IsAbs(abs) && t.Root != "" {
+			abs = filepath.Join(t.Root, filepath.FromSlash(t.Dir), dir)
+		}
+		if rel, err := filepath.Rel(filepath.Clean(t.DataDir), abs); err == nil && filepath.IsAbs(abs) && fs.ValidPath(filepath.ToSlash(rel)) {
+			return t.Data, filepath.ToSlash(rel), "terraform's data directory " + filepath.ToSlash(rel), nil
 		}
 	}
 	if d == "" || path.IsAbs(d) || strings.Contains(d, "\\") || strings.ContainsRune(d, 0) {

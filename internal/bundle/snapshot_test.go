@@ -187,6 +187,13 @@ func TestCheckSnapshotDataDir(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], "differs from the reviewed code in terraform's data directory modules/r/m.tf") {
 		t.Fatalf("got %q", got)
 	}
+	// A relative TF_DATA_DIR names the modules relative to the project's directory.
+	records[1].Dir = "../../data/tf/modules/r"
+	tree = SnapshotTree{Repo: repo, Root: "/repo", Dir: "other", Installed: records, DataDir: "/data/tf", Data: data}
+	files["r/m.tf"] = "fetched"
+	if got := CheckSnapshot(planZip(t, records, files), tree); len(got) != 0 {
+		t.Fatalf("relative: got %q, want none", got)
+	}
 }
 
 func TestReadModulesJSON(t *testing.T) {

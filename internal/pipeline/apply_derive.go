@@ -214,14 +214,12 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 // snapshotTree is what a target's plan configuration is compared with: the merge commit's
 // working tree and the modules init installed from it.
 func (a *applier) snapshotTree(r *projectRun) (bundle.SnapshotTree, error) {
-	tree := bundle.SnapshotTree{Repo: os.DirFS(a.req.Root), Dir: r.p.Dir, Flavor: a.bin.Flavor}
+	tree := bundle.SnapshotTree{Repo: os.DirFS(a.req.Root), Root: a.req.Root, Dir: r.p.Dir, Flavor: a.bin.Flavor}
 	dataDir := filepath.Join(a.req.Root, filepath.FromSlash(r.p.Dir), ".terraform")
-	if dd, ok := r.tf.(interface{ DataDir() string }); ok {
+	if dd, ok := r.tf.(interface{ DataDir() string }); ok && dd.DataDir() != dataDir {
+		// TF_DATA_DIR: the modules init installed are read there.
 		dataDir = dd.DataDir()
-	}
-	if env := a.req.Env["TF_DATA_DIR"]; filepath.IsAbs(env) {
-		// Module directories are then named by this absolute path.
-		tree.DataDir, tree.Data = env, os.DirFS(env)
+		tree.DataDir, tree.Data = dataDir, os.DirFS(dataDir)
 	}
 	data, err := os.ReadFile(filepath.Join(dataDir, "modules", "modules.json"))
 	switch {
