@@ -217,7 +217,8 @@ func TestParseFull(t *testing.T) {
 			Line:         lineOf(data, "- name: network-prod"),
 		}},
 		Drift: Drift{Labels: []string{"drift"}}, GitHub: GitHub{Identity: "tfgate-app[bot]"},
-		File: "testdata/full.yaml",
+		Apply: Apply{Verify: VerifyPlanFile},
+		File:  "testdata/full.yaml",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse(full.yaml):\n got %s\nwant %s", dump(got), dump(want))
