@@ -46,8 +46,8 @@ type ruleEngine struct {
 	rev  string
 }
 
-// derive initialises every target whose bundle opened and verified so far and derives its
-// changes and verdict from its plan file. A target whose plan file does not hold what was
+// derive initialises every target whose bundle opened and verified and derives its changes
+// and verdict from its plan file. A target whose plan file does not hold what was
 // reviewed gets problems; one whose terraform failed, a failure. The runners stay
 // initialised for the apply.
 func (a *applier) derive(ctx context.Context) error {
@@ -55,8 +55,8 @@ func (a *applier) derive(ctx context.Context) error {
 	byName := map[string]*target{}
 	for i := range a.targets {
 		t := &a.targets[i]
-		if t.bundle == nil || t.failure != "" || t.opened.PlanPath == "" {
-			continue
+		if t.bundle == nil || t.failure != "" || t.opened.PlanPath == "" || len(t.problems) > 0 {
+			continue // refused (or failed) already: terraform reads nothing of it
 		}
 		todo = append(todo, t.p)
 		byName[t.p.Name] = t
@@ -98,6 +98,11 @@ func (a *applier) derive(ctx context.Context) error {
 		})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply interrupted: %w", err)
+	}
+	for _, t := range byName { // fail closed: nothing is applied on the manifest's word
+		if t.derived == nil && t.failure == "" && len(t.problems) == 0 {
+			t.failure = "apply could not derive the changes of its plan file: nothing was applied"
+		}
 	}
 	return nil
 }
