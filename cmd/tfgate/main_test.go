@@ -114,6 +114,7 @@ func TestScripts(t *testing.T) {
 			"webhook":    cmdWebhook,
 			"pg":         cmdPG,
 			"promcheck":  cmdPromCheck,
+			"forge":      cmdForgeBundle,
 		},
 	})
 }

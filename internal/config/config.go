@@ -5,6 +5,8 @@
 // problem in the file is reported at once, so a user fixes the file in one pass.
 package config
 
+import "slices"
+
 // FileName is the configuration file looked for at the repository root.
 const FileName = ".tfgate.yaml"
 
@@ -77,7 +79,31 @@ type Apply struct {
 	// gate's report and drift checks go on. Like the approval rules it is read from the
 	// base commit, so a pull request can neither freeze nor unfreeze its own apply.
 	Freeze bool
+	// AllowModes are the kinds of saved plan apply takes besides a normal plan of the whole
+	// configuration (AllowDestroy, AllowRefreshOnly, AllowTargeted): tfgate plan makes none
+	// of them, so by default a bundle holding one is refused. Read from the base commit.
+	AllowModes []string
+	// Verify is how apply proves the saved plan is what terraform would do now: VerifyPlanFile
+	// (the default) checks the plan file against the merged code and derives its changes;
+	// VerifyReplan also plans the merge commit again and refuses when the changes differ.
+	Verify string
 }
+
+// What apply.verify may be.
+const (
+	VerifyPlanFile = "plan-file"
+	VerifyReplan   = "replan"
+)
+
+// What apply.allow_modes may list.
+const (
+	AllowDestroy     = "destroy"      // a plan made with -destroy
+	AllowRefreshOnly = "refresh-only" // a plan made with -refresh-only
+	AllowTargeted    = "targeted"     // a plan made with -target (or OpenTofu's -exclude)
+)
+
+// AllowsMode reports whether apply.allow_modes lists mode.
+func (a Apply) AllowsMode(mode string) bool { return slices.Contains(a.AllowModes, mode) }
 
 // Mode says what tfgate may do with a project.
 type Mode string

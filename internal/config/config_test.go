@@ -79,7 +79,10 @@ func TestParseErrors(t *testing.T) {
 		{"github identity not a login", "version: 1\ngithub:\n  identity: \"a b\"\n", `.tfgate.yaml:3: github.identity "a b" is not a GitHub login (e.g. "my-app[bot]")`},
 		{"freeze not a boolean", "version: 1\napply:\n  freeze: \"until friday\"\n", `.tfgate.yaml:3: apply.freeze must be true or false, got "until friday"`},
 		{"apply not a mapping", "version: 1\napply: frozen\n", `.tfgate.yaml:2: apply must be a mapping, got "frozen"`},
-		{"apply unknown key", "version: 1\napply: {frozen: true}\n", `.tfgate.yaml:2: unknown key "frozen" in apply; valid keys are freeze`},
+		{"apply unknown key", "version: 1\napply: {frozen: true}\n", `.tfgate.yaml:2: unknown key "frozen" in apply; valid keys are freeze, allow_modes, verify`},
+		{"verify unknown", "version: 1\napply: {verify: always}\n", `.tfgate.yaml:2: apply.verify "always": want plan-file (the default: the plan file is checked against the merged code) or replan (the merge is also planned again and must plan the same changes)`},
+		{"allow_modes unknown mode", "version: 1\napply:\n  allow_modes: [destroy, import]\n", `.tfgate.yaml:3: apply.allow_modes "import" is not a kind of plan; valid are destroy, refresh-only and targeted`},
+		{"allow_modes not a list", "version: 1\napply: {allow_modes: destroy}\n", `.tfgate.yaml:2: apply.allow_modes must be a list, got "destroy"; write [destroy]`},
 		{"github fork flag not a boolean", "version: 1\ngithub: {allow_pull_request_target_forks: sometimes}\n", `.tfgate.yaml:2: github.allow_pull_request_target_forks must be true or false, got "sometimes"`},
 		{"unknown nested key", "version: 1\nterraform:\n  bin: tofu\n", `.tfgate.yaml:3: unknown key "bin" in terraform (did you mean "binary"?)`},
 		{"other spelling of a key", "version: 1\nprojects:\n  - dir: envs/dev\n    dependsOn: []\n", `.tfgate.yaml:4: unknown key "dependsOn" in project "envs/dev" (did you mean "depends_on"?)`},
@@ -214,7 +217,8 @@ func TestParseFull(t *testing.T) {
 			Line:         lineOf(data, "- name: network-prod"),
 		}},
 		Drift: Drift{Labels: []string{"drift"}}, GitHub: GitHub{Identity: "tfgate-app[bot]"},
-		File: "testdata/full.yaml",
+		Apply: Apply{Verify: VerifyPlanFile},
+		File:  "testdata/full.yaml",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse(full.yaml):\n got %s\nwant %s", dump(got), dump(want))
@@ -242,6 +246,8 @@ func TestParseDefaults(t *testing.T) {
 		{"quoted version", "version: \"1\"\n", false, withDefaults(func(*Config) {})},
 		{"empty sections", "version: 1\nterraform:\npolicies:\napproval:\napply:\ndrift:\n", false, withDefaults(func(*Config) {})},
 		{"freeze", "version: 1\napply: {freeze: true}\n", false, withDefaults(func(c *Config) { c.Apply.Freeze = true })},
+		{"verify replan", "version: 1\napply: {verify: replan}\n", false, withDefaults(func(c *Config) { c.Apply.Verify = VerifyReplan })},
+		{"allow_modes", "version: 1\napply: {allow_modes: [targeted, destroy, targeted]}\n", false, withDefaults(func(c *Config) { c.Apply.AllowModes = []string{"targeted", "destroy"} })},
 		{"project defaults", "version: 1\nprojects:\n  - dir: ./envs/dev/\n", false, withDefaults(func(c *Config) {
 			c.Projects = []Project{dev(func(*Project) {})}
 		})},

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -174,6 +175,33 @@ func (d *decoder) apply(n *yaml.Node, a *Apply) {
 			if b, ok := d.boolean(v, "apply.freeze"); ok {
 				a.Freeze = b
 			}
+		}},
+		{"allow_modes", func(_, v *yaml.Node) {
+			vals, nodes, ok := d.list(v, "apply.allow_modes")
+			if !ok {
+				return
+			}
+			for i, s := range vals {
+				switch s {
+				case AllowDestroy, AllowRefreshOnly, AllowTargeted:
+					if !slices.Contains(a.AllowModes, s) {
+						a.AllowModes = append(a.AllowModes, s)
+					}
+				default:
+					d.errorf(nodes[i], "apply.allow_modes %q is not a kind of plan; valid are %s, %s and %s", s, AllowDestroy, AllowRefreshOnly, AllowTargeted)
+				}
+			}
+		}},
+		{"verify", func(_, v *yaml.Node) {
+			s, ok := d.str(v, "apply.verify")
+			if !ok {
+				return
+			}
+			if s != VerifyPlanFile && s != VerifyReplan {
+				d.errorf(v, "apply.verify %q: want %s (the default: the plan file is checked against the merged code) or %s (the merge is also planned again and must plan the same changes)", s, VerifyPlanFile, VerifyReplan)
+				return
+			}
+			a.Verify = s
 		}},
 	})
 }

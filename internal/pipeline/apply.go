@@ -144,6 +144,11 @@ type applier struct {
 	// group is the merge queue group's pull requests when there are several (or a problem
 	// identifying them): each project is judged by those that changed it. nil = one.
 	group *queueGroup
+	// ruleRevs are the commits the rules come from, changed the files the merge changed
+	// (for the policies), runOpts how terraform runs (see apply_derive.go).
+	ruleRevs []string
+	changed  []string
+	runOpts  *PlanOptions
 }
 
 // target is one project the merge changed, with its bundle and verdicts.
@@ -162,6 +167,8 @@ type target struct {
 	// aliases are the base projects ("name\x00workspace") with the same state address:
 	// their rules hold for it too.
 	aliases []string
+	derived *derived         // computed from the plan file (apply_derive.go); nil before
+	tf      terraform.Runner // initialised for the apply by derive
 }
 
 // prepare finds the pull request, the rules, the changed projects and their bundles,
@@ -207,6 +214,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	baseRev := revs[0] // what the merge changed is compared with it
+	a.ruleRevs = revs
 	for i, rev := range revs {
 		_, cfg, source, err := BaseConfig(ctx, req.Root, req.ConfigFile, rev)
 		if err != nil {
@@ -230,6 +238,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	a.run.Base, a.run.MergeBase, a.run.Notes = "", short(sel.MergeBase), sel.Notes
+	a.changed = sel.Files
 	projects := sel.Projects
 	if len(req.Names) > 0 {
 		if projects, err = pick(projects, req.Names); err != nil {
@@ -274,6 +283,9 @@ func (a *applier) prepare(ctx context.Context) error {
 	}
 	for i := range a.targets {
 		a.verify(ctx, &a.targets[i])
+	}
+	if err := a.derive(ctx); err != nil {
+		return err
 	}
 	return a.judge(ctx)
 }

@@ -23,7 +23,7 @@ func (a *applier) judge(ctx context.Context) error {
 	rules := append([]*config.Config{a.base}, a.extraRules...)
 	var owners []string // team membership is read only when an owner's approval matters
 	for _, t := range a.targets {
-		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
+		if pv := t.policyVerdict(); pv != nil && (pv.Denied || pv.Error != "") {
 			for _, cfg := range rules {
 				owners = append(owners, cfg.Policies.Owners...)
 			}
@@ -128,7 +128,10 @@ func gateProject(base *config.Config, t target) gate.Project {
 	if m := t.bundle; m != nil {
 		gp.HasBundle, gp.BundleCommit, gp.Applicable = true, m.Commit, m.Applicable
 		gp.Destroys = m.Summary.Destroy > 0 || m.Summary.Replace > 0
-		if pv := m.Policy; pv != nil {
+		if d := t.derived; d != nil { // what the plan file does, not what its manifest says
+			gp.Destroys = d.destroys()
+		}
+		if pv := t.policyVerdict(); pv != nil {
 			gp.PolicyDenied, gp.PolicyDenies, gp.PolicyError = pv.Denied, pv.Denies, pv.Error
 		}
 	}
@@ -176,6 +179,9 @@ func (a *applier) finishRefusals(vs *verdicts) {
 		res.Gate = g
 		if m := t.bundle; m != nil {
 			res.Apply = &report.Apply{PlanSHA256: m.PlanSHA256, InputHash: m.InputHash, TerraformVersion: m.TerraformVersion, Summary: m.Summary}
+			if t.derived != nil { // what the plan file does
+				res.Apply.Summary = t.derived.summary
+			}
 		}
 		switch {
 		case t.failure != "":

@@ -32,9 +32,8 @@ func (a *applier) apply(ctx context.Context) error {
 		byName[a.targets[i].p.Name] = &a.targets[i]
 		projects[i] = a.targets[i].p
 	}
-	opts := &PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker,
-		PluginCacheDir: pluginCacheDir(a.req.Config, a.req.Terraform)}
-	if err := opts.defaults(); err != nil {
+	opts, err := a.runOptions()
+	if err != nil {
 		return err
 	}
 	var applied []project.Project // what runs terraform: allowed, not a dry run
@@ -52,7 +51,11 @@ func (a *applier) apply(ctx context.Context) error {
 			}
 			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name),
 				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
-			res := runStages(ctx, r, applyStages)
+			stages := applyStages
+			if t.tf != nil { // derive initialised it
+				r.tf, stages = t.tf, applyStages[1:]
+			}
+			res := runStages(ctx, r, stages)
 			out := t.result
 			out.Status, out.Error = report.StatusApplied, ""
 			if res.Status != report.StatusPlanned {
