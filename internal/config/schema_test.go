@@ -114,7 +114,7 @@ x-defaults: &defaults {min_approvals: 2}
 terraform: {version: "~> 1.5", binary: tofu, install: false, plugin_cache: true}
 policies: {paths: [policies], owners: [alice, org/platform]}
 approval: {min_approvals: 1, destroy_min_approvals: 2}
-apply: {freeze: false}
+apply: {freeze: false, allow_modes: [destroy, refresh-only, targeted], verify: replan}
 projects:
   - name: network-prod
     dir: envs/prod/network
@@ -153,6 +153,8 @@ ignore: ["**/*.md", "docs/**"]
 		"version: 1\ndrift: {labels: [\"" + strings.Repeat("l", 51) + "\"]}\n",
 		"version: 1\napply: {freeze: yes please}\n",
 		"version: 1\nignore: \"*.md\"\n",
+		"version: 1\napply: {allow_modes: [everything]}\n",
+		"version: 1\napply: {verify: twice}\n",
 	}
 	for _, src := range bad {
 		if _, err := Parse([]byte(src), FileName, ""); err == nil {
