@@ -104,10 +104,15 @@ func CheckSnapshot(z *zip.Reader, t SnapshotTree) []string {
 		case r.Source != w.Source || r.Version != w.Version:
 			add("its plan file's configuration has module %s from %s, but the reviewed code has it from %s: plan it again on the reviewed commit", moduleName(r.Key), sourceText(r), sourceText(w))
 			continue
-		case path.Clean(filepath.ToSlash(r.Dir)) != path.Clean(filepath.ToSlash(w.Dir)):
+		case path.Clean(filepath.ToSlash(r.Dir)) != path.Clean(filepath.ToSlash(w.Dir)) && !t.sameInstall(r.Dir, w.Dir):
 			add("its plan file's configuration reads module %s from directory %q, but terraform installs it in %q: plan it again on the reviewed commit", moduleName(r.Key), r.Dir, w.Dir)
 			continue
 		}
+		// The snapshot's files are compared with what init installed for the merge: a
+		// remote module's directory is inside a data directory, which differs from run to
+		// run (tfgate gives each its own), and terraform applies the snapshot's copy, not
+		// the directory's.
+		r.Dir = w.Dir
 		problems = append(problems, t.compareModule(r, files[r.Key])...)
 	}
 	for _, r := range installed {
@@ -116,6 +121,22 @@ func CheckSnapshot(z *zip.Reader, t SnapshotTree) []string {
 		}
 	}
 	return problems
+}
+
+// sameInstall reports whether a plan's module directory planned and the directory installed
+// that init gave the module for the merge are the same place in two data directories: the
+// installed one lies in t.DataDir as modules/<key path>, and planned ends the same way
+// (".terraform/modules/m" of a plan made with the default data directory, or another run's
+// TF_DATA_DIR).
+func (t SnapshotTree) sameInstall(planned, installed string) bool {
+	if t.DataDir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Clean(t.DataDir), filepath.Clean(installed))
+	if err != nil || !strings.HasPrefix(filepath.ToSlash(rel), "modules/") || !fs.ValidPath(filepath.ToSlash(rel)) {
+		return false
+	}
+	return strings.HasSuffix(path.Clean(filepath.ToSlash(planned)), "/"+filepath.ToSlash(rel))
 }
 
 // compareModule compares the snapshot's files of one module with its directory.
