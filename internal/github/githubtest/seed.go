@@ -12,6 +12,7 @@ func (s *Server) routes() {
 	s.statusRoutes()
 	s.artifactRoutes()
 	s.teamRoutes()
+	s.ruleRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in

@@ -30,6 +30,7 @@ type repo struct {
 	labels      []*Label
 	artifacts   []*artifactState
 	perms       map[string]string // login → admin|maintain|write|triage|read|none
+	rules       *rulesState       // rulesets, classic protection, secrets (rules.go)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
