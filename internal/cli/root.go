@@ -35,6 +35,7 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newDriftCmd(a),
 		newRenderCmd(a),
 		newPolicyCmd(a),
+		newInitCmd(a),
 	)
 	return cmd
 }

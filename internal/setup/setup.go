@@ -199,21 +199,45 @@ func (e *ExistsError) Error() string {
 		strings.Join(e.Files, ", "), verb, it, it)
 }
 
+// Paths are the files init writes, in write order.
+func Paths() []string {
+	var out []string
+	for _, name := range Workflows {
+		out = append(out, WorkflowDir+"/"+name)
+	}
+	return append(out, config.FileName)
+}
+
+// CheckFree is an *ExistsError naming every one of paths (slash, relative to root) that
+// exists, or nil.
+func CheckFree(root string, paths []string) error {
+	var exist []string
+	for _, p := range paths {
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		switch {
+		case err == nil:
+			exist = append(exist, p)
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("check %s: %w", p, err)
+		}
+	}
+	if len(exist) > 0 {
+		return &ExistsError{Files: exist}
+	}
+	return nil
+}
+
 // Write writes files under root. Unless force, it first checks that none of them exists
 // and refuses (an *ExistsError naming every one that does) without writing anything.
 func Write(root string, files []File, force bool) error {
-	var exist []string
-	for _, f := range files {
-		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path)))
-		switch {
-		case err == nil:
-			exist = append(exist, f.Path)
-		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("check %s: %w", f.Path, err)
+	if !force {
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
 		}
-	}
-	if len(exist) > 0 && !force {
-		return &ExistsError{Files: exist}
+		if err := CheckFree(root, paths); err != nil {
+			return err
+		}
 	}
 	for _, f := range files {
 		path := filepath.Join(root, filepath.FromSlash(f.Path))

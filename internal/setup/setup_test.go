@@ -169,3 +169,19 @@ func TestWriteAllOrNothing(t *testing.T) {
 		t.Errorf("second Write = %v, want every file named", err)
 	}
 }
+
+func TestPathsAreFiles(t *testing.T) {
+	files, err := Files(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := Paths()
+	if len(paths) != len(files) {
+		t.Fatalf("Paths %v, Files %d", paths, len(files))
+	}
+	for i, f := range files {
+		if f.Path != paths[i] {
+			t.Errorf("Paths[%d] = %s, Files has %s", i, paths[i], f.Path)
+		}
+	}
+}
