@@ -36,6 +36,7 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newRenderCmd(a),
 		newPolicyCmd(a),
 		newInitCmd(a),
+		newDoctorCmd(a),
 	)
 	return cmd
 }
