@@ -231,7 +231,7 @@ func checkRequired(ctx context.Context, o Options, rules []github.BranchRule, ru
 	default:
 		classicSaid = "classic branch protection could not be read (" + classicErr.Error() + ")"
 	}
-	msg := fmt.Sprintf("%s of %s: %s; %s", GateContext, o.Branch, rulesSaid, classicSaid)
+	msg := fmt.Sprintf("%s is a required status check of %s: %s; %s", GateContext, o.Branch, rulesSaid, classicSaid)
 	if rulesErr == nil && (classicErr == nil || errors.Is(classicErr, github.ErrNotProtected)) {
 		f.Status = Fail
 		f.Message = fmt.Sprintf("%s is not a required status check of %s: a pull request merges, and apply runs, without the gate (%s; %s)",
