@@ -69,7 +69,9 @@ func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
 			}
 			return bin.String(), nil
 		},
-		Call: func(ctx context.Context) (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, opts.Timeout) },
+		Call: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return context.WithTimeout(ctx, opts.Timeout)
+		},
 	}
 	if path, err := exec.LookPath("actionlint"); err == nil {
 		o.Actionlint = path

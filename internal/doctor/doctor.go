@@ -77,10 +77,10 @@ type Options struct {
 	// Actionlint is the actionlint binary; "" = not installed, not run.
 	Actionlint string
 	// GitHub is nil when there is no token or repository: NoGitHub says why.
-	GitHub   GitHub
-	NoGitHub string
-	Repo     github.Repo
-	Branch   string // the default branch; "" when unknown (BranchErr says why)
+	GitHub    GitHub
+	NoGitHub  string
+	Repo      github.Repo
+	Branch    string // the default branch; "" when unknown (BranchErr says why)
 	BranchErr error
 	// PlanKeyInRun: tfgate runs in GitHub Actions with TFGATE_PLAN_KEY set.
 	PlanKeyInRun bool
