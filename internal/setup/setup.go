@@ -67,7 +67,8 @@ func Files(opts Options) ([]File, error) {
 }
 
 // copyLine is the example's "Copy to .github/workflows/X.yml." sentence, which a written
-// workflow no longer needs (with apply's "and name your default branch below").
+// workflow no longer needs (with apply's "and name your default branch below"); an example
+// without one is written as it is.
 var copyLine = regexp.MustCompile(`Copy to \.github/workflows/[a-z-]+\.yml( and name your default branch below)?\.\s*`)
 
 // branchesLine is apply.yml's trigger: pushes to the default branch.
@@ -75,9 +76,6 @@ const branchesLine = "    branches: [main]\n"
 
 func workflow(name string, data []byte, opts Options) ([]byte, error) {
 	text := string(data)
-	if !copyLine.MatchString(text) {
-		return nil, fmt.Errorf("example workflow %s: no \"Copy to .github/workflows/…\" line to replace (the example changed: update internal/setup)", name)
-	}
 	var kept []string
 	for _, l := range strings.SplitAfter(text, "\n") {
 		l2 := copyLine.ReplaceAllString(l, "")
