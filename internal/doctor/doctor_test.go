@@ -125,3 +125,13 @@ jobs:
 		}
 	}
 }
+
+func TestActionlintNotInstalled(t *testing.T) {
+	f := runActionlint(Options{}, workflows{files: []workflow{{file: "w.yml"}}})
+	if f.Status != Unknown || f.Essential || !strings.Contains(f.Message, "not installed") || !strings.Contains(f.Fix, "go install") {
+		t.Errorf("%+v", f)
+	}
+	if f.Symbol() != "!" {
+		t.Errorf("symbol %s", f.Symbol())
+	}
+}
