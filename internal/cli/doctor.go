@@ -78,7 +78,6 @@ func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
 	}
 	o.Branch, o.BranchErr = defaultBranch(ctx, root, opts.Branch)
 	env := ci.GitHubFromEnv(a.getenv)
-	o.InActions = env.Actions
 	o.PlanKeyInRun = env.Actions && a.getenv("TFGATE_PLAN_KEY") != ""
 	o.GitHub, o.Repo, o.NoGitHub = a.doctorGitHub(ctx, root, env, opts.Repo)
 

@@ -84,7 +84,6 @@ type Options struct {
 	BranchErr error
 	// PlanKeyInRun: tfgate runs in GitHub Actions with TFGATE_PLAN_KEY set.
 	PlanKeyInRun bool
-	InActions    bool
 	// Call bounds one GitHub check (the caller's timeout); nil = no bound.
 	Call func(ctx context.Context) (context.Context, context.CancelFunc)
 }
