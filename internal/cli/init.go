@@ -10,7 +10,6 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
-	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/setup"
 )
@@ -72,10 +71,8 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 		return err
 	}
 	var projects []setup.Project
-	var names []string
 	for _, p := range sel.Projects {
 		projects = append(projects, setup.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace})
-		names = append(names, p.Name)
 	}
 	files, err := setup.Files(setup.Options{DefaultBranch: branch, Projects: projects})
 	if err != nil {
@@ -84,27 +81,7 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 	if err := setup.Write(root, files, opts.Force); err != nil {
 		return err
 	}
-	w := a.stdout
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	fmt.Fprintf(w, "Wrote %s\nfor %s (%s) and the default branch %s.\n\n", strings.Join(paths, ", "),
-		english.Plural(len(projects), "project", "projects"), strings.Join(names, ", "), branch)
-	fmt.Fprintf(w, `Settings to make on GitHub (tfgate doctor checks them):
-  1. The Actions secret TFGATE_PLAN_KEY, which encrypts the plan bundles (16 random characters
-     or more), for example:
-       openssl rand -base64 32 | gh secret set TFGATE_PLAN_KEY
-  2. tfgate/gate as a required status check of %[1]s: Settings → Rules → Rulesets → New branch
-     ruleset, target the default branch, "Require status checks to pass", add tfgate/gate
-     (or, with classic branch protection, Settings → Branches → %[1]s). Without it the gate
-     only reports: a pull request can merge, and apply, without the approvals.
-  3. Optionally, a GitHub environment for apply (required reviewers, secrets of its own):
-     create it under Settings → Environments and uncomment "environment:" in
-     .github/workflows/apply.yml.
-Then commit the files and open a pull request: the plan workflow runs on it.
-`, branch)
-	return nil
+	return setup.WriteSummary(a.stdout, files, projects, branch)
 }
 
 // defaultBranch is the name of the branch pull requests merge into: flag when given, else

@@ -3,6 +3,7 @@ package setup
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tfgate/tfgate/examples/workflows"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/golden"
 	"github.com/tfgate/tfgate/internal/testenv"
 )
 
@@ -184,4 +186,28 @@ func TestPathsAreFiles(t *testing.T) {
 			t.Errorf("Paths[%d] = %s, Files has %s", i, paths[i], f.Path)
 		}
 	}
+}
+
+// What init writes and prints, for reviewers: the config, each workflow's header (the rest
+// is the example as it is), and the summary.
+func TestGolden(t *testing.T) {
+	files, err := Files(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, f := range files {
+		content := f.Content
+		if f.Path != config.FileName {
+			end := bytes.Index(content, []byte("\n# tfgate ")) // the example's own first line
+			content = content[:end+1]
+		}
+		fmt.Fprintf(&b, "=== %s\n%s", f.Path, content)
+	}
+	golden.Check(t, golden.Path(t.Name()+"Files"), b.Bytes())
+	b.Reset()
+	if err := WriteSummary(&b, files, opts.Projects, opts.DefaultBranch); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, golden.Path(t.Name()+"Summary"), b.Bytes())
 }
