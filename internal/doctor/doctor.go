@@ -268,8 +268,8 @@ func checkPlanKey(ctx context.Context, o Options) Finding {
 	case err == nil:
 		f.Status, f.Message = Warn, "the Actions secret "+name+" is not set: plan bundles are uploaded unencrypted, and they hold secrets in clear text"
 	case errors.Is(err, github.ErrUnreadable):
-		f.Status, f.Message = Unknown, "could not check the secret "+name+": listing secrets needs admin rights ("+err.Error()+")"
-		f.Fix = "run doctor with an admin's token, or in a workflow step with env TFGATE_PLAN_KEY: ${{ secrets." + name + " }}"
+		f.Status, f.Message = Unknown, "could not check the secret "+name+": listing secrets needs a collaborator's token, which GITHUB_TOKEN is not ("+err.Error()+")"
+		f.Fix = "run doctor with your own token (GH_TOKEN=$(gh auth token)), or in a workflow step with env TFGATE_PLAN_KEY: ${{ secrets." + name + " }}"
 	default:
 		f.Status, f.Message = Unknown, "could not check the secret "+name+": "+err.Error()
 		f.Fix = "run `tfgate doctor` again"

@@ -15,7 +15,7 @@ var sample = Report{Findings: []Finding{
 		Fix: "add the missing scopes to the workflow's (or the job's) permissions block"},
 	{Check: "required check", Essential: true, Status: Unknown, Message: "could not check that tfgate/gate is a required status check of main: …",
 		Fix: "run `tfgate doctor` again"},
-	{Check: "plan key", Status: Unknown, Message: "could not check the secret TFGATE_PLAN_KEY: listing secrets needs admin rights"},
+	{Check: "plan key", Status: Unknown, Message: "could not check the secret TFGATE_PLAN_KEY: listing secrets needs a collaborator's token, which GITHUB_TOKEN is not"},
 }}
 
 func TestReportText(t *testing.T) {

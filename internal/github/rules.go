@@ -13,7 +13,7 @@ import (
 
 // ErrUnreadable is wrapped by the errors of the setup reads (classic branch protection,
 // Actions secrets) when GitHub refuses the token: 403, or the 404 it answers a token without
-// admin rights. It means "could not check", never "not set".
+// admin rights to branch protection. It means "could not check", never "not set".
 var ErrUnreadable = errors.New("the token may not read this")
 
 // ErrNotProtected is classic branch protection's 404 "Branch not protected": the branch has
@@ -119,8 +119,9 @@ func (c *Client) ClassicRequiredChecks(ctx context.Context, repo Repo, branch st
 }
 
 // RepoSecretNames is GET /repos/{owner}/{repo}/actions/secrets: the names of the
-// repository's Actions secrets (never their values), all pages. It needs admin rights
-// ("Secrets: read"); GITHUB_TOKEN never has them: the error then wraps ErrUnreadable.
+// repository's Actions secrets (never their values), all pages. GitHub's description asks
+// for collaborator access (write; "Secrets: read" for a fine-grained token); GITHUB_TOKEN
+// never has it: the error then wraps ErrUnreadable.
 func (c *Client) RepoSecretNames(ctx context.Context, repo Repo) ([]string, error) {
 	what := fmt.Sprintf("list the Actions secrets of %s", repo)
 	var out []string
@@ -137,7 +138,7 @@ func (c *Client) RepoSecretNames(ctx context.Context, repo Repo) ([]string, erro
 	case err == nil:
 		return out, nil
 	case refused(err) || HTTPStatus(err) == http.StatusNotFound:
-		return nil, wrap(what, fmt.Errorf("%w (GitHub answered %d: listing secrets needs admin rights): %w", ErrUnreadable, HTTPStatus(err), err))
+		return nil, wrap(what, fmt.Errorf("%w (GitHub answered %d: listing secrets needs a collaborator's token): %w", ErrUnreadable, HTTPStatus(err), err))
 	}
 	return nil, wrap(what, err)
 }

@@ -87,3 +87,17 @@ func TestRepoSecretNames(t *testing.T) {
 		t.Errorf("GITHUB_TOKEN: %v, want ErrUnreadable", err)
 	}
 }
+
+// GitHub's description: collaborator (write) access lists secrets; a reader cannot.
+func TestRepoSecretNamesWriter(t *testing.T) {
+	s := githubtest.New(t)
+	s.SetSecret(repo.String(), "TFGATE_PLAN_KEY")
+	s.SetPermission(repo.String(), "bob", "write")
+	s.SetPermission(repo.String(), "carol", "read")
+	if got, err := newClient(t, s, githubtest.BobToken).RepoSecretNames(context.Background(), repo); err != nil || len(got) != 1 {
+		t.Errorf("writer: %v, %v", got, err)
+	}
+	if _, err := newClient(t, s, githubtest.CarolToken).RepoSecretNames(context.Background(), repo); !errors.Is(err, github.ErrUnreadable) {
+		t.Errorf("reader: %v, want ErrUnreadable", err)
+	}
+}

@@ -217,8 +217,9 @@ func (s *Server) getClassicStatusChecks(w http.ResponseWriter, r *request) {
 		"contexts": p.contexts, "checks": checks})
 }
 
-// listRepoSecrets lists the secrets' names and dates, never values. It needs admin rights:
-// GITHUB_TOKEN (no "Secrets" permission) and users without them get 403.
+// listRepoSecrets lists the secrets' names and dates, never values. GitHub's description asks
+// for collaborator access (write; cli/cli#7100: the API, unlike the settings page, does not
+// need admin): GITHUB_TOKEN (no "Secrets" permission) and readers get 403.
 func (s *Server) listRepoSecrets(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -228,7 +229,7 @@ func (s *Server) listRepoSecrets(w http.ResponseWriter, r *request) {
 	case r.tok.Installation && rp.perms[r.tok.User.Login] != "admin":
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration", "documentation_url": doc})
 		return
-	case rp.permission(r.tok) != "admin":
+	case !canWrite(rp.permission(r.tok)):
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Must have admin rights to Repository.", "documentation_url": doc})
 		return
 	}
