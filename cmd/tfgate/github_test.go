@@ -370,8 +370,61 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		ts.Check(os.WriteFile(ts.MkAbs(rest[1]), []byte(b.String()), 0o644))
+	case "ruleset", "protect", "secret", "hang":
+		ghSetup(ts, sub, rest)
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
+	}
+}
+
+// ghSetup seeds what `tfgate doctor` reads of a repository's settings:
+//
+//	github ruleset NAME [evaluate] [merge_queue] [include=REFPATTERN] [CHECK...]
+//	                                    an active (or evaluate-only) branch ruleset on the default branch (or
+//	                                    REFPATTERN, e.g. refs/heads/release/*) requiring the status checks CHECK...
+//	github protect BRANCH [CHECK...]    classic branch protection of BRANCH requiring CHECK...
+//	github secret NAME                  the repository's Actions secret NAME is set
+//	github hang N SECONDS MATCH         the next N requests matching MATCH wait SECONDS, then get 504
+func ghSetup(ts *testscript.TestScript, sub string, rest []string) {
+	s := ghServer(ts)
+	switch sub {
+	case "ruleset":
+		if len(rest) < 1 {
+			ts.Fatalf("usage: github ruleset NAME [evaluate] [merge_queue] [include=REFPATTERN] [CHECK...]")
+		}
+		rs := githubtest.Ruleset{Name: rest[0]}
+		for _, a := range rest[1:] {
+			switch {
+			case a == "evaluate":
+				rs.Enforcement = "evaluate"
+			case a == "merge_queue":
+				rs.MergeQueue = true
+			case strings.HasPrefix(a, "include="):
+				rs.Include = append(rs.Include, strings.TrimPrefix(a, "include="))
+			default:
+				rs.RequiredChecks = append(rs.RequiredChecks, a)
+			}
+		}
+		ts.Logf("ruleset %d %s", s.AddRuleset(scriptRepo, rs), rs.Name)
+	case "protect":
+		if len(rest) < 1 {
+			ts.Fatalf("usage: github protect BRANCH [CHECK...]")
+		}
+		s.ProtectBranch(scriptRepo, rest[0], rest[1:]...)
+	case "secret":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github secret NAME")
+		}
+		s.SetSecret(scriptRepo, rest[0])
+	case "hang":
+		if len(rest) != 3 {
+			ts.Fatalf("usage: github hang N SECONDS MATCH")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		secs, err := strconv.Atoi(rest[1])
+		ts.Check(err)
+		s.HangNext(n, time.Duration(secs)*time.Second, rest[2])
 	}
 }
 

@@ -50,6 +50,7 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	actionlint := testenv.Actionlint(t) // for scripts checking the workflows tfgate init writes
 	scriptsT = t
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -74,6 +75,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_NAME", "Test")
 			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			env.Setenv("EXAMPLES", filepath.Join(repoRoot, "examples"))
+			env.Setenv("ACTIONLINT", actionlint)
 			// BINDIR holds only the commands testscript installed (tfgate): scripts set
 			// PATH=$BINDIR to run tfgate on a machine without terraform.
 			if first, _, _ := strings.Cut(env.Getenv("PATH"), string(os.PathListSeparator)); first != "" {

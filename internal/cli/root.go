@@ -35,6 +35,8 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newDriftCmd(a),
 		newRenderCmd(a),
 		newPolicyCmd(a),
+		newInitCmd(a),
+		newDoctorCmd(a),
 	)
 	return cmd
 }

@@ -31,6 +31,7 @@ type repo struct {
 	artifacts   []*artifactState
 	perms       map[string]string // login → admin|maintain|write|triage|read|none
 	refs        map[string]string // git references (refs/heads/…) the test set → commit
+	rules       *rulesState       // rulesets, classic protection, secrets (rules.go)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
