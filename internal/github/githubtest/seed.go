@@ -13,6 +13,7 @@ func (s *Server) routes() {
 	s.artifactRoutes()
 	s.teamRoutes()
 	s.refRoutes()
+	s.releaseRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in
