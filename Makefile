@@ -27,6 +27,9 @@ CONFTEST_STAMP    := $(BIN)/.conftest-$(CONFTEST_VERSION)
 GORELEASER_VERSION := 2.15.1
 GORELEASER        := $(BIN)/goreleaser
 GORELEASER_STAMP  := $(BIN)/.goreleaser-$(GORELEASER_VERSION)
+# goreleaser reads the commit and its date only in a clone with a remote (else it stamps
+# "none"): a clone without one (a worktree, a copy) names tfgate's, for goreleaser only.
+GORELEASER_ENV    := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/tfgate/tfgate.git)
 # Every workflow file; action.yml is checked through the workflow that runs it (`uses: ./`).
 WORKFLOWS         := $(wildcard .github/workflows/*.yml examples/workflows/*.yml)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -159,16 +162,16 @@ $(GORELEASER_STAMP):
 # this machine only (into dist/, git-ignored).
 release-check: goreleaser
 	$(GORELEASER) check
-	$(GORELEASER) build --snapshot --single-target --clean
+	$(GORELEASER_ENV) $(GORELEASER) build --snapshot --single-target --clean
 
 # A full local release without publishing: every archive, checksums.txt and, when syft is on
 # PATH, the SBOMs (the release workflow installs syft), in dist/.
 release-snapshot: goreleaser
 	@if command -v syft >/dev/null; then \
-	  $(GORELEASER) release --snapshot --clean; \
+	  $(GORELEASER_ENV) $(GORELEASER) release --snapshot --clean; \
 	else \
 	  echo "release-snapshot: syft is not on PATH, so no SBOMs (install syft to get them; the release workflow does)"; \
-	  $(GORELEASER) release --snapshot --clean --skip=sbom; \
+	  $(GORELEASER_ENV) $(GORELEASER) release --snapshot --clean --skip=sbom; \
 	fi
 
 # Lint every workflow; actionlint also checks the inputs given to action.yml where a workflow
