@@ -23,6 +23,13 @@ ACT_STAMP         := $(BIN)/.act-$(ACT_VERSION)
 CONFTEST_VERSION  := 0.71.1
 CONFTEST          := $(BIN)/conftest
 CONFTEST_STAMP    := $(BIN)/.conftest-$(CONFTEST_VERSION)
+# goreleaser, which builds the releases (.goreleaser.yaml; make release-snapshot).
+GORELEASER_VERSION := 2.15.1
+GORELEASER        := $(BIN)/goreleaser
+GORELEASER_STAMP  := $(BIN)/.goreleaser-$(GORELEASER_VERSION)
+# goreleaser reads the commit and its date only in a clone with a remote (else it stamps
+# "none"): a clone without one (a worktree, a copy) names tfgate's, for goreleaser only.
+GORELEASER_ENV    := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/tfgate/tfgate.git)
 # Every workflow file; action.yml is checked through the workflow that runs it (`uses: ./`).
 WORKFLOWS         := $(wildcard .github/workflows/*.yml examples/workflows/*.yml)
 VERSION           ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -59,7 +66,7 @@ export TFGATE_TEST_ACTIONS := $(ACTIONS)
 # skips it, naming the make target (internal/testenv).
 export TFGATE_TEST_STRICT := 1
 
-.PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest lint-workflows test vet bench bench-compare demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest goreleaser release-check release-snapshot lint-workflows test vet bench bench-compare demo clean
 
 all: build
 
@@ -143,6 +150,30 @@ $(CONFTEST_STAMP):
 	@$(GO) version -m $(CONFTEST) | grep -q 'mod.*github.com/open-policy-agent/conftest.*v$(CONFTEST_VERSION)'
 	@touch $@
 
+# goreleaser from the Go module proxy (a few minutes once; cached in .bin/).
+goreleaser: $(GORELEASER_STAMP)
+$(GORELEASER_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install github.com/goreleaser/goreleaser/v2@v$(GORELEASER_VERSION)
+	@$(GO) version -m $(GORELEASER) | grep -q 'mod.*github.com/goreleaser/goreleaser/v2.*v$(GORELEASER_VERSION)'
+	@touch $@
+
+# What make test checks of the release, cheaply: the configuration, and a snapshot build for
+# this machine only (into dist/, git-ignored).
+release-check: goreleaser
+	$(GORELEASER) check
+	$(GORELEASER_ENV) $(GORELEASER) build --snapshot --single-target --clean
+
+# A full local release without publishing: every archive, checksums.txt and, when syft is on
+# PATH, the SBOMs (the release workflow installs syft), in dist/.
+release-snapshot: goreleaser
+	@if command -v syft >/dev/null; then \
+	  $(GORELEASER_ENV) $(GORELEASER) release --snapshot --clean; \
+	else \
+	  echo "release-snapshot: syft is not on PATH, so no SBOMs (install syft to get them; the release workflow does)"; \
+	  $(GORELEASER_ENV) $(GORELEASER) release --snapshot --clean --skip=sbom; \
+	fi
+
 # Lint every workflow; actionlint also checks the inputs given to action.yml where a workflow
 # uses it as `uses: ./`. shellcheck is not on every machine, so it is off unless named
 # (make lint-workflows SHELLCHECK=shellcheck): the result must not depend on the machine.
@@ -157,7 +188,7 @@ vet:
 # fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
 # policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
 # terraform, then with OpenTofu (about 2 more minutes).
-test: terraform tofu fakecloud openapi act actions vet lint-workflows build
+test: terraform tofu fakecloud openapi act actions vet lint-workflows release-check build
 	$(GO) test -race -count=1 -timeout 30m ./...
 	TFGATE_TEST_TERRAFORM=$(TOFU) $(GO) test -race -count=1 -timeout 15m -run '^TestScripts$$' ./cmd/tfgate
 	$(TFGATE) policy test policies

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -8,27 +9,82 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is set at build time with -ldflags "-X github.com/tfgate/tfgate/internal/cli.Version=v1.2.3".
-var Version = ""
+// Version, Commit and Date are stamped at build time (goreleaser and the Action do):
+//
+//	-ldflags "-X github.com/tfgate/tfgate/internal/cli.Version=v1.2.3
+//	          -X github.com/tfgate/tfgate/internal/cli.Commit=<sha>
+//	          -X github.com/tfgate/tfgate/internal/cli.Date=2026-01-02T03:04:05Z"
+//
+// Unstamped, they come from the module's build info (`go install …@v1.2.3` records the
+// version, a build in a git checkout the commit and its time).
+var (
+	Version = ""
+	Commit  = ""
+	Date    = ""
+)
 
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+// buildInfo is what `tfgate version` reports.
+type buildInfo struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+	Date    string `json:"date"`
+	Go      string `json:"go"`
+	OS      string `json:"os"`
+	Arch    string `json:"arch"`
 }
 
+func currentBuild() buildInfo {
+	b := buildInfo{Version: Version, Commit: Commit, Date: Date,
+		Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if b.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			b.Version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision" && b.Commit == "":
+				b.Commit = s.Value
+			case s.Key == "vcs.time" && b.Date == "":
+				b.Date = s.Value
+			}
+		}
+	}
+	if b.Version == "" {
+		b.Version = "dev"
+	}
+	return b
+}
+
+func version() string { return currentBuild().Version }
+
 func newVersionCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print tfgate's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(a.stdout, "tfgate %s (%s, %s/%s)\n", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			if err := oneOf("--format", format, "text", "json"); err != nil {
+				return err
+			}
+			b := currentBuild()
+			if format == "json" {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(b)
+			}
+			// The first words stay "tfgate <version>": scripts read them.
+			line := fmt.Sprintf("tfgate %s (%s, %s/%s", b.Version, b.Go, b.OS, b.Arch)
+			if b.Commit != "" {
+				line += ", commit " + b.Commit
+			}
+			if b.Date != "" {
+				line += ", built " + b.Date
+			}
+			_, err := fmt.Fprintln(a.stdout, line+")")
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
 }

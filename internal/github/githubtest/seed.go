@@ -14,6 +14,7 @@ func (s *Server) routes() {
 	s.teamRoutes()
 	s.refRoutes()
 	s.ruleRoutes()
+	s.releaseRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in

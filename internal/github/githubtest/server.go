@@ -178,6 +178,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	if s.serveReleaseFile(w, r) {
+		return
+	}
 	if strings.HasPrefix(r.URL.Path, blobPrefix) {
 		s.countRequest(r.Method + " " + blobPrefix + "{id}.zip")
 		s.serveBlob(w, r)

@@ -1,0 +1,85 @@
+package githubtest
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+)
+
+// Releases answer as GitHub's do: the latest skips drafts and prereleases, a tag finds its
+// release, and an asset downloads from the API URL (Accept: application/octet-stream) or
+// the browser URL, both through a redirect to storage that needs no token.
+func TestReleases(t *testing.T) {
+	s := New(t)
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.0.0", Assets: []Asset{{Name: "checksums.txt", ContentType: "text/plain", Data: []byte("old\n")}}})
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.1.0", Assets: []Asset{
+		{Name: "tfgate_1.1.0_linux_amd64.tar.gz", Data: []byte("archive")},
+		{Name: "checksums.txt", ContentType: "text/plain", Data: []byte("sums\n")},
+	}})
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.2.0-rc.1", Prerelease: true})
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.2.0", Draft: true})
+
+	r := call(t, s, InstallationToken, "GET", "/repos/tfgate/tfgate/releases/latest", nil)
+	want(t, r, 200)
+	var rel struct {
+		Tag    string `json:"tag_name"`
+		Assets []struct {
+			Name, URL, Digest  string
+			BrowserDownloadURL string `json:"browser_download_url"`
+		} `json:"assets"`
+	}
+	if err := json.Unmarshal(r.body, &rel); err != nil {
+		t.Fatal(err)
+	}
+	if rel.Tag != "v1.1.0" || len(rel.Assets) != 2 {
+		t.Fatalf("latest release = %s with %d assets, want v1.1.0 (no draft, no prerelease) with 2", rel.Tag, len(rel.Assets))
+	}
+	archive := rel.Assets[0]
+	if archive.Digest != "sha256:0eb3e36bfb24dcd9bb1d1bece1531216b59539a8fde17ee80224af0653c92aa3" {
+		t.Errorf("asset digest %q, want sha256:<hex>", archive.Digest)
+	}
+
+	// The API URL: JSON by default, a redirect for application/octet-stream.
+	r = call(t, s, InstallationToken, "GET", archive.URL, nil)
+	want(t, r, 200)
+	req, _ := http.NewRequest("GET", archive.URL, nil)
+	req.Header.Set("Accept", "application/octet-stream")
+	req.Header.Set("Authorization", "Bearer "+InstallationToken)
+	if got := download(t, req); got != "archive" {
+		t.Errorf("asset download via the API URL = %q, want the archive", got)
+	}
+	req, _ = http.NewRequest("GET", archive.BrowserDownloadURL, nil)
+	if got := download(t, req); got != "archive" {
+		t.Errorf("asset download via browser_download_url = %q, want the archive", got)
+	}
+
+	for path, status := range map[string]int{
+		"/repos/tfgate/tfgate/releases/tags/v1.0.0":      200,
+		"/repos/tfgate/tfgate/releases/tags/v1.2.0-rc.1": 200,
+		"/repos/tfgate/tfgate/releases/tags/v1.2.0":      404, // a draft
+		"/repos/tfgate/tfgate/releases/tags/v9.9.9":      404,
+		"/repos/acme/infra/releases/latest":              404,
+		"/repos/tfgate/tfgate/releases/assets/1":         404,
+	} {
+		want(t, call(t, s, InstallationToken, "GET", path, nil), status)
+	}
+	if n := s.Count("GET /repos/{owner}/{repo}/releases/latest"); n != 2 {
+		t.Errorf("counted %d latest-release requests, want 2", n)
+	}
+}
+
+// download follows redirects, as curl -L does, and returns the body of a 200.
+func download(t *testing.T, req *http.Request) string {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", req.URL, resp.StatusCode, b)
+	}
+	return string(b)
+}
