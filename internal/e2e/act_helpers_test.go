@@ -101,6 +101,10 @@ func (e actEnv) actionSource(t *testing.T) string {
 			return strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go")
 		})
 	}
+	// tfgate init embeds the example workflows (examples/workflows is a Go package).
+	copyTree(t, filepath.Join(e.root, "examples", "workflows"), filepath.Join(dst, "examples", "workflows"), func(rel string, d fs.DirEntry) bool {
+		return d.IsDir() || strings.HasSuffix(rel, ".yml") || strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go")
+	})
 	return dst
 }
 
