@@ -60,7 +60,8 @@ type Selection struct {
 	// review.
 	Shared []string
 	// Notes say, for people, what the change does that planning will not show: the
-	// RemovedNotes of Removed, a note for each of NowModules, then what the base view adds.
+	// RemovedNotes of Removed, a note for each of NowModules, the provider binaries a change
+	// adds under terraform.d/plugins, then what the base view adds.
 	Notes []string
 }
 
