@@ -272,6 +272,10 @@ func (a *applier) prepare(ctx context.Context) error {
 		a.refuseAll(why)
 		return nil
 	}
+	// What the merge changed that nothing plans (files outside every project, dropped base
+	// projects) is judged too, as the gate judged it: apply must not rest on tfgate/gate
+	// being a required check. See foldReviews.
+	a.targets = append(a.targets, reviewTargets(sel)...)
 	if err := a.loadBundles(ctx); err != nil {
 		return err
 	}
@@ -287,7 +291,11 @@ func (a *applier) prepare(ctx context.Context) error {
 	if err := a.derive(ctx); err != nil {
 		return err
 	}
-	return a.judge(ctx)
+	if err := a.judge(ctx); err != nil {
+		return err
+	}
+	a.foldReviews()
+	return nil
 }
 
 // findPR is the merged pull request the commit applies: --pr, or the one GitHub associates

@@ -61,7 +61,7 @@ func (a *applier) loadBundles(ctx context.Context) error {
 	}
 	for i := range a.targets {
 		t := &a.targets[i]
-		if f, ok := byKey[t.p.Name+"\x00"+t.p.Workspace]; ok {
+		if f, ok := byKey[t.p.Name+"\x00"+t.p.Workspace]; ok && t.review == "" {
 			t.bundle, t.dir = &f.m, f.dir
 			if f.m.Commit == a.run.Commit && a.run.Commit != a.pr.HeadSHA {
 				a.queue = a.run.Commit // planned in the merge queue on exactly this commit

@@ -3,10 +3,12 @@ package pipeline
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // What the gate judges besides the planned projects: the review of what nothing plans.
@@ -65,4 +67,47 @@ func stateAliases(root string, bv *BaseView, p project.Project) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// foldReviews ends apply's judging of its review-only items: nothing applies them, so they
+// leave the run, and when one of them was refused (its approvals are missing) every
+// project of the merge is refused with its reasons: a change to a file terraform may read
+// from any project is part of each one's apply.
+func (a *applier) foldReviews() {
+	var kept []target
+	var why []string
+	for _, t := range a.targets {
+		if t.review == "" {
+			kept = append(kept, t)
+			continue
+		}
+		if t.result.Status != report.StatusAllowed {
+			reasons := []string{t.result.Error}
+			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
+				reasons = g.Reasons
+			}
+			why = append(why, t.p.Name+": "+strings.Join(reasons, "; "))
+		}
+	}
+	a.targets = kept
+	if len(why) == 0 {
+		return
+	}
+	for i := range a.targets {
+		res := &a.targets[i].result
+		if res.Status == report.StatusFailed {
+			continue
+		}
+		res.Status = report.StatusRefused
+		if res.Gate == nil {
+			res.Gate = &report.Gate{}
+		}
+		res.Gate.Allowed = false
+		for _, w := range why {
+			res.Gate.Reasons = append(res.Gate.Reasons, "the merge also changed what no plan covers, and the review of it does not hold: "+w)
+		}
+	}
+	if a.run.Verdict == nil || a.run.Verdict.State == "success" {
+		a.run.Verdict = &report.Verdict{State: "failure", Description: fitStatus("refused: " + why[0])}
+	}
 }
