@@ -5,7 +5,7 @@ package project
 // may read from outside a project's directory and modules. A review must cover them too:
 // a change to one needs approvals like a project change, and a plan is stale when one
 // differs from what was planned (see pipeline). A project's own inputs are what
-// InputFiles hashes (not what WhenModified watches); the eager rule for projects with Problems (any Terraform file
+// InputFiles hashes (not what WhenModified watches, nor what symbolic links lead to); the eager rule for projects with Problems (any Terraform file
 // touches them) does not make a file theirs.
 func Unowned(projects []Project, files []string) []string {
 	idx := newFileIndex(files)
@@ -14,8 +14,14 @@ func Unowned(projects []Project, files []string) []string {
 		// What InputFiles hashes, whatever WhenModified says: its globs select a project
 		// on a change, but a file they reach outside the project's contents is not hashed
 		// into its plan, so it stays shared (reviewed, and hashed into every plan).
+		//
+		// Nor do symbolic links make a file a project's own: a link is one file away, so a
+		// change could otherwise give a shared script to its most lenient project (add
+		// dev/hook.sh -> ../scripts/hook.sh) and take it out of every other project's review
+		// and staleness. A linked file stays shared; the link's project is still selected by
+		// a change to it (ChangedWhy).
 		q := p
-		q.WhenModified, q.OwnInputs = nil, true
+		q.WhenModified, q.OwnInputs, q.Links = nil, true, nil
 		idx.eachInput(q, func(f string) bool { owned[f] = true; return true })
 	}
 	var out []string

@@ -1,7 +1,6 @@
 package project
 
 import (
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,24 +13,30 @@ import (
 )
 
 // StateAddress says where p keeps its state, as far as its configuration says so
-// literally: the backend type with its location attributes (path, bucket, key, prefix,
-// schema, organisation and workspace, …) and the workspace, or the cloud block's
-// organisation and workspace. Two projects with the same address share their state: a
-// project moved to another directory and renamed, keeping its state, is still the same
-// project, and keeps the rules it had (see pipeline).
+// literally: the backend type with the attributes that locate the state (defaults filled
+// in: s3's bucket, key and workspace_key_prefix, pg's schema_name, a cloud block's
+// organization and workspace, …) and the workspace. Two projects with the same address
+// share their state: a project moved to another directory and renamed, keeping its state,
+// is still the same project, and keeps the rules it had (see pipeline). Attributes that do
+// not locate the state (region, lock tables, credentials, endpoints of other services)
+// are left out, so spelling them differently does not make another address; pg's conn_str
+// is left out too (two projects in one schema of different databases then count as one,
+// which only makes their rules stricter).
 //
-// ok is false when the address cannot be read literally: a location attribute that is not
-// a literal string, a partial configuration (*.tfbackend files or no backend attributes
-// where the type needs them are not detected: the values then come from elsewhere), a
-// file that does not parse, or JSON configuration (*.tf.json), which is not read. Such a
-// project is matched by name and directory only. Without a backend block the state is
-// the local default, terraform.tfstate in the project's directory.
+// The block terraform uses is found as terraform finds it: the one backend or cloud block
+// of the project's files, unless an override file (override.tf, *_override.tf) has one,
+// which replaces it. ok is false when the address cannot be read literally: an attribute
+// that locates the state is not a literal string, or is missing (a partial configuration
+// whose values come from -backend-config or *.tfbackend files), a file does not parse,
+// the configuration is JSON (*.tf.json, not read), or there are two backend blocks. Such a
+// project is matched by name and directory only. Without a backend block the state is the
+// local default, terraform.tfstate in the project's directory.
 func StateAddress(root string, p Project) (addr string, ok bool) {
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(p.Dir)))
 	if err != nil {
 		return "", false
 	}
-	var found []string
+	var main, override []backendBlock
 	for _, e := range entries {
 		name := e.Name()
 		switch {
@@ -50,49 +55,138 @@ func StateAddress(root string, p Project) (addr string, ok bool) {
 		if diags.HasErrors() {
 			return "", false
 		}
-		addrs, ok := backendAddrs(f.Body)
-		if !ok {
-			return "", false
+		blocks := backendBlocks(f.Body)
+		stem := strings.TrimSuffix(strings.TrimSuffix(name, ".tf"), ".tofu")
+		if stem == "override" || strings.HasSuffix(stem, "_override") {
+			override = append(override, blocks...)
+		} else {
+			main = append(main, blocks...)
 		}
-		found = append(found, addrs...)
 	}
 	ws := p.Workspace
 	if ws == "" {
 		ws = "default"
 	}
-	switch len(found) {
-	case 0:
-		state := path.Join(p.Dir, "terraform.tfstate")
+	var b backendBlock
+	switch {
+	case len(override) > 0:
+		b = override[len(override)-1] // files are read in name order, as terraform merges them
+	case len(main) == 1:
+		b = main[0]
+	case len(main) == 0:
+		b = backendBlock{kind: "local", attrs: map[string]attr{}}
+	default:
+		return "", false // two backend blocks: terraform refuses the configuration
+	}
+	return b.address(p.Dir, ws)
+}
+
+// attr is one attribute of a backend block: its literal string value, or not literal.
+type attr struct {
+	value   string
+	literal bool
+}
+
+type backendBlock struct {
+	kind  string          // the backend type, or "cloud"
+	attrs map[string]attr // nested blocks' attributes as "block.name"
+}
+
+// identity are, per backend type, the attributes that locate the state and their
+// defaults ("" = required). A type not listed is located by all its literal attributes.
+var identity = map[string]map[string]string{
+	"s3":         {"bucket": "", "key": "", "workspace_key_prefix": "env:"},
+	"gcs":        {"bucket": "", "prefix": "default.tfstate"},
+	"azurerm":    {"storage_account_name": "", "container_name": "", "key": ""},
+	"pg":         {"schema_name": "terraform_remote_state"},
+	"consul":     {"path": ""},
+	"http":       {"address": ""},
+	"kubernetes": {"secret_suffix": "", "namespace": "default"},
+	"oss":        {"bucket": "", "prefix": "env:", "key": "terraform.tfstate"},
+	"cos":        {"bucket": "", "prefix": "env:", "key": "terraform.tfstate"},
+}
+
+func (b backendBlock) address(dir, ws string) (string, bool) {
+	var parts []string
+	switch b.kind {
+	case "local":
+		state, wsDir := "terraform.tfstate", "terraform.tfstate.d"
+		for name, v := range map[string]*string{"path": &state, "workspace_dir": &wsDir} {
+			if a, set := b.attrs[name]; set {
+				if !a.literal {
+					return "", false
+				}
+				*v = a.value
+			}
+		}
 		if ws != "default" {
-			state = path.Join(p.Dir, "terraform.tfstate.d", ws, "terraform.tfstate")
+			state = path.Join(wsDir, ws, "terraform.tfstate")
+		}
+		if !path.IsAbs(state) {
+			state = path.Join(dir, state)
 		}
 		return "local\x00path=" + state, true
-	case 1:
-		if strings.HasPrefix(found[0], "local\x00") {
-			found[0] = localAddr(found[0], p.Dir)
+	case "cloud", "remote":
+		org, ok := literal(b.attrs, "organization", "")
+		host, ok2 := literal(b.attrs, "hostname", "app.terraform.io")
+		if !ok || !ok2 || org == "" {
+			return "", false
 		}
-		return found[0] + "\x00ws=" + ws, true
+		parts = append(parts, "organization="+org, "hostname="+host)
+		if name, set := b.attrs["workspaces.name"]; set {
+			if !name.literal {
+				return "", false
+			}
+			return b.kind + "\x00" + strings.Join(parts, "\x00") + "\x00workspace=" + name.value, true
+		}
+		for _, k := range []string{"workspaces.prefix", "workspaces.project"} {
+			if a, set := b.attrs[k]; set {
+				if !a.literal {
+					return "", false
+				}
+				parts = append(parts, k+"="+a.value)
+			}
+		}
+	default:
+		keys, known := identity[b.kind]
+		if !known {
+			for name, a := range b.attrs {
+				if !a.literal {
+					return "", false
+				}
+				parts = append(parts, name+"="+a.value)
+			}
+			break
+		}
+		for name, def := range keys {
+			v, ok := literal(b.attrs, name, def)
+			if !ok || v == "" {
+				return "", false // a partial configuration: the value comes from elsewhere
+			}
+			parts = append(parts, name+"="+v)
+		}
 	}
-	return "", false // two backend blocks: terraform refuses the configuration
+	sort.Strings(parts)
+	return b.kind + "\x00" + strings.Join(parts, "\x00") + "\x00ws=" + ws, true
 }
 
-// addressAttrs are the backend and cloud attributes that say where the state is.
-var addressAttrs = map[string]bool{
-	"path": true, "workspace_dir": true, "bucket": true, "key": true, "prefix": true,
-	"workspace_key_prefix": true, "region": true, "endpoint": true, "container_name": true,
-	"storage_account_name": true, "resource_group_name": true, "schema_name": true,
-	"conn_str": true, "address": true, "organization": true, "hostname": true,
-	"name": true, "project": true, "namespace": true, "secret_suffix": true, "scope": true,
-	"database": true, "table": true, "lock_table": true, "dynamodb_table": true,
+// literal is attribute name's value, def when it is not set; ok is false when it is set to
+// something that is not a literal string.
+func literal(attrs map[string]attr, name, def string) (string, bool) {
+	a, set := attrs[name]
+	if !set {
+		return def, true
+	}
+	return a.value, a.literal
 }
 
-// backendAddrs reads the backend and cloud blocks of one file's terraform blocks.
-func backendAddrs(body hcl.Body) ([]string, bool) {
+// backendBlocks reads the backend and cloud blocks of one file's terraform blocks.
+func backendBlocks(body hcl.Body) []backendBlock {
 	b, ok := body.(*hclsyntax.Body)
 	if !ok {
-		return nil, false
+		return nil
 	}
-	var out []string
+	var out []backendBlock
 	for _, tb := range b.Blocks {
 		if tb.Type != "terraform" {
 			continue
@@ -107,57 +201,25 @@ func backendAddrs(body hcl.Body) ([]string, bool) {
 			default:
 				continue
 			}
-			attrs, ok := literalAttrs(inner.Body, "")
-			if !ok {
-				return nil, false
-			}
-			out = append(out, kind+"\x00"+strings.Join(attrs, "\x00"))
+			attrs := map[string]attr{}
+			readAttrs(inner.Body, "", attrs)
+			out = append(out, backendBlock{kind: kind, attrs: attrs})
 		}
 	}
-	return out, true
+	return out
 }
 
-// literalAttrs lists a block's location attributes as sorted "name=value" (nested blocks,
-// such as cloud's workspaces, prefixed with their type); ok is false when one is not a
-// literal string.
-func literalAttrs(body *hclsyntax.Body, prefix string) ([]string, bool) {
-	var out []string
+func readAttrs(body *hclsyntax.Body, prefix string, into map[string]attr) {
 	for name, a := range body.Attributes {
-		if !addressAttrs[name] {
-			continue
-		}
 		v, diags := a.Expr.Value(nil)
-		if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-			return nil, false
+		lit := !diags.HasErrors() && !v.IsNull() && v.IsKnown() && v.Type() == cty.String
+		val := ""
+		if lit {
+			val = v.AsString()
 		}
-		out = append(out, fmt.Sprintf("%s%s=%s", prefix, name, v.AsString()))
+		into[prefix+name] = attr{value: val, literal: lit}
 	}
 	for _, blk := range body.Blocks {
-		nested, ok := literalAttrs(blk.Body, prefix+blk.Type+".")
-		if !ok {
-			return nil, false
-		}
-		out = append(out, nested...)
+		readAttrs(blk.Body, prefix+blk.Type+".", into)
 	}
-	sort.Strings(out)
-	return out, true
-}
-
-// localAddr makes a local backend's relative path root-relative, so the same file named
-// from two directories is one address.
-func localAddr(addr, dir string) string {
-	parts := strings.Split(addr, "\x00")
-	for i, p := range parts {
-		if v, ok := strings.CutPrefix(p, "path="); ok && !path.IsAbs(v) {
-			parts[i] = "path=" + path.Join(dir, v)
-		}
-		if v, ok := strings.CutPrefix(p, "workspace_dir="); ok && !path.IsAbs(v) {
-			parts[i] = "workspace_dir=" + path.Join(dir, v)
-		}
-	}
-	if !strings.Contains(addr, "\x00path=") {
-		parts = append(parts, "path="+path.Join(dir, "terraform.tfstate"))
-		sort.Strings(parts[1:])
-	}
-	return strings.Join(parts, "\x00")
 }

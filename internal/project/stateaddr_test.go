@@ -63,6 +63,45 @@ func TestStateAddress(t *testing.T) {
 	write("json", "main.tf.json", `{}`)
 	write("plain", "main.tf", `resource "terraform_data" "x" {}`)
 
+	// Spellings an attacker might choose for the same state (audit): an override file, the
+	// defaults written out or left out, attributes that do not locate the state.
+	write("evade/override", "main.tf", `resource "terraform_data" "x" {}`)
+	write("evade/override", "backend_override.tf", pg)
+	write("evade/pgdefault", "main.tf", `terraform {
+  backend "pg" {
+    schema_name = "terraform_remote_state"
+    conn_str    = "postgres://elsewhere/db"
+  }
+}`)
+	write("evade/pgbare", "main.tf", `terraform {
+  backend "pg" {}
+}`)
+	write("evade/s3a", "main.tf", `terraform {
+  backend "s3" {
+    bucket = "state"
+    key    = "prod.tfstate"
+    region = "eu-west-1"
+  }
+}`)
+	write("evade/s3b", "main.tf", `terraform {
+  backend "s3" {
+    bucket               = "state"
+    key                  = "prod.tfstate"
+    workspace_key_prefix = "env:"
+    dynamodb_table       = "other-locks"
+  }
+}`)
+	write("evade/cloud2", "main.tf", `terraform {
+  cloud {
+    organization = "acme"
+    hostname     = "app.terraform.io"
+    workspaces {
+      name = "prod"
+    }
+  }
+}`)
+	write("evade/twice", "a.tf", pg)
+	write("evade/twice", "b.tf", pg)
 	addr := func(dir, ws string) (string, bool) {
 		return StateAddress(root, Project{Name: dir, Dir: dir, Workspace: ws})
 	}
@@ -87,6 +126,14 @@ func TestStateAddress(t *testing.T) {
 	differ([2]string{"envs/prod", "default"}, [2]string{"envs/other", "default"})
 	differ([2]string{"envs/prod", "default"}, [2]string{"envs/prod2", "staging"})
 	differ([2]string{"plain", "default"}, [2]string{"envs/prod2", "default"})
+	same([2]string{"envs/prod", "default"}, [2]string{"evade/override", "default"})
+	same([2]string{"evade/pgdefault", "default"}, [2]string{"evade/pgbare", "default"})
+	same([2]string{"evade/s3a", "default"}, [2]string{"evade/s3b", "default"})
+	same([2]string{"cloudy", "default"}, [2]string{"evade/cloud2", "staging"}) // a fixed workspace name
+	differ([2]string{"evade/s3a", "default"}, [2]string{"evade/s3b", "staging"})
+	if a, ok := addr("evade/twice", "default"); ok {
+		t.Errorf("two backend blocks: address %q read", a)
+	}
 	if a, ok := addr("cloudy", "default"); !ok || a == "" {
 		t.Errorf("cloud block: %q, %v", a, ok)
 	}
