@@ -181,7 +181,9 @@ func withBaseView(root string, sel *Selection, files, committed []string) {
 		baseFree[f] = true
 	}
 	for _, f := range headFree {
-		if baseFree[f] && !strings.HasPrefix(f, "../") && !bv.Config.Ignores(f) {
+		// Files above the root (-C below the git top level: "../" paths) count too: a
+		// project may run ../../scripts/hook.sh wherever the root is.
+		if baseFree[f] && !bv.Config.Ignores(f) {
 			sel.Shared = append(sel.Shared, f)
 		}
 	}
@@ -241,12 +243,8 @@ func sharedIn(ctx context.Context, root string, all []project.Project, rules *co
 	if err != nil {
 		return nil, err
 	}
-	var files []string
-	for _, f := range tracked {
-		if rel, ok := strings.CutPrefix(f, prefix); ok {
-			files = append(files, rel)
-		}
-	}
+	// The whole repository, files above the root as "../" paths (-C below the top level).
+	files := rootRelative(prefix, tracked)
 	var out []string
 	for _, f := range project.Unowned(all, files) {
 		if !rules.Ignores(f) && !terraformWrites(f) {
