@@ -66,7 +66,7 @@ PINNED_ACTIONS    := checkout@v4.4.0 upload-artifact@v4.6.2 download-artifact@v4
 export TFGATE_TEST_ACTIONS := $(ACTIONS)
 # Under make a missing tool fails its test (make test skips nothing); a plain `go test`
 # skips it, naming the make target (internal/testenv).
-export TFGATE_TEST_STRICT := 1
+export TFGATE_TEST_REQUIRE_ALL := 1
 
 .PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest goreleaser syft release-check release-snapshot lint-workflows test vet bench bench-compare demo clean
 

@@ -15,7 +15,7 @@ func (r *recorder) Helper()              {}
 func (r *recorder) Fatal(...any)         { r.failed = true }
 func (r *recorder) Skipf(string, ...any) { r.skipped = true }
 
-// Missing fails under make (TFGATE_TEST_STRICT) and skips under a plain go test.
+// Missing fails under make (TFGATE_TEST_REQUIRE_ALL) and skips under a plain go test.
 func TestMissing(t *testing.T) {
 	err := errors.New("act not found (run `make act`)")
 	t.Setenv(StrictEnv, "")

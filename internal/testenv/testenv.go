@@ -2,7 +2,7 @@
 // end-to-end tests run (TFGATE_TEST_TERRAFORM; the pinned terraform 1.5.7 by default),
 // OpenTofu (TFGATE_TEST_TOFU) and the fakecloud provider mirror (TFGATE_TEST_PLUGINS),
 // falling back to .bin/ at the repository root when run without make. Only tests import it.
-// A missing tool names the make target that builds it: under make (TFGATE_TEST_STRICT, which
+// A missing tool names the make target that builds it: under make (TFGATE_TEST_REQUIRE_ALL, which
 // the Makefile exports) it fails the test, since `make test` skips nothing; under a plain
 // `go test` it skips the test, so a fresh clone's `go test ./...` never fails only for want
 // of a tool.
@@ -29,7 +29,7 @@ const TerraformEnv = "TFGATE_TEST_TERRAFORM"
 const TofuEnv = "TFGATE_TEST_TOFU"
 
 // StrictEnv is set by the Makefile: a missing tool then fails the test instead of skipping it.
-const StrictEnv = "TFGATE_TEST_STRICT"
+const StrictEnv = "TFGATE_TEST_REQUIRE_ALL"
 
 // Missing reports a tool (or file) the test needs and cannot find; err says which and the
 // make target that provides it. Under make it fails the test; without make it skips it.

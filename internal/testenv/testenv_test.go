@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,7 @@ func TestTerraformFromEnv(t *testing.T) {
 	t.Setenv("PATH", bin)
 	pinned := filepath.Join(root, ".bin", "terraform")
 	if _, err := os.Stat(pinned); err != nil {
-		t.Skipf("%v (run `make terraform`)", err)
+		Missing(t, fmt.Errorf("%v (run `make terraform`)", err))
 	}
 	for env, want := range map[string]string{
 		"":                            filepath.Join(root, ".bin", "terraform"),

@@ -1,0 +1,61 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/project"
+	"path/filepath"
+	"strings"
+)
+
+// Where a plan run's files go and which files a project's plan covers.
+
+// outside drops the files under outDir (an --out inside the repository): bundles being
+// written are not inputs of the projects they describe.
+func outside(files []string, root, outDir string) []string {
+	rel, err := filepath.Rel(root, outDir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return files
+	}
+	prefix := filepath.ToSlash(rel) + "/"
+	kept := files[:0:0]
+	for _, f := range files {
+		if !strings.HasPrefix(f, prefix) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// bundleDirs names each project's bundle directory. Names that sanitise to the same
+// directory ("a/b" and "a_b") get a hash suffix each, so no bundle overwrites another.
+func bundleDirs(projects []project.Project) []string {
+	dirs := make([]string, len(projects))
+	count := map[string]int{}
+	for i, p := range projects {
+		dirs[i] = bundle.DirName(p.Name, p.Workspace)
+		count[dirs[i]]++
+	}
+	for i, p := range projects {
+		if count[dirs[i]] > 1 {
+			sum := sha256.Sum256([]byte(p.Name + "\x00" + p.Workspace))
+			dirs[i] += "-" + hex.EncodeToString(sum[:4])
+		}
+	}
+	return dirs
+}
+
+// projectFiles are the changed files inside the project's dir or its local modules.
+func projectFiles(p project.Project, files []string) []string {
+	out := []string{}
+	for _, f := range files {
+		for _, dir := range append([]string{p.Dir}, p.Modules...) {
+			if dir == "." || strings.HasPrefix(f, dir+"/") {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
