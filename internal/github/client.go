@@ -148,6 +148,8 @@ type API interface {
 	DeleteIssueComment(ctx context.Context, repo Repo, id int64) error
 
 	CreateStatus(ctx context.Context, repo Repo, sha string, st Status) (creator User, err error)
+	// ListStatuses lists the statuses of commit sha, newest first.
+	ListStatuses(ctx context.Context, repo Repo, sha string) ([]CommitStatus, error)
 	ListReviews(ctx context.Context, repo Repo, number int) ([]Review, error)
 	CollaboratorPermission(ctx context.Context, repo Repo, login string) (string, error)
 	ListPullFiles(ctx context.Context, repo Repo, number int) ([]string, error)

@@ -48,9 +48,15 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 			copts := opts
 			marker := github.Marker{Kind: "apply", PR: a.run.PR, Part: 1, Parts: 1}.String()
 			copts.Marker = func(int, int) string { return marker }
-			body := render.ApplyComment(a.run, copts)
-			if _, err := gh.API.CreateIssueComment(ctx, a.repo, a.run.PR, body); err != nil {
+			body := render.ApplyComment(a.run, copts) + "\n" + auditMarker(a.run.Commit)
+			// A run that found its plans applied by an earlier one publishes the audit
+			// only when that run could not (apply_applied.go).
+			if done, err := a.auditPublished(ctx); err != nil {
 				errs = append(errs, "apply comment: "+err.Error())
+			} else if !done {
+				if _, err := gh.API.CreateIssueComment(ctx, a.repo, a.run.PR, body); err != nil {
+					errs = append(errs, "apply comment: "+err.Error())
+				}
 			}
 		}
 		if a.run.Commit != "" && (len(a.run.Projects) > 0 || stopped != "") {

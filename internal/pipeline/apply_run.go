@@ -60,9 +60,14 @@ func (a *applier) apply(ctx context.Context) error {
 			out.Status, out.Error = report.StatusApplied, ""
 			if res.Status != report.StatusPlanned {
 				out.Status, out.Error = res.Status, res.Error
+			} else if r.already != "" && out.Apply != nil {
+				applied := *out.Apply
+				applied.Already = r.already
+				out.Apply = &applied
 			}
 			return out
 		})
+	a.noteAlready()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply interrupted: %w", err)
 	}
@@ -78,6 +83,15 @@ func applyPlan(ctx context.Context, r *projectRun) error {
 	case err == nil:
 		return nil
 	case terraform.IsStalePlan(err):
+		// Perhaps its own: an earlier run of this merge applied it (apply_applied.go).
+		how, aerr := appliedBefore(ctx, r)
+		if aerr == nil && how != "" {
+			r.already = how
+			return nil
+		}
+		if aerr != nil {
+			err = errors.Join(err, fmt.Errorf("(whether an earlier run applied it could not be checked: %w)", aerr))
+		}
 		return errors.Join(errors.New("the reviewed plan is stale: the state changed since it was planned (another apply — perhaps this one, run before — or a change outside this pull request). Nothing was applied twice; plan the project again in a new pull request"), err)
 	case terraform.IsLocked(err):
 		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s): nothing was applied; re-run the apply once that run has finished", r.lockTimeout), err)

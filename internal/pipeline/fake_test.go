@@ -43,6 +43,12 @@ func (f *fakeRunner) Apply(_ context.Context, planFile string, _ terraform.Apply
 	*f.calls = append(*f.calls, "apply "+f.dir)
 	return f.applyErr
 }
+func (f *fakeRunner) StatePull(context.Context) ([]byte, error) {
+	return nil, errors.New("fakeRunner: no state")
+}
+func (f *fakeRunner) ShowState(context.Context) ([]byte, error) {
+	return nil, errors.New("fakeRunner: no state")
+}
 func (f *fakeRunner) ShowPlan(context.Context, string) ([]byte, error) {
 	*f.calls = append(*f.calls, "show")
 	return []byte(f.show), nil

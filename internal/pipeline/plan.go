@@ -148,6 +148,8 @@ type projectRun struct {
 	suggest   SuggestFunc // drift: fold-back suggestions; nil = none
 	// lockTimeout (apply) is how long terraform waits for a state lock.
 	lockTimeout time.Duration
+	// already (apply) says how tfgate knows an earlier run applied this plan (apply_applied.go).
+	already string
 }
 
 // stage is one step of a project's job. phase names it in progress ("" for a stage too

@@ -66,6 +66,9 @@ func (o outcome) ok() bool { return o == outApplied || o == outWouldApply || o =
 func (o outcome) word(p report.Project) string {
 	switch o {
 	case outApplied:
+		if p.Apply != nil && p.Apply.Already != "" {
+			return "already applied"
+		}
 		return "applied"
 	case outWouldApply:
 		return "would apply"
@@ -339,6 +342,9 @@ func reviewStatusDescription(r report.Run) string {
 		}
 	}
 	if all && r.Count(report.StatusApplied) == len(r.Projects) {
+		if alreadyApplied(r) {
+			return lead + "already applied (by an earlier run): " + english.Plural(len(r.Projects), "project", "projects")
+		}
 		return lead + "applied " + english.Plural(len(r.Projects), "project", "projects")
 	}
 	if all && r.DryRun && r.Count(report.StatusAllowed) == len(r.Projects) {
@@ -361,4 +367,14 @@ func reviewStatusDescription(r report.Run) string {
 	// A long name leaves half the room to the reason.
 	name = fit(name, max(room/2, room-runes(why)-2))
 	return s + " (" + fit(name+": "+why, room) + ")"
+}
+
+// alreadyApplied: an earlier run had applied every project of the run.
+func alreadyApplied(r report.Run) bool {
+	for _, p := range r.Projects {
+		if p.Apply == nil || p.Apply.Already == "" {
+			return false
+		}
+	}
+	return len(r.Projects) > 0
 }

@@ -92,6 +92,9 @@ type JSONApply struct {
 	InputHash        string       `json:"input_hash"`        // of the project's inputs, as planned and found on the merge commit
 	TerraformVersion string       `json:"terraform_version"` // planned and applied with
 	Summary          plan.Summary `json:"summary"`           // what the plan changes
+	// AlreadyApplied says how tfgate knows an earlier run applied this plan (this run
+	// applied nothing); absent when this run applied it.
+	AlreadyApplied string `json:"already_applied,omitempty"`
 }
 
 // JSONTotals is the summary (plan.Summary's JSON form) summed over the planned projects,
@@ -320,7 +323,7 @@ func jsonApply(a *report.Apply) *JSONApply {
 	if a == nil {
 		return nil
 	}
-	return &JSONApply{PlanSHA256: a.PlanSHA256, InputHash: a.InputHash, TerraformVersion: a.TerraformVersion, Summary: a.Summary}
+	return &JSONApply{PlanSHA256: a.PlanSHA256, InputHash: a.InputHash, TerraformVersion: a.TerraformVersion, Summary: a.Summary, AlreadyApplied: a.Already}
 }
 
 func kindOf(r report.Run) report.Kind {

@@ -143,6 +143,9 @@ type Apply struct {
 	InputHash        string       // the project's inputs as planned and found again on the merge commit
 	TerraformVersion string       // the version it was planned and applied with
 	Summary          plan.Summary // what the plan changes
+	// Already says how tfgate knows an earlier run applied this very plan (the state holds
+	// it): this run applied nothing. "" = this run applied it.
+	Already string
 }
 
 // Totals sums the summaries of every project that has a plan.

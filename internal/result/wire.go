@@ -131,6 +131,7 @@ type wireApply struct {
 	InputHash        string       `json:"input_hash"`
 	TerraformVersion string       `json:"terraform_version"`
 	Summary          plan.Summary `json:"summary"`
+	Already          string       `json:"already,omitempty"`
 }
 
 func encodeRun(r report.Run, dir string) wireRun {

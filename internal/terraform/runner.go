@@ -34,6 +34,10 @@ type Runner interface {
 	ShowPlan(ctx context.Context, planFile string) (raw []byte, err error)
 	// Apply applies the saved plan file, and nothing else.
 	Apply(ctx context.Context, planFile string, opts ApplyOptions) error
+	// StatePull returns the exact stdout bytes of `state pull` (statepull.go).
+	StatePull(ctx context.Context) ([]byte, error)
+	// ShowState returns the exact stdout bytes of `show -json` of the current state.
+	ShowState(ctx context.Context) ([]byte, error)
 }
 
 // PlanOptions are the plan flags tfgate sets. Paths are relative to the
