@@ -29,6 +29,7 @@ type AuditEntry struct {
 	PlanSHA256       string          `json:"plan_sha256"`
 	InputHash        string          `json:"input_hash"`
 	TerraformVersion string          `json:"terraform_version"`
+	AlreadyApplied   string          `json:"already_applied,omitempty"` // an earlier run applied this plan: how tfgate knows
 	Summary          *plan.Summary   `json:"summary"` // what the plan changes; null without a bundle
 	DurationMS       int64           `json:"duration_ms"`
 	DryRun           bool            `json:"dry_run"`
@@ -61,7 +62,7 @@ func AuditEntries(run report.Run, repo, runURL, version string, now time.Time) [
 			e.Reasons = append(e.Reasons, p.Error)
 		}
 		if a := p.Apply; a != nil {
-			e.PlanSHA256, e.InputHash, e.TerraformVersion = a.PlanSHA256, a.InputHash, a.TerraformVersion
+			e.PlanSHA256, e.InputHash, e.TerraformVersion, e.AlreadyApplied = a.PlanSHA256, a.InputHash, a.TerraformVersion, a.Already
 			s := a.Summary
 			e.Summary = &s
 		}
