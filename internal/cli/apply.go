@@ -26,6 +26,7 @@ type applyOptions struct {
 	AuditLog    string
 	LockTimeout time.Duration
 	Install     bool
+	CatchUp     int
 	Metrics     metricsOptions
 }
 
@@ -41,6 +42,12 @@ sha256, the project's input files, terraform version), evaluates the approval ga
 rules of the commit before the merge (approvals on the reviewed commit, policy owners,
 observe mode, freeze), and applies the saved plans that pass in depends_on order. Projects
 the merge changed without a bundle are refused. Nothing is ever re-planned.
+
+On a push, the merges before it that no run applied (a cancelled or failed run: none of
+the commits since the last tfgate/apply status of success or failure that tfgate set) are
+applied first, in merge order, each with its own reviewed plans and audit (--catch-up N
+commits back at most; beyond, the run refuses and says what to do). A plan an earlier run
+already applied is recognised in the state and reported as "already applied".
 
 Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,6 +66,7 @@ Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 err
 	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to FILE")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", 5*time.Minute, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	f.IntVar(&opts.CatchUp, "catch-up", pipeline.DefaultCatchUp, "on a push, look back this many commits of the default branch for the last merge tfgate applied and apply the merges after it first, in order (0: only this one)")
 	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
@@ -79,7 +87,12 @@ func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) err
 		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, PR: opts.PR,
 		Plans: store, PlanKey: key, DryRun: opts.DryRun, Freeze: a.getenv("TFGATE_FREEZE"),
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(), Parallel: opts.Parallel,
-		LockTimeout: opts.LockTimeout, GitHub: gh, AuditLog: opts.AuditLog,
+		LockTimeout: opts.LockTimeout, GitHub: gh, AuditLog: opts.AuditLog, CatchUp: opts.CatchUp,
+		CaughtUp: func(r report.Run) { // an earlier merge's run: its report first
+			if werr := writeRun(a, opts.Format, r, gh != nil && gh.Env.Actions); werr != nil {
+				a.warn("the report of the earlier merge " + r.Commit + ": " + werr.Error())
+			}
+		},
 		Masker: a.masker, Progress: col.watch(progress), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()

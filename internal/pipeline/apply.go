@@ -48,6 +48,11 @@ type ApplyRequest struct {
 	// from there. Its API may be read-only for a dry run.
 	GitHub   *GitHubRun
 	AuditLog string // append one JSON line per project here; "" = none
+	// CatchUp is how many commits of the default branch a push's run looks back for the
+	// last merge tfgate handled, applying the merges after it first (apply_catchup.go);
+	// 0 = none. CaughtUp, when set, gets each caught-up merge's run as it ends.
+	CatchUp  int
+	CaughtUp func(report.Run)
 
 	Masker        *secret.Masker
 	Progress      Progress
@@ -80,7 +85,10 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.defaults()
 	a := &applier{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
 	defer a.cleanup() // decrypted (or fetched clear) plan files hold secrets in clear text
-	err := a.prepare(ctx)
+	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
+	if err == nil {
+		err = a.prepare(ctx)
+	}
 	if err == nil {
 		// From the first apply until the audit is out, a signal must not end the process
 		// at once (between two terraform processes none runs): what was applied must be
@@ -93,13 +101,14 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	// must be on record. It gets a little time of its own.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
 	defer cancel()
+	a.noteEarlier()
 	if perr := a.publish(pctx, err); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	if err == nil && a.run.Count(report.StatusRefused) > 0 {
 		err = fmt.Errorf("%w %s", ErrGateRefused, refusedNames(a.run))
 	}
-	return a.run, err
+	return a.run, a.earlierErr(err)
 }
 
 func (req *ApplyRequest) defaults() {
@@ -149,6 +158,8 @@ type applier struct {
 	ruleRevs []string
 	changed  []string
 	runOpts  *PlanOptions
+	// earlier are the runs of the merges caught up before this one (apply_catchup.go).
+	earlier []earlierRun
 }
 
 // target is one project the merge changed, with its bundle and verdicts.

@@ -1,0 +1,275 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// Losing no merge. GitHub keeps at most one run waiting per concurrency group, so a third
+// merge in quick succession cancels the waiting run of the second; a run may also fail
+// before it applies anything, or never start. So an apply run on a push first looks back
+// along the default branch for the last merge tfgate handled — a commit with a
+// tfgate/apply status of success or failure that tfgate itself set — and applies every
+// pull request's merge after it, oldest first, each exactly as its own run would have (its
+// own reviewed bundles, verified against its own merge commit, under the rules before it),
+// then the pushed commit. Each caught-up merge gets its own audit (comment, status, audit
+// log, job summary). A merge whose run found nothing to apply, or applied it (a cancelled
+// run that got that far), comes out as such: its plans are recognised in the state
+// (apply_applied.go) and nothing is applied twice.
+//
+// The record is the statuses, not a file tfgate keeps: they are on the commits, set by the
+// same token, and a status anyone else set does not count. "error" (tfgate could not run)
+// and "pending" do not count either: that merge is caught up again. The walk is bounded: a
+// history of more than CatchUp commits without tfgate's status is refused — tfgate cannot
+// tell which of them were applied — with what to do.
+
+// DefaultCatchUp is how many commits of the default branch an apply run looks back for the
+// last one tfgate applied.
+const DefaultCatchUp = 20
+
+// earlierMerge is a merge on the default branch that no tfgate run handled.
+type earlierMerge struct {
+	commit string
+	base   string // the commit before it on the default branch: what it is compared with
+	pr     int
+}
+
+// catchUp applies the merges before the pushed one that no run handled (see above), oldest
+// first, each through its own run, and comes back to the pushed commit. Their runs are in
+// a.earlier. An error stops this run before it applies anything of its own: the bound is
+// exceeded, or an earlier merge could not run at all (the next run retries it first, so the
+// order holds).
+func (a *applier) catchUp(ctx context.Context) error {
+	req := a.req
+	gh := req.GitHub
+	if req.CatchUp <= 0 || req.DryRun || req.PR > 0 || len(req.Names) > 0 || gh == nil || gh.API == nil ||
+		gh.Event.Name != "push" || gh.Event.BaseSHA == "" {
+		return nil
+	}
+	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
+	git := ci.Git{Dir: req.Root}
+	pending, err := a.unapplied(ctx, git)
+	if err != nil || len(pending) == 0 {
+		return err
+	}
+	here, err := git.Where(ctx)
+	if err != nil {
+		return err
+	}
+	if dirty, err := git.Dirty(ctx); err != nil {
+		return err
+	} else if dirty {
+		return fmt.Errorf("the working tree has uncommitted changes: apply checks out the earlier merges it catches up; check out a clean commit")
+	}
+	var stop error
+	for _, m := range pending {
+		run, err := a.applyEarlier(ctx, git, m)
+		if run.Commit == "" {
+			run.Kind, run.Commit, run.PR = report.KindApply, m.commit, m.pr
+		}
+		a.earlier = append(a.earlier, earlierRun{run: run, err: err})
+		if req.CaughtUp != nil {
+			req.CaughtUp(run)
+		}
+		if err != nil && (run.Projects == nil || ctx.Err() != nil) {
+			stop = fmt.Errorf("the earlier merge %s (#%d), which no run applied, could not be applied: %w; this merge waits for it (merges apply in order): re-run this workflow once that is fixed", short(m.commit), m.pr, err)
+			break
+		}
+	}
+	if err := git.Return(context.WithoutCancel(ctx), here); err != nil {
+		return errors.Join(stop, err)
+	}
+	return stop
+}
+
+// applyEarlier applies one earlier merge as the run of its own push would have: checked
+// out, with its own configuration.
+func (a *applier) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) (report.Run, error) {
+	req := a.req
+	if err := git.Checkout(ctx, m.commit); err != nil {
+		return report.Run{}, err
+	}
+	explicit := req.ConfigFile != "" && req.ConfigFile != config.FileName
+	cfg, err := config.Load(ctx, req.Root, req.ConfigFile, explicit)
+	if err != nil {
+		return report.Run{}, fmt.Errorf("read the configuration of %s: %w", short(m.commit), err)
+	}
+	gh := *req.GitHub
+	gh.Event.BaseSHA, gh.Event.HeadSHA = m.base, m.commit
+	sub := req
+	sub.Config, sub.GitHub, sub.CatchUp, sub.CaughtUp = cfg, &gh, 0, nil
+	return RunApply(ctx, sub)
+}
+
+// unapplied walks the default branch back from the commit before the push to the last
+// commit tfgate handled, and returns the pull requests' merges in between, oldest first.
+// Commits that are no pull request's merge (a direct push, the first commit) are passed
+// over: a direct push is never applied, its own run refuses it.
+func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, error) {
+	req := a.req
+	gh := req.GitHub
+	from := gh.Event.BaseSHA
+	chain, err := git.History(ctx, from, req.CatchUp+1)
+	if err != nil {
+		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", short(from), err)
+	}
+	id, err := github.ResolveIdentity(ctx, gh.API, gh.Identity)
+	if err != nil {
+		return nil, err
+	}
+	a.identity = id.Login
+	var found []earlierMerge // newest first
+	for i, c := range chain {
+		if i == req.CatchUp {
+			return nil, fmt.Errorf("none of the last %d commits of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
+				"Apply the ones that were not with `tfgate apply --pr N` (workflow_dispatch), then re-run this one with --catch-up=0 — or, if tfgate is new to this repository and nothing is missing, re-run this one with --catch-up=0: its status becomes the starting point; --catch-up N looks further back",
+				req.CatchUp, short(chain[0]), short(chain[req.CatchUp-1]), id.Login)
+		}
+		handled, err := a.handled(ctx, id, c)
+		if err != nil {
+			return nil, err
+		}
+		if handled {
+			if n := len(found); n > 0 && found[n-1].base == "" {
+				found[n-1].base = c
+			}
+			break
+		}
+		pulls, err := gh.API.ListCommitPulls(ctx, a.repo, c)
+		if err != nil {
+			return nil, fmt.Errorf("find the pull request of commit %s (catching up merges no run applied): %w", short(c), err)
+		}
+		merge, within := 0, false
+		for _, pr := range pulls {
+			if pr.Merged && pr.MergeCommitSHA == c {
+				merge = pr.Number
+			}
+			if n := len(found); n > 0 && found[n-1].base == "" && pr.Number == found[n-1].pr {
+				within = true // a rebase merge's earlier commit: part of that merge
+			}
+		}
+		if within && merge == 0 {
+			continue
+		}
+		if n := len(found); n > 0 && found[n-1].base == "" {
+			found[n-1].base = c
+		}
+		if merge != 0 {
+			found = append(found, earlierMerge{commit: c, pr: merge})
+		}
+	}
+	if n := len(found); n > 0 && found[n-1].base == "" {
+		// The history ends with it: the first commit of the repository is no merge, and a
+		// shallow clone was refused above.
+		parent, err := git.Commit(ctx, found[n-1].commit+"^1")
+		if err != nil {
+			return nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", short(found[n-1].commit))
+		}
+		found[n-1].base = parent
+	}
+	out := make([]earlierMerge, len(found))
+	for i, m := range found {
+		out[len(found)-1-i] = m
+	}
+	return out, nil
+}
+
+// handled reports whether a tfgate run set tfgate/apply on commit sha to a verdict.
+func (a *applier) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
+	sts, err := a.req.GitHub.API.ListStatuses(ctx, a.repo, sha)
+	if err != nil {
+		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", short(sha), err)
+	}
+	for _, st := range sts { // newest first
+		if st.Context == StatusApply && id.Is(st.Creator) {
+			return st.State == "success" || st.State == "failure", nil
+		}
+	}
+	return false, nil
+}
+
+// earlierRun is a caught-up merge's run and how it ended.
+type earlierRun struct {
+	run report.Run
+	err error
+}
+
+// noteEarlier tells the pushed commit's run which earlier merges it caught up.
+func (a *applier) noteEarlier() {
+	if len(a.earlier) == 0 {
+		return
+	}
+	items := make([]string, len(a.earlier))
+	for i, e := range a.earlier {
+		items[i] = fmt.Sprintf("%s (#%d): %s", short(e.run.Commit), e.run.PR, earlierOutcome(e))
+	}
+	a.run.Notes = append([]string{fmt.Sprintf("Caught up first, in merge order, %s that no run had applied: %s.",
+		english.Plural(len(a.earlier), "earlier merge", "earlier merges"), strings.Join(items, "; "))}, a.run.Notes...)
+}
+
+func earlierOutcome(e earlierRun) string {
+	r := e.run
+	switch {
+	case r.Projects == nil && e.err != nil:
+		return "could not run"
+	case len(r.Projects) == 0:
+		return "nothing to apply"
+	}
+	var parts []string
+	for _, st := range []report.Status{report.StatusApplied, report.StatusRefused, report.StatusFailed, report.StatusInterrupted, report.StatusNotStarted} {
+		var names []string
+		for _, p := range r.Projects {
+			if p.Status == st {
+				names = append(names, p.Name)
+			}
+		}
+		if len(names) > 0 {
+			parts = append(parts, strings.ReplaceAll(string(st), "_", " ")+" "+strings.Join(names, ", "))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// earlierErr is what the caught-up merges add to the run's error: a failure (exit 1) or
+// refusals (exit 4, ErrGateRefused), combined with the pushed commit's own so that a
+// failure anywhere wins.
+func (a *applier) earlierErr(head error) error {
+	var failed, refused []string
+	for _, e := range a.earlier {
+		label := fmt.Sprintf("the earlier merge %s (#%d)", short(e.run.Commit), e.run.PR)
+		switch {
+		case e.err != nil && !errors.Is(e.err, ErrGateRefused):
+			failed = append(failed, label+": "+e.err.Error())
+		case len(e.run.Unfinished()) > 0:
+			failed = append(failed, label+": "+earlierOutcome(e))
+		case e.run.Count(report.StatusRefused) > 0:
+			refused = append(refused, label+": "+earlierOutcome(e))
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		msg := strings.Join(failed, "; ")
+		if head != nil {
+			msg = head.Error() + "; " + msg
+		}
+		return errors.New(msg)
+	case len(refused) > 0:
+		err := fmt.Errorf("%w in %s", ErrGateRefused, strings.Join(refused, "; "))
+		if head == nil {
+			return err
+		}
+		if errors.Is(head, ErrGateRefused) {
+			return errors.Join(head, err)
+		}
+		return errors.New(head.Error() + "; " + err.Error()) // a failure: exit 1
+	}
+	return head
+}
