@@ -56,6 +56,11 @@ func (a *applier) catchUp(ctx context.Context) error {
 	}
 	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
 	git := ci.Git{Dir: req.Root}
+	head, err := git.Head(ctx)
+	if err != nil {
+		return err
+	}
+	a.run.Commit = head // a refusal is on record on the pushed commit
 	pending, err := a.unapplied(ctx, git)
 	if err != nil || len(pending) == 0 {
 		return err
@@ -129,7 +134,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 	var found []earlierMerge // newest first
 	for i, c := range chain {
 		if i == req.CatchUp {
-			return nil, fmt.Errorf("none of the last %d commits of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
+			return nil, fmt.Errorf("no commit among the last %d of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
 				"Apply the ones that were not with `tfgate apply --pr N` (workflow_dispatch), then re-run this one with --catch-up=0 — or, if tfgate is new to this repository and nothing is missing, re-run this one with --catch-up=0: its status becomes the starting point; --catch-up N looks further back",
 				req.CatchUp, short(chain[0]), short(chain[req.CatchUp-1]), id.Login)
 		}

@@ -59,7 +59,9 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 				}
 			}
 		}
-		if a.run.Commit != "" && (len(a.run.Projects) > 0 || stopped != "") {
+		// A merge that changes no project gets its status too: it is the record the next
+		// run's catch-up looks for (apply_catchup.go).
+		if a.run.Commit != "" {
 			st := github.Status{State: "success", Context: StatusApply, Description: render.StatusDescription(a.run), TargetURL: gh.Env.RunURL()}
 			switch {
 			case stopped != "":
