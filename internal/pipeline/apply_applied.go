@@ -232,7 +232,7 @@ func (a *applier) auditPublished(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	gh := a.req.GitHub
-	id, err := github.ResolveIdentity(ctx, gh.API, gh.Identity)
+	id, err := a.whoAmI(ctx)
 	if err != nil {
 		return false, err
 	}

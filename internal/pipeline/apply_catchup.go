@@ -109,6 +109,9 @@ func (a *applier) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) 
 	}
 	gh := *req.GitHub
 	gh.Event.BaseSHA, gh.Event.HeadSHA = m.base, m.commit
+	if a.identity != "" {
+		gh.Identity = a.identity // learnt once per run
+	}
 	sub := req
 	sub.Config, sub.GitHub, sub.CatchUp, sub.CaughtUp = cfg, &gh, 0, nil
 	return RunApply(ctx, sub)
@@ -126,11 +129,10 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 	if err != nil {
 		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", short(from), err)
 	}
-	id, err := github.ResolveIdentity(ctx, gh.API, gh.Identity)
+	id, err := a.whoAmI(ctx)
 	if err != nil {
 		return nil, err
 	}
-	a.identity = id.Login
 	var found []earlierMerge // newest first
 	for i, c := range chain {
 		if i == req.CatchUp {

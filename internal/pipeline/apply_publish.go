@@ -21,6 +21,10 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 		return nil
 	}
 	var errs []string
+	// The tracking issues first: the audit below names them (apply_tracking.go).
+	if err := a.track(ctx); err != nil {
+		errs = append(errs, err.Error())
+	}
 	opts := render.MarkdownOptions{Version: a.req.TfgateVersion, Commit: a.run.Commit, RunURL: gh.Env.RunURL()}
 	var stopped string
 	if runErr != nil && a.run.Projects == nil {

@@ -15,12 +15,12 @@ import (
 
 // TrackingEntry is one merge whose change to the project was not applied.
 type TrackingEntry struct {
-	Merge  string // the merge commit (full sha)
-	PR     int    // its pull request; 0 = none (a direct push)
-	Status string // refused, failed, interrupted, not started
-	Reason string // why, already masked
-	At     time.Time
-	RunURL string
+	Merge  string    `json:"merge"`  // the merge commit (full sha)
+	PR     int       `json:"pr"`     // its pull request; 0 = none (a direct push)
+	Status string    `json:"status"` // refused, failed, interrupted, not started
+	Reason string    `json:"reason"` // why, already masked
+	At     time.Time `json:"at"`
+	RunURL string    `json:"run_url"`
 }
 
 // Tracking is a project's tracking issue.
