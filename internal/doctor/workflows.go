@@ -189,7 +189,7 @@ var need = map[string][]string{
 	"plan":    {"contents: read", "pull-requests: write", "statuses: write"},
 	"publish": {"contents: read", "pull-requests: write", "statuses: write"},
 	"gate":    {"contents: read", "pull-requests: write", "statuses: write", "actions: read"},
-	"apply":   {"contents: read", "pull-requests: write", "statuses: write", "actions: read"},
+	"apply":   {"contents: read", "pull-requests: write", "statuses: write", "actions: read", "issues: write"},
 	"drift":   {"contents: read", "issues: write"},
 }
 
