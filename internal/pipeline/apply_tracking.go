@@ -81,7 +81,7 @@ func (a *applier) track(ctx context.Context) error {
 			errs = append(errs, fmt.Sprintf("%s: %v", p.Name, err))
 			continue
 		}
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("%s: not applied — tracking issue #%d has the reviewed way back (tfgate recover %s).", p.Name, n, p.Name))
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("%s: the default branch is ahead of the infrastructure — tracking issue #%d has the reviewed way back (tfgate recover %s).", p.Name, n, p.Name))
 	}
 	for _, i := range inLine {
 		p := a.run.Projects[i]
@@ -100,7 +100,7 @@ func (a *applier) track(ctx context.Context) error {
 			errs = append(errs, fmt.Sprintf("%s: close tracking issue #%d: %v", p.Name, is.Number, err))
 			continue
 		}
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("%s: in line with the default branch again — closed tracking issue #%d (not applied before: %s).", p.Name, is.Number, entryList(entries)))
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("%s: in line with the default branch again — closed tracking issue #%d (the merges it recovers: %s).", p.Name, is.Number, entryList(entries)))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("tracking issues: %s", strings.Join(errs, "; "))
