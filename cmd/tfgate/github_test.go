@@ -77,6 +77,7 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github artifact-zip NAME FILE       uploads the zip archive FILE as is as the artifact NAME
 //	github expire NAME                  the artifacts called NAME expire (retention)
 //	github statuses SHA FILE            writes every status on SHA, oldest first, one a line, to FILE
+//	github setstatus USER SHA CONTEXT STATE  USER (not tfgate) sets the status CONTEXT on SHA
 //	github outputs FILE DST             reads the $GITHUB_OUTPUT file FILE as the runner does; writes name=value lines to DST
 //	github annotations FILE DST         writes the workflow commands that make annotations (::error …) in FILE to DST
 func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
@@ -370,6 +371,15 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		ts.Check(os.WriteFile(ts.MkAbs(rest[1]), []byte(b.String()), 0o644))
+	case "setstatus":
+		if len(rest) != 4 {
+			ts.Fatalf("usage: github setstatus USER SHA CONTEXT STATE")
+		}
+		u, ok := scriptUsers[rest[0]]
+		if !ok {
+			ts.Fatalf("github setstatus: unknown user %q", rest[0])
+		}
+		ghServer(ts).AddStatus(scriptRepo, rest[1], u, rest[3], rest[2], "set by "+u.Login)
 	case "ruleset", "protect", "secret", "hang":
 		ghSetup(ts, sub, rest)
 	default:
