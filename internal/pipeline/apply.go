@@ -84,7 +84,7 @@ var ErrGateRefused = errors.New("the approval gate refused")
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.defaults()
 	a := &applier{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
-	defer a.cleanup() // decrypted (or fetched clear) plan files hold secrets in clear text
+	defer a.cleanup()     // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
 	if err == nil {
 		err = a.prepare(ctx)

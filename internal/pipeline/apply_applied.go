@@ -221,7 +221,7 @@ func (a *applier) already() bool {
 // run of the same merge finds it (auditPublished). Like every marker it counts only on a
 // comment tfgate wrote.
 func auditMarker(commit string) string {
-	return "<!-- tfgate:apply-commit " + commit + " -->"
+	return "<!-- tfgate:apply-commit sha=" + commit + " -->"
 }
 
 // auditPublished reports whether the audit of this merge is already on the pull request:

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -32,8 +33,9 @@ const (
 )
 
 // trackingStateKind marks the hidden line that keeps the issue's entries, for the next run
-// to add to. encoding/json escapes <, > and &, so no text in it can end the comment.
-const trackingStateKind = "<!-- tfgate:not-applied-state "
+// to add to: their JSON, base64url-encoded, so that no text in it can end the comment and
+// the line has the form of tfgate's other markers.
+const trackingStateKind = "<!-- tfgate:not-applied-state entries="
 
 // track opens, updates and closes the run's tracking issues and notes what it did in the
 // run (so that the audit comment links them). It lists the labelled issues once (all
@@ -190,10 +192,9 @@ func findTracking(issues []github.Issue, project string, id github.Identity) (gi
 
 // trackingBody is the whole issue body: marker, text, and the hidden state.
 func trackingBody(tr render.Tracking) string {
-	state, _ := json.Marshal(struct {
-		Entries []render.TrackingEntry `json:"entries"`
-	}{tr.Entries})
-	return github.ProjectMarker{Kind: TrackingKind, Project: tr.Project}.String() + "\n" + render.TrackingBody(tr) + "\n" + trackingStateKind + string(state) + " -->\n"
+	state, _ := json.Marshal(tr.Entries)
+	return github.ProjectMarker{Kind: TrackingKind, Project: tr.Project}.String() + "\n" + render.TrackingBody(tr) + "\n" +
+		trackingStateKind + base64.RawURLEncoding.EncodeToString(state) + " -->\n"
 }
 
 // parseTrackingState reads the entries an earlier run kept in the body; none when the
@@ -204,14 +205,15 @@ func parseTrackingState(body string) []render.TrackingEntry {
 		return nil
 	}
 	line, _, _ := strings.Cut(body[i+len(trackingStateKind):], "\n")
-	line = strings.TrimSuffix(strings.TrimSpace(line), "-->")
-	var st struct {
-		Entries []render.TrackingEntry `json:"entries"`
-	}
-	if json.Unmarshal([]byte(line), &st) != nil {
+	data, err := base64.RawURLEncoding.DecodeString(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "-->")))
+	if err != nil {
 		return nil
 	}
-	return st.Entries
+	var entries []render.TrackingEntry
+	if json.Unmarshal(data, &entries) != nil {
+		return nil
+	}
+	return entries
 }
 
 func entryList(entries []render.TrackingEntry) string {

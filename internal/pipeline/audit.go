@@ -30,7 +30,7 @@ type AuditEntry struct {
 	InputHash        string          `json:"input_hash"`
 	TerraformVersion string          `json:"terraform_version"`
 	AlreadyApplied   string          `json:"already_applied,omitempty"` // an earlier run applied this plan: how tfgate knows
-	Summary          *plan.Summary   `json:"summary"` // what the plan changes; null without a bundle
+	Summary          *plan.Summary   `json:"summary"`                   // what the plan changes; null without a bundle
 	DurationMS       int64           `json:"duration_ms"`
 	DryRun           bool            `json:"dry_run"`
 	RunURL           string          `json:"run_url"`

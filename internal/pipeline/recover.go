@@ -92,4 +92,3 @@ func oneLine(s string) string {
 	}
 	return s
 }
-
