@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/fileio"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/result"
@@ -322,7 +323,7 @@ func (m *merger) dirs() []string {
 }
 
 func planOf(pr int, commit string) string {
-	s := "commit " + short(commit)
+	s := "commit " + ci.ShortSHA(commit)
 	if commit == "" {
 		s = "no commit"
 	}
@@ -355,33 +356,10 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		}
 		used[target] = true
 		rest, _ := filepath.Rel(filepath.Join(dirs[i], name), p.Bundle)
-		if err := copyTree(filepath.Join(dirs[i], name), filepath.Join(out, target)); err != nil {
+		if err := fileio.CopyTree(filepath.Join(dirs[i], name), filepath.Join(out, target), fileio.OwnerOnly); err != nil {
 			return fmt.Errorf("--out: the bundle of %s: %w", p.Name, err)
 		}
 		p.Bundle = filepath.Join(out, target, rest)
 	}
 	return nil
-}
-
-// copyTree copies a bundle directory: regular files and directories only (a bundle holds
-// nothing else, and a link could point anywhere), readable by the owner only.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		to := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, 0o700)
-		case !d.Type().IsRegular():
-			return fmt.Errorf("%s is not a regular file", path)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o600)
-	})
 }
