@@ -116,6 +116,9 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			}
 		})
 	}
+	if len(counts) < 3 {
+		return // a size was skipped (what it needs is missing): nothing to compare
+	}
 	// 500 such projects make a review of about 100 KB: two comment parts, one call more.
 	if counts[1] != 4 || counts[20] != 4 || counts[500] != 5 {
 		t.Errorf("requests for 1, 20 and 500 projects: %d, %d, %d; want 4, 4, 5", counts[1], counts[20], counts[500])
