@@ -85,7 +85,7 @@ func (a *applier) catchUp(ctx context.Context) error {
 			req.CaughtUp(run)
 		}
 		if err != nil && (run.Projects == nil || ctx.Err() != nil) {
-			stop = fmt.Errorf("the earlier merge %s (#%d), which no run applied, could not be applied: %w; this merge waits for it (merges apply in order): re-run this workflow once that is fixed", short(m.commit), m.pr, err)
+			stop = fmt.Errorf("the earlier merge %s (#%d), which no run applied, could not be applied: %w; this merge waits for it (merges apply in order): re-run this workflow once that is fixed", ci.ShortSHA(m.commit), m.pr, err)
 			break
 		}
 	}
@@ -105,7 +105,7 @@ func (a *applier) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) 
 	explicit := req.ConfigFile != "" && req.ConfigFile != config.FileName
 	cfg, err := config.Load(ctx, req.Root, req.ConfigFile, explicit)
 	if err != nil {
-		return report.Run{}, fmt.Errorf("read the configuration of %s: %w", short(m.commit), err)
+		return report.Run{}, fmt.Errorf("read the configuration of %s: %w", ci.ShortSHA(m.commit), err)
 	}
 	gh := *req.GitHub
 	gh.Event.BaseSHA, gh.Event.HeadSHA = m.base, m.commit
@@ -127,7 +127,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 	from := gh.Event.BaseSHA
 	chain, err := git.History(ctx, from, req.CatchUp+1)
 	if err != nil {
-		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", short(from), err)
+		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", ci.ShortSHA(from), err)
 	}
 	id, err := a.whoAmI(ctx)
 	if err != nil {
@@ -138,7 +138,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 		if i == req.CatchUp {
 			return nil, fmt.Errorf("no commit among the last %d of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
 				"Apply the ones that were not with `tfgate apply --pr N` (workflow_dispatch), then re-run this one with --catch-up=0 — or, if tfgate is new to this repository and nothing is missing, re-run this one with --catch-up=0: its status becomes the starting point; --catch-up N looks further back",
-				req.CatchUp, short(chain[0]), short(chain[req.CatchUp-1]), id.Login)
+				req.CatchUp, ci.ShortSHA(chain[0]), ci.ShortSHA(chain[req.CatchUp-1]), id.Login)
 		}
 		handled, err := a.handled(ctx, id, c)
 		if err != nil {
@@ -152,7 +152,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 		}
 		pulls, err := gh.API.ListCommitPulls(ctx, a.repo, c)
 		if err != nil {
-			return nil, fmt.Errorf("find the pull request of commit %s (catching up merges no run applied): %w", short(c), err)
+			return nil, fmt.Errorf("find the pull request of commit %s (catching up merges no run applied): %w", ci.ShortSHA(c), err)
 		}
 		merge, within := 0, false
 		for _, pr := range pulls {
@@ -178,7 +178,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 		// shallow clone was refused above.
 		parent, err := git.Commit(ctx, found[n-1].commit+"^1")
 		if err != nil {
-			return nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", short(found[n-1].commit))
+			return nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", ci.ShortSHA(found[n-1].commit))
 		}
 		found[n-1].base = parent
 	}
@@ -193,7 +193,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 func (a *applier) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
 	sts, err := a.req.GitHub.API.ListStatuses(ctx, a.repo, sha)
 	if err != nil {
-		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", short(sha), err)
+		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", ci.ShortSHA(sha), err)
 	}
 	for _, st := range sts { // newest first
 		if st.Context == StatusApply && id.Is(st.Creator) {
@@ -216,7 +216,7 @@ func (a *applier) noteEarlier() {
 	}
 	items := make([]string, len(a.earlier))
 	for i, e := range a.earlier {
-		items[i] = fmt.Sprintf("%s (#%d): %s", short(e.run.Commit), e.run.PR, earlierOutcome(e))
+		items[i] = fmt.Sprintf("%s (#%d): %s", ci.ShortSHA(e.run.Commit), e.run.PR, earlierOutcome(e))
 	}
 	a.run.Notes = append([]string{fmt.Sprintf("Caught up first, in merge order, %s that no run had applied: %s.",
 		english.Plural(len(a.earlier), "earlier merge", "earlier merges"), strings.Join(items, "; "))}, a.run.Notes...)
@@ -251,7 +251,7 @@ func earlierOutcome(e earlierRun) string {
 func (a *applier) earlierErr(head error) error {
 	var failed, refused []string
 	for _, e := range a.earlier {
-		label := fmt.Sprintf("the earlier merge %s (#%d)", short(e.run.Commit), e.run.PR)
+		label := fmt.Sprintf("the earlier merge %s (#%d)", ci.ShortSHA(e.run.Commit), e.run.PR)
 		switch {
 		case e.err != nil && !errors.Is(e.err, ErrGateRefused):
 			failed = append(failed, label+": "+e.err.Error())

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
@@ -222,7 +223,7 @@ func entryList(entries []render.TrackingEntry) string {
 	}
 	items := make([]string, len(entries))
 	for i, e := range entries {
-		items[i] = short(e.Merge)
+		items[i] = ci.ShortSHA(e.Merge)
 		if e.PR > 0 {
 			items[i] += fmt.Sprintf(" (#%d)", e.PR)
 		}
