@@ -69,7 +69,7 @@ func (a *applier) verdict(v gate.Verdict) *report.Verdict {
 	t := refused[0]
 	why := t.result.Error
 	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-		why = g.Reasons[0]
+		why = g.Reasons[0].Text
 	}
 	desc := t.p.Name + ": " + why
 	if len(refused) > 1 {
@@ -152,7 +152,7 @@ func (a *applier) finishRefusals(vs *verdicts) {
 		t := &a.targets[i]
 		res := report.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace}
 		g := &report.Gate{}
-		reasons := append([]string(nil), t.problems...)
+		reasons := append([]gate.Reason(nil), t.problems...)
 		pending := len(reasons) == 0
 		if vs != nil {
 			for k, v := range vs.all {
@@ -161,8 +161,8 @@ func (a *applier) finishRefusals(vs *verdicts) {
 						continue
 					}
 					for _, r := range pv.Reasons {
-						if !slices.Contains(reasons, r.Text) {
-							reasons = append(reasons, r.Text)
+						if !slices.ContainsFunc(reasons, func(q gate.Reason) bool { return q.Text == r.Text }) {
+							reasons = append(reasons, r)
 							pending = pending && r.Pending
 						}
 					}
@@ -173,7 +173,9 @@ func (a *applier) finishRefusals(vs *verdicts) {
 				}
 			}
 		}
-		g.Reasons = reasons
+		for _, r := range reasons {
+			g.Reasons = append(g.Reasons, report.Reason(r))
+		}
 		g.Allowed = len(reasons) == 0 && t.failure == ""
 		g.Pending = !g.Allowed && pending && len(reasons) > 0
 		res.Gate = g
@@ -191,7 +193,7 @@ func (a *applier) finishRefusals(vs *verdicts) {
 			// but a path or a policy message can quote anything.
 			res.Status = report.StatusRefused
 			for i, r := range g.Reasons {
-				g.Reasons[i] = a.req.Masker.String(r)
+				g.Reasons[i].Text = a.req.Masker.String(r.Text)
 			}
 		default:
 			res.Status = report.StatusAllowed

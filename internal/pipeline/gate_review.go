@@ -84,7 +84,7 @@ func (a *applier) foldReviews() {
 		if t.result.Status != report.StatusAllowed {
 			reasons := []string{t.result.Error}
 			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-				reasons = g.Reasons
+				reasons = g.Texts()
 			}
 			why = append(why, t.p.Name+": "+strings.Join(reasons, "; "))
 		}
@@ -104,7 +104,8 @@ func (a *applier) foldReviews() {
 		}
 		res.Gate.Allowed = false
 		for _, w := range why {
-			res.Gate.Reasons = append(res.Gate.Reasons, "the merge also changed what no plan covers, and the review of it does not hold: "+w)
+			res.Gate.Reasons = append(res.Gate.Reasons, report.Reason{Code: gate.CodeUncoveredFiles,
+				Text: "the merge also changed what no plan covers, and the review of it does not hold: " + w})
 		}
 	}
 	if a.run.Verdict == nil || a.run.Verdict.State == "success" {

@@ -13,6 +13,7 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -192,7 +193,8 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 				mc := m
 				t.bundle = &mc
 				if m.Dir != t.p.Dir {
-					t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
+					// The gate reads the manifests only: of bundle acceptance, the directory.
+					t.problems = append(t.problems, gate.AcceptBundle(gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir})...)
 				}
 			}
 		}

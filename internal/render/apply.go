@@ -185,8 +185,8 @@ func summaryOf(p report.Project) (plan.Summary, bool) {
 func reasons(p report.Project) (gate []string, errText string) {
 	if p.Gate != nil {
 		for _, r := range p.Gate.Reasons {
-			if strings.TrimSpace(r) != "" {
-				gate = append(gate, r)
+			if strings.TrimSpace(r.Text) != "" {
+				gate = append(gate, r.Text)
 			}
 		}
 	}
