@@ -17,15 +17,9 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 )
 
-// Rules are a project's approval rules, read from the pull request's base commit.
-type Rules struct {
-	MinApprovals int
-	// DestroyMinApprovals applies when the plan deletes or replaces anything; it is never
-	// taken below MinApprovals.
-	DestroyMinApprovals int
-	Owners              []string // policies.owners: logins or "org/team", whose approval overrides a deny
-	Mode                config.Mode
-}
+// Rules are a project's approval rules, read from the pull request's base commit: what
+// config.RulesFor computes (the one place they are).
+type Rules = config.Rules
 
 // PullRequest is the pull request whose head commit was planned.
 type PullRequest struct {

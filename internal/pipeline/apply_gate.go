@@ -96,34 +96,14 @@ func (a *applier) freeze(cfg *config.Config) string {
 	return ""
 }
 
-// gateProject is what the gate needs to know of one target under the rules of base. A
-// project is the base's by name or by directory (and workspace), or by its state address
-// (t.aliases) — renaming or moving a project must not escape its rules — and when several
-// match, the strictest rules hold. A project the
-// base does not know gets the base's top-level rules; a project either side puts in
-// observe mode is observed.
+// gateProject is what the gate needs to know of one target under the rules of base
+// (config.RulesFor: by name, directory or state address, t.aliases; the strictest when
+// several match; observed when either side observes it).
 func gateProject(base *config.Config, t target) gate.Project {
 	if t.review != "" {
 		return reviewProject(base, t)
 	}
-	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, DestroyMinApprovals: base.Approval.DestroyMinApprovals,
-		Owners: base.Policies.Owners, Mode: config.ModeManaged}
-	for _, bp := range base.Projects {
-		sameState := slices.Contains(t.aliases, bp.Name+"\x00"+bp.Workspace)
-		if !sameState && (bp.Workspace != t.p.Workspace || (bp.Name != t.p.Name && bp.Dir != t.p.Dir)) {
-			continue
-		}
-		if bp.Mode == config.ModeObserve {
-			rules.Mode = config.ModeObserve
-		}
-		if bp.Approval != nil {
-			rules.MinApprovals = max(rules.MinApprovals, bp.Approval.MinApprovals)
-			rules.DestroyMinApprovals = max(rules.DestroyMinApprovals, bp.Approval.DestroyMinApprovals)
-		}
-	}
-	if t.p.Mode == config.ModeObserve {
-		rules.Mode = config.ModeObserve
-	}
+	rules := base.RulesFor(config.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace, Mode: t.p.Mode}, t.aliases...)
 	gp := gate.Project{Name: t.p.Name, Rules: rules}
 	if m := t.bundle; m != nil {
 		gp.HasBundle, gp.BundleCommit, gp.Applicable = true, m.Commit, m.Applicable

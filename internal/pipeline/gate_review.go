@@ -36,14 +36,10 @@ func reviewTargets(sel Selection) []target {
 // outside every project need the strictest approvals of any project (terraform may read
 // them from any of them); a dropped project needs what the base asked for it.
 func reviewProject(base *config.Config, t target) gate.Project {
-	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, Owners: base.Policies.Owners, Mode: config.ModeManaged}
-	for _, bp := range base.Projects {
-		if bp.Approval == nil {
-			continue
-		}
-		if t.review == "shared" || bp.Name == t.baseName && bp.Workspace == t.p.Workspace {
-			rules.MinApprovals = max(rules.MinApprovals, bp.Approval.MinApprovals)
-		}
+	// Only the approvals count for a review-only item (no destroy, policy or mode).
+	rules := base.SharedRules()
+	if t.review != "shared" { // a dropped project: by its name at the base
+		rules = base.RulesFor(config.Project{Name: t.baseName, Workspace: t.p.Workspace})
 	}
 	return gate.Project{Name: t.p.Name, Rules: rules, ReviewOnly: true}
 }
