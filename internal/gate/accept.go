@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 )
 
@@ -130,13 +131,5 @@ func staleInputs(planned, now map[string]string, reviewed, merged string) string
 		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
 	}
 	return fmt.Sprintf("the plan is stale: the merge %s changed its inputs beyond the reviewed commit %s (%s); plan it again on the merged code",
-		shortOr(merged), shortOr(reviewed), strings.Join(diffs, ", "))
-}
-
-// shortOr is short, but "" for an unknown commit (as apply has always printed it).
-func shortOr(sha string) string {
-	if sha == "" {
-		return ""
-	}
-	return short(sha)
+		ci.ShortSHA(merged), ci.ShortSHA(reviewed), strings.Join(diffs, ", "))
 }
