@@ -15,9 +15,9 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/fileio"
+	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/matrixresult"
 )
 
 // PublishRequest is everything `tfgate publish` was asked to do: merge the results the
