@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
-	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/notify"
+	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/result"
 )
