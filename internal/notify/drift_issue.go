@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -84,9 +85,7 @@ func DriftTitle(p report.Project) string {
 	}, p.Name)
 	suffix := " — " + what
 	room := github.MaxIssueTitle - utf8.RuneCountInString("Drift: "+suffix)
-	if utf8.RuneCountInString(name) > room {
-		name = string([]rune(name)[:room-1]) + "…"
-	}
+	name = english.Clip(name, room)
 	return "Drift: " + name + suffix
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/github"
 )
 
@@ -87,20 +88,7 @@ func FitStatus(s string) string { return fit(s, github.MaxStatusDescription) }
 
 // fit shortens s to at most n runes, marking the cut with "…".
 func fit(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n || runes(s) <= n {
-		return s
-	}
-	k := 0
-	for i := range s {
-		if k == n-1 {
-			return s[:i] + "…"
-		}
-		k++
-	}
-	return s
+	return english.Clip(s, n)
 }
 
 func pad(s string, n int) string {
