@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
 
-	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -215,37 +213,4 @@ func (a *applier) already() bool {
 		}
 	}
 	return n > 0
-}
-
-// auditMarker ends an apply comment: the merge commit it is the audit of, so that a later
-// run of the same merge finds it (auditPublished). Like every marker it counts only on a
-// comment tfgate wrote.
-func auditMarker(commit string) string {
-	return "<!-- tfgate:apply-commit sha=" + commit + " -->"
-}
-
-// auditPublished reports whether the audit of this merge is already on the pull request:
-// asked only when every project applied had been applied by an earlier run (a re-run), whose
-// own audit may or may not have reached GitHub.
-func (a *applier) auditPublished(ctx context.Context) (bool, error) {
-	if !a.already() {
-		return false, nil
-	}
-	gh := a.req.GitHub
-	id, err := a.whoAmI(ctx)
-	if err != nil {
-		return false, err
-	}
-	comments, err := gh.API.ListIssueComments(ctx, a.repo, a.run.PR)
-	if err != nil {
-		return false, fmt.Errorf("look for the audit an earlier run published: %w", err)
-	}
-	marker := auditMarker(a.run.Commit)
-	for _, c := range comments {
-		if m, ok := github.ParseMarker(c.Body); ok && m.Kind == "apply" && m.PR == a.run.PR && id.Is(c.Author) &&
-			strings.HasSuffix(strings.TrimRight(c.Body, "\n"), marker) {
-			return true, nil
-		}
-	}
-	return false, nil
 }

@@ -2,13 +2,9 @@ package pipeline
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
-
-	"github.com/tfgate/tfgate/internal/github"
-	"github.com/tfgate/tfgate/internal/render"
 )
 
 func TestStateHolds(t *testing.T) {
@@ -48,48 +44,5 @@ func TestStateHolds(t *testing.T) {
 		if got := stateHolds(plan(c.plan), state(c.state)); got != c.holds {
 			t.Errorf("%s: stateHolds = %v, want %v", c.name, got, c.holds)
 		}
-	}
-}
-
-func TestTrackingState(t *testing.T) {
-	tr := trackingBody(renderTracking("app", "--> <!-- x", 7))
-	got := parseTrackingState(tr)
-	if len(got) != 1 || got[0].PR != 7 || got[0].Reason != "--> <!-- x" {
-		t.Fatalf("the entries do not survive the body: %+v\n%s", got, tr)
-	}
-	if n := countSubstr(tr, "-->"); n != 2 { // the marker's and the state line's: none from the reason
-		t.Errorf("%d comment ends in the body, want 2:\n%s", n, tr)
-	}
-	if parseTrackingState("no state here") != nil {
-		t.Error("a body without the state line has no entries")
-	}
-}
-
-func renderTracking(project, reason string, pr int) render.Tracking {
-	return render.Tracking{Project: project, Dir: project, Recover: project + "/" + RecoverFile,
-		Entries: []render.TrackingEntry{{Merge: "0123456789abcdef0123456789abcdef01234567", PR: pr, Status: "refused", Reason: reason}}}
-}
-
-func countSubstr(s, sub string) int { return strings.Count(s, sub) }
-
-func TestFindTracking(t *testing.T) {
-	id := github.Identity{Login: "github-actions[bot]"}
-	bot, bob := github.User{Login: "github-actions[bot]"}, github.User{Login: "bob"}
-	marker := github.ProjectMarker{Kind: TrackingKind, Project: "app"}.String() + "\n"
-	issues := []github.Issue{
-		{Number: 1, State: "closed", Author: bot, Body: marker},
-		{Number: 2, State: "open", Author: bob, Body: marker}, // anyone can type the marker
-		{Number: 3, State: "open", Author: bot, Body: github.ProjectMarker{Kind: "drift", Project: "app"}.String()},
-		{Number: 4, State: "closed", Author: bot, Body: marker},
-	}
-	if is, ok := findTracking(issues, "app", id); !ok || is.Number != 4 {
-		t.Errorf("findTracking = #%d %v, want the newest of tfgate's (#4)", is.Number, ok)
-	}
-	issues = append(issues, github.Issue{Number: 5, State: "open", Author: bot, Body: marker})
-	if is, _ := findTracking(issues, "app", id); is.Number != 5 {
-		t.Errorf("findTracking = #%d, want the open one (#5)", is.Number)
-	}
-	if _, ok := findTracking(issues, "other", id); ok {
-		t.Error("another project's issue was found")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -196,7 +197,7 @@ func (a *applier) handled(ctx context.Context, id github.Identity, sha string) (
 		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", ci.ShortSHA(sha), err)
 	}
 	for _, st := range sts { // newest first
-		if st.Context == StatusApply && id.Is(st.Creator) {
+		if st.Context == notify.StatusApply && id.Is(st.Creator) {
 			return st.State == "success" || st.State == "failure", nil
 		}
 	}

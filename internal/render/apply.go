@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -187,8 +188,8 @@ func summaryOf(p report.Project) (plan.Summary, bool) {
 func reasons(p report.Project) (gate []string, errText string) {
 	if p.Gate != nil {
 		for _, r := range p.Gate.Reasons {
-			if strings.TrimSpace(r) != "" {
-				gate = append(gate, r)
+			if strings.TrimSpace(r.Text) != "" {
+				gate = append(gate, r.Text)
 			}
 		}
 	}
@@ -316,7 +317,7 @@ func stateIcon(state string) string {
 // reviewStatusDescription is StatusDescription for gate and apply runs.
 func reviewStatusDescription(r report.Run) string {
 	if r.Kind == report.KindGate {
-		return fit(clean(verdictOf(r).Description), StatusLimit)
+		return fit(clean(verdictOf(r).Description), github.MaxStatusDescription)
 	}
 	lead := pick(r.DryRun, "dry run: ", "")
 	if len(r.Projects) == 0 {
@@ -341,13 +342,13 @@ func reviewStatusDescription(r report.Run) string {
 	if all && r.DryRun && r.Count(report.StatusAllowed) == len(r.Projects) {
 		return lead + "would apply " + english.Plural(len(r.Projects), "project", "projects")
 	}
-	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), StatusLimit)
+	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), github.MaxStatusDescription)
 	if first == nil {
 		return s
 	}
 	// The first project that was not applied, and why: the reader of a red status wants
 	// the name before opening the run.
-	room := StatusLimit - runes(s) - len(" ()")
+	room := github.MaxStatusDescription - runes(s) - len(" ()")
 	if room < 16 {
 		return s
 	}
