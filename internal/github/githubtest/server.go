@@ -94,6 +94,7 @@ type Server struct {
 	total      int
 	counts     map[string]int
 	violations []string
+	closing    chan struct{} // closed when the test ends
 }
 
 // New starts a Server that is closed when the test ends. The test fails if GitHub's OpenAPI
@@ -130,7 +131,9 @@ func New(t testing.TB, opts ...Option) *Server {
 	// sees no order between this write and a request's goroutine otherwise.
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	s.srv.Start()
+	s.closing = make(chan struct{})
 	t.Cleanup(func() {
+		close(s.closing) // ends every stall, so that Close does not wait for them
 		s.srv.Close()
 		for _, v := range s.TakeViolations() {
 			t.Errorf("githubtest: request broke GitHub's REST API contract: %s", v)
@@ -211,7 +214,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if s.injectFault(w, key) {
+	f := s.takeFault(key)
+	switch {
+	case f == nil:
+	case f.before != nil:
+		if !f.before(w, r) {
+			return
+		}
+	case f.after == nil:
+		f.write(w)
 		return
 	}
 	h := s.handlers[key]
@@ -229,6 +240,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.violations = append(s.violations, err.Error())
 		s.mu.Unlock()
+	}
+	if f != nil && f.after != nil {
+		f.after(w, r, rec)
+		return
 	}
 	for k, v := range rec.header {
 		w.Header()[k] = v
