@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -17,6 +18,9 @@ import (
 type Stats struct {
 	Calls   int64 // HTTP requests sent, retries included
 	Retries int64 // requests sent again after a 5xx, a secondary or a near primary rate limit
+	// Recovered counts creates (a comment, an issue) whose answer was lost (a 5xx, a stall)
+	// and that were found done on GitHub, so not posted again.
+	Recovered int64
 	// RateLimitWaits counts the waits for a rate limit (primary or secondary) before a
 	// retry; RateLimitWait is how long they lasted together. Backoff after a 5xx is not a
 	// rate-limit wait.
@@ -26,6 +30,7 @@ type Stats struct {
 
 type counters struct {
 	calls, retries, limitWaits atomic.Int64
+	recovered                  atomic.Int64
 	limitWait                  atomic.Int64 // nanoseconds
 }
 
@@ -40,13 +45,16 @@ func (n *counters) waited(d time.Duration) {
 //	retryTransport       5xx with exponential backoff; a primary rate limit whose reset is near
 //	secondary limiter    github.com/gofri/go-github-ratelimit/v2: waits out secondary limits
 //	replayTransport      gives every attempt a fresh copy of the request body
+//	timeoutTransport     bounds one attempt by Options.RequestTimeout; a 200 must be JSON
 //	countTransport       counts what reaches the network
 //
 // Every wait is bounded by Options.MaxWait (one wait) and Options.MaxRetryTime (all waits
-// of one request), and ends early when the context is cancelled.
+// of one request), and ends early when the context is cancelled. A POST that creates
+// something is never sent again here once it may have reached GitHub (repeatable).
 func newTransport(base http.RoundTripper, o Options, n *counters) http.RoundTripper {
 	counted := &countTransport{base: base, n: n}
-	replay := &replayTransport{base: counted}
+	bounded := &timeoutTransport{base: counted, timeout: o.RequestTimeout}
+	replay := &replayTransport{base: bounded}
 	secondary := github_ratelimit.NewSecondaryLimiter(replay,
 		github_secondary_ratelimit.WithSingleSleepLimit(o.MaxWait, nil),
 		github_secondary_ratelimit.WithTotalSleepLimit(o.MaxRetryTime, nil),
@@ -101,6 +109,9 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp, err := t.base.RoundTrip(r)
 		wait, retry, limited := t.shouldRetry(r, resp, err, backoff)
 		if !retry || attempt >= t.o.MaxAttempts || time.Now().Add(wait).After(deadline) {
+			if err != nil && attempt > 1 {
+				err = fmt.Errorf("%w (%d attempts)", err, attempt)
+			}
 			return resp, err
 		}
 		if resp != nil {
@@ -123,11 +134,12 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func (t *retryTransport) shouldRetry(r *http.Request, resp *http.Response, err error, backoff time.Duration) (wait time.Duration, retry, limited bool) {
 	if err != nil {
 		// A POST that never got an answer may have created something: do not repeat it.
-		return jitter(backoff), r.Context().Err() == nil && r.Method != http.MethodPost, false
+		return jitter(backoff), r.Context().Err() == nil && repeatable(r), false
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return jitter(backoff), true, false
+		// So may a POST answered 5xx: GitHub sometimes writes, then fails.
+		return jitter(backoff), repeatable(r), false
 	case http.StatusForbidden, http.StatusTooManyRequests:
 		reset, ok := primaryReset(resp)
 		if !ok {
