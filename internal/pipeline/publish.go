@@ -87,6 +87,9 @@ type publisher struct {
 	identity string // learnt from the pending status tfgate created
 	version  string // tfgate's, for the footer
 	errs     []string
+	// stale: the pull request comment could not be updated, so it still shows an earlier
+	// run's plan; the status must not vouch for it.
+	stale bool
 }
 
 // startPublish sets the pending status on the commit being planned. root is the
@@ -171,7 +174,7 @@ func (pub *publisher) comment(ctx context.Context, run report.Run, parts []strin
 	if err == nil {
 		_, err = github.PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
 	}
-	pub.try("pull request comment", err)
+	pub.stale = pub.try("pull request comment", err)
 }
 
 func (pub *publisher) status(ctx context.Context, run report.Run, stopped error) {
@@ -183,6 +186,8 @@ func (pub *publisher) status(ctx context.Context, run report.Run, stopped error)
 	switch {
 	case stopped != nil:
 		st.State, st.Description = "error", "tfgate plan could not run: see the run's log"
+	case pub.stale:
+		st.State, st.Description = "error", staleComment
 	case len(run.Unfinished()) > 0 || run.Denied() > 0:
 		st.State = "failure"
 	}
@@ -190,17 +195,21 @@ func (pub *publisher) status(ctx context.Context, run report.Run, stopped error)
 	pub.try("status", err)
 }
 
-// try records a failed publication. A fork's pull request has a read-only token: what it
-// may not write is a warning there, not an error.
-func (pub *publisher) try(what string, err error) {
+// staleComment is tfgate/plan's description when the comment could not be updated.
+const staleComment = "the pull request comment could not be updated (it shows an earlier plan): see the run's log"
+
+// try records a failed publication, and reports whether it failed. A fork's pull request
+// has a read-only token: what it may not write is a warning there, not an error.
+func (pub *publisher) try(what string, err error) bool {
 	if err == nil {
-		return
+		return false
 	}
 	if pub.gh.Event.Fork && github.HTTPStatus(err) == http.StatusForbidden {
 		pub.warn(fmt.Sprintf("%s not published: the token of a pull request from a fork is read-only (%v)", what, err))
-		return
+		return false
 	}
 	pub.errs = append(pub.errs, what+": "+err.Error())
+	return true
 }
 
 // topLevelPrefix is root relative to the git top level ("" when they are the same or git
