@@ -83,7 +83,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		run.Projects = nil
 		if req.Publish {
-			a.gateStatus(ctx, &report.Verdict{State: "error", Description: "tfgate gate could not run: see the run's log"})
+			return run, a.publishGateError(ctx, run, err, req.Warn)
 		}
 		return run, err
 	}
@@ -109,7 +109,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		}
 		if a.queue == "" { // the comment is about the head's plan, not the queue's
 			if perr := a.gateLine(ctx, run, req.Warn); perr != nil {
-				req.Warn(perr.Error())
+				return run, a.staleGateLine(ctx, run.Verdict, perr)
 			}
 		}
 	}
