@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
@@ -47,7 +46,7 @@ func githubAPI(env ci.GitHub, flag, mode string) (github.API, error) {
 	case env.Repository == "":
 		return nil, fmt.Errorf("%s github needs GITHUB_REPOSITORY (owner/name), which GitHub Actions sets", flag)
 	}
-	timeout, err := envDuration("TFGATE_GITHUB_TIMEOUT", env.RequestTimeout)
+	timeout, _, err := env.Timeouts()
 	if err != nil {
 		return nil, err
 	}
@@ -60,15 +59,3 @@ func githubAPI(env ci.GitHub, flag, mode string) (github.API, error) {
 
 // warn prints a warning for the user on stderr.
 func (a *app) warn(s string) { fmt.Fprintf(a.stderr, "warning: %s\n", s) }
-
-// envDuration reads a time limit from the environment variable name ("" = 0, the default).
-func envDuration(name, value string) (time.Duration, error) {
-	if value == "" {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(value)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s=%q: want a positive duration such as 30s or 2m", name, value)
-	}
-	return d, nil
-}
