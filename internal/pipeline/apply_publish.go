@@ -44,6 +44,7 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 		}
 	}
 	if gh.API != nil && !a.req.DryRun {
+		ctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
 		if a.run.PR > 0 && len(a.run.Projects) > 0 {
 			copts := opts
 			marker := github.Marker{Kind: "apply", PR: a.run.PR, Part: 1, Parts: 1}.String()
@@ -64,6 +65,9 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 			if _, err := gh.API.CreateStatus(ctx, a.repo, a.run.Commit, st); err != nil {
 				errs = append(errs, "status: "+err.Error())
 			}
+		}
+		if err := phase.End(nil); err != nil {
+			errs = append(errs, err.Error())
 		}
 	}
 	if len(errs) > 0 {

@@ -4,12 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/github"
 
 	"github.com/tfgate/tfgate/internal/report"
 )
 
 // The gate never leaves a verdict it did not publish looking current: what it could not
 // update says so, or the status fails, and the run exits 1.
+
+// publishVerdict sets tfgate/gate to the run's verdict and writes it into the plan comment
+// (not for a merge queue's group: the comment is about the head's plan), within the
+// publishing phase's time.
+func (a *applier) publishVerdict(ctx context.Context, run report.Run, warn func(string)) error {
+	ctx, phase := github.StartPublish(ctx, publishLimit(a.req.GitHub.Env))
+	if err := a.gateStatus(ctx, run.Verdict); err != nil {
+		return phase.End(err)
+	}
+	if a.queue == "" {
+		if err := a.gateLine(ctx, run, warn); err != nil {
+			return phase.End(a.staleGateLine(ctx, run.Verdict, err))
+		}
+	}
+	return phase.End(nil)
+}
 
 // errorVerdict is the verdict of a gate that could not judge: any earlier one is void.
 var errorVerdict = report.Verdict{State: "error", Description: "tfgate gate could not run: see the run's log; no earlier verdict holds"}
@@ -50,4 +70,11 @@ func verdictWord(state string) string {
 		return "pending"
 	}
 	return "refused"
+}
+
+// publishLimit is TFGATE_PUBLISH_TIMEOUT (validated when the client was made), 0 for the
+// default.
+func publishLimit(env ci.GitHub) time.Duration {
+	_, d, _ := env.Timeouts()
+	return d
 }

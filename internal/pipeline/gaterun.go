@@ -83,7 +83,8 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		run.Projects = nil
 		if req.Publish {
-			return run, a.publishGateError(ctx, run, err, req.Warn)
+			pctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
+			return run, phase.End(a.publishGateError(pctx, run, err, req.Warn))
 		}
 		return run, err
 	}
@@ -104,13 +105,8 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		run.Verdict = &report.Verdict{State: "failure", Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
-		if perr := a.gateStatus(ctx, run.Verdict); perr != nil {
+		if perr := a.publishVerdict(ctx, run, req.Warn); perr != nil {
 			return run, perr
-		}
-		if a.queue == "" { // the comment is about the head's plan, not the queue's
-			if perr := a.gateLine(ctx, run, req.Warn); perr != nil {
-				return run, a.staleGateLine(ctx, run.Verdict, perr)
-			}
 		}
 	}
 	if run.Verdict.State != "success" {

@@ -145,8 +145,12 @@ func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error)
 		}
 	}
 	if gh.API != nil {
-		pub.comment(ctx, run, parts, opts)
-		pub.status(ctx, run, stopped)
+		pctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
+		pub.comment(pctx, run, parts, opts)
+		pub.status(pctx, run, stopped)
+		if err := phase.End(nil); err != nil {
+			pub.errs = append(pub.errs, err.Error())
+		}
 	}
 	if len(pub.errs) > 0 {
 		return fmt.Errorf("could not publish to GitHub (the report above is complete): %s", strings.Join(pub.errs, "; "))
