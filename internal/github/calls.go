@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -265,24 +266,52 @@ func (c *Client) DownloadArtifact(ctx context.Context, repo Repo, id int64) ([]b
 	if err != nil {
 		return nil, wrap(what, err)
 	}
-	req, err := http.NewRequestWithContext(streamed(ctx), http.MethodGet, u.String(), nil)
+	b, err := c.fetchBlob(ctx, u.String())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return b, nil
+}
+
+// fetchBlob downloads from storage; a body that stops halfway (StallError) is fetched again
+// after a backoff, like a stall before the answer, up to Options.MaxAttempts in all.
+func (c *Client) fetchBlob(ctx context.Context, u string) ([]byte, error) {
+	backoff := c.o.Backoff
+	for attempt := 1; ; attempt++ {
+		b, midway, err := c.fetchBlobOnce(ctx, u)
+		var stall *StallError
+		// (A stall before the answer was retried by the transport already.)
+		if err == nil || !midway || !errors.As(err, &stall) || attempt >= c.o.MaxAttempts {
+			return b, err
+		}
+		if serr := sleep(ctx, jitter(backoff)); serr != nil {
+			return nil, err
+		}
+		backoff *= 2
+		c.n.retries.Add(1)
+	}
+}
+
+// fetchBlobOnce is one download; midway reports an error while reading the body.
+func (c *Client) fetchBlobOnce(ctx context.Context, u string) (b []byte, midway bool, err error) {
+	req, err := http.NewRequestWithContext(streamed(ctx), http.MethodGet, u, nil)
+	if err != nil {
+		return nil, false, err
 	}
 	resp, err := c.plain.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, false, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: storage answered %s", what, resp.Status)
+		return nil, false, fmt.Errorf("storage answered %s", resp.Status)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, c.o.MaxArtifact+1))
+	b, err = io.ReadAll(io.LimitReader(resp.Body, c.o.MaxArtifact+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, true, err
 	}
 	if int64(len(b)) > c.o.MaxArtifact {
-		return nil, fmt.Errorf("%s: larger than %d bytes", what, c.o.MaxArtifact)
+		return nil, false, fmt.Errorf("larger than %d bytes", c.o.MaxArtifact)
 	}
-	return b, nil
+	return b, false, nil
 }

@@ -178,3 +178,26 @@ func TestStatusIsRetried(t *testing.T) {
 		t.Errorf("calls %v", s.Counts())
 	}
 }
+
+// A download from storage that stops halfway is retried, then an error: bounded by the
+// progress of its reads.
+func TestStalledDownload(t *testing.T) {
+	s := githubtest.New(t)
+	c := quickClient(t, s, 300*time.Millisecond)
+	id := s.AddArtifact(repo.String(), 1, "tfgate-plans", map[string]string{"manifest.json": strings.Repeat("x", 4096)})
+	const blob = "GET /_githubtest/blobs/{id}.zip"
+	s.StallBodyNext(1, time.Hour, blob)
+	if z, err := c.DownloadArtifact(context.Background(), repo, id); err != nil || len(z) == 0 {
+		t.Fatalf("one stall: %d bytes, %v", len(z), err)
+	}
+	if s.Count(blob) != 2 {
+		t.Errorf("calls %v", s.Counts())
+	}
+	s.StallNext(100, time.Hour, blob)
+	start := time.Now()
+	_, err := c.DownloadArtifact(context.Background(), repo, id)
+	var stall *github.StallError
+	if !errors.As(err, &stall) || time.Since(start) > 5*time.Second {
+		t.Fatalf("endless stall after %s: %v", time.Since(start), err)
+	}
+}

@@ -185,8 +185,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.HasPrefix(r.URL.Path, blobPrefix) {
-		s.countRequest(r.Method + " " + blobPrefix + "{id}.zip")
-		s.serveBlob(w, r)
+		key := r.Method + " " + blobPrefix + "{id}.zip"
+		s.countRequest(key)
+		f := s.takeFault(key)
+		if f == nil || f.after == nil {
+			if !s.beforeFault(w, r, f) {
+				s.serveBlob(w, r)
+			}
+			return
+		}
+		rec := &recorder{header: http.Header{}, status: http.StatusOK}
+		s.serveBlob(rec, r)
+		f.after(w, r, rec)
 		return
 	}
 	m, cerr := s.contract.Check(r.Context(), r, body)
@@ -215,14 +225,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := s.takeFault(key)
-	switch {
-	case f == nil:
-	case f.before != nil:
-		if !f.before(w, r) {
-			return
-		}
-	case f.after == nil:
-		f.write(w)
+	if s.beforeFault(w, r, f) {
 		return
 	}
 	h := s.handlers[key]
@@ -250,6 +253,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rec.status)
 	_, _ = w.Write(rec.body.Bytes())
+}
+
+// beforeFault applies fault f (nil: none) before the request is served; true when it
+// answered the request (or dropped it) and nothing more must be written.
+func (s *Server) beforeFault(w http.ResponseWriter, r *http.Request, f *fault) bool {
+	switch {
+	case f == nil, f.after != nil:
+		return false
+	case f.before != nil:
+		return !f.before(w, r)
+	}
+	f.write(w)
+	return true
 }
 
 // recorder holds a handler's response so it can be checked before it is sent.
