@@ -12,9 +12,12 @@ import (
 )
 
 const (
-	createIssue  = "POST /repos/{owner}/{repo}/issues"
-	listIssues   = "GET /repos/{owner}/{repo}/issues"
-	createStatus = "POST /repos/{owner}/{repo}/statuses/{sha}"
+	listComments  = "GET /repos/{owner}/{repo}/issues/{issue_number}/comments"
+	createComment = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
+	getUser       = "GET /user"
+	createIssue   = "POST /repos/{owner}/{repo}/issues"
+	listIssues    = "GET /repos/{owner}/{repo}/issues"
+	createStatus  = "POST /repos/{owner}/{repo}/statuses/{sha}"
 )
 
 func quickClient(t *testing.T, s *githubtest.Server, timeout time.Duration) *github.Client {

@@ -22,12 +22,6 @@ import (
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
-// Commit status contexts of the gate and of apply, for branch protection to require.
-const (
-	StatusGate  = "tfgate/gate"
-	StatusApply = "tfgate/apply"
-)
-
 // ApplyRequest is everything `tfgate apply` was asked to do.
 type ApplyRequest struct {
 	Root       string
@@ -133,8 +127,6 @@ type applier struct {
 	// extraRules are further configurations the rules may come from (apply --pr: the pull
 	// request's base besides the merge's first parent): the gate must hold under each.
 	extraRules []*config.Config
-	// identity is the login tfgate writes as, learnt from the status it created.
-	identity string
 	// shared are the sums of the files outside every project at the merge (sharedSums):
 	// part of every plan's inputs.
 	shared map[string]string

@@ -10,6 +10,7 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -79,7 +80,7 @@ func (a *applier) verdict(v gate.Verdict) *report.Verdict {
 	if pending {
 		state = gate.StatePending
 	}
-	return &report.Verdict{State: state, Description: fitStatus(desc)}
+	return &report.Verdict{State: state, Description: render.FitStatus(desc)}
 }
 
 // freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in

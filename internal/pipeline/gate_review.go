@@ -8,6 +8,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -108,6 +109,6 @@ func (a *applier) foldReviews() {
 		}
 	}
 	if a.run.Verdict == nil || a.run.Verdict.State == "success" {
-		a.run.Verdict = &report.Verdict{State: "failure", Description: fitStatus("refused: " + why[0])}
+		a.run.Verdict = &report.Verdict{State: "failure", Description: render.FitStatus("refused: " + why[0])}
 	}
 }

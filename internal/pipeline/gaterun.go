@@ -8,13 +8,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
-	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 )
@@ -76,6 +75,10 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		a.queue = gh.Event.HeadSHA
 		run.Commit = a.queue
 	}
+	pub := &notify.Gate{GitHub: gh, Repo: repo, PR: pr.Number, SHA: pr.HeadSHA}
+	if a.queue != "" {
+		pub.SHA = a.queue // the merge queue's required check is on the group's commit
+	}
 	err = a.gateTargets(ctx, req)
 	if err == nil {
 		err = a.judge(ctx)
@@ -83,8 +86,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		run.Projects = nil
 		if req.Publish {
-			pctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
-			return run, phase.End(a.publishGateError(pctx, run, err, req.Warn))
+			return run, pub.PublishError(ctx, run, err, a.queue == "", req.Warn)
 		}
 		return run, err
 	}
@@ -105,7 +107,8 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		run.Verdict = &report.Verdict{State: "failure", Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
-		if perr := a.publishVerdict(ctx, run, req.Warn); perr != nil {
+		// (A merge queue's group has no line: the comment is about the head's plan.)
+		if perr := pub.Publish(ctx, run, a.queue == "", req.Warn); perr != nil {
 			return run, perr
 		}
 	}
@@ -194,67 +197,4 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 		}
 	}
 	return nil
-}
-
-// gateStatus sets tfgate/gate on the pull request's head.
-func (a *applier) gateStatus(ctx context.Context, v *report.Verdict) error {
-	st := github.Status{State: v.State, Context: StatusGate, Description: fitStatus(v.Description), TargetURL: a.req.GitHub.Env.RunURL()}
-	sha := a.pr.HeadSHA
-	if a.queue != "" {
-		sha = a.queue // the merge queue's required check is on the group's commit
-	}
-	creator, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, sha, st)
-	if err != nil {
-		return fmt.Errorf("set status %s: %w", StatusGate, err)
-	}
-	// Whatever the token, the status it created says who it writes as: the author of the
-	// sticky comment to look for (no GET /user, which GITHUB_TOKEN may not call).
-	if a.req.GitHub.Identity == "" {
-		a.identity = creator.Login
-	}
-	return nil
-}
-
-// gateLine writes the verdict into the first part of tfgate's sticky plan comment, when
-// there is one: reviewers read it where they read the plan.
-func (a *applier) gateLine(ctx context.Context, run report.Run, warn func(string)) error {
-	api := a.req.GitHub.API
-	login := a.req.GitHub.Identity
-	if login == "" {
-		login = a.identity
-	}
-	id, err := github.ResolveIdentity(ctx, api, login)
-	if err != nil {
-		return fmt.Errorf("gate line not written into the plan comment: %w", err)
-	}
-	comments, err := api.ListIssueComments(ctx, a.repo, a.pr.Number)
-	if err != nil {
-		return fmt.Errorf("gate line not written into the plan comment: %w", err)
-	}
-	for _, c := range comments {
-		m, ok := github.ParseMarker(c.Body)
-		if !ok || m.Kind != "plan" || m.PR != a.pr.Number || m.Part != 1 || !id.Is(c.Author) {
-			continue
-		}
-		body := render.SetGateLine(c.Body, render.GateLine(run))
-		if body == c.Body {
-			return nil
-		}
-		if utf8.RuneCountInString(body) > github.MaxCommentChars {
-			warn("the gate line does not fit into the plan comment (GitHub's 65,536-character limit); the status tfgate/gate has the verdict")
-			return nil
-		}
-		_, err := api.EditIssueComment(ctx, a.repo, c.ID, body)
-		return err
-	}
-	return nil
-}
-
-// fitStatus cuts a status description to GitHub's 140 characters.
-func fitStatus(s string) string {
-	if utf8.RuneCountInString(s) <= 140 {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:139]) + "…"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -26,7 +27,7 @@ func (a *applier) judgeGroup(ctx context.Context) error {
 			a.targets[i].problems = append([]string{why}, a.targets[i].problems...)
 		}
 		a.finishRefusals(nil)
-		a.run.Verdict = &report.Verdict{State: gate.StateFailure, Description: fitStatus(why)}
+		a.run.Verdict = &report.Verdict{State: gate.StateFailure, Description: render.FitStatus(why)}
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -313,7 +314,7 @@ func stateIcon(state string) string {
 // reviewStatusDescription is StatusDescription for gate and apply runs.
 func reviewStatusDescription(r report.Run) string {
 	if r.Kind == report.KindGate {
-		return fit(clean(verdictOf(r).Description), StatusLimit)
+		return fit(clean(verdictOf(r).Description), github.MaxStatusDescription)
 	}
 	lead := pick(r.DryRun, "dry run: ", "")
 	if len(r.Projects) == 0 {
@@ -335,13 +336,13 @@ func reviewStatusDescription(r report.Run) string {
 	if all && r.DryRun && r.Count(report.StatusAllowed) == len(r.Projects) {
 		return lead + "would apply " + english.Plural(len(r.Projects), "project", "projects")
 	}
-	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), StatusLimit)
+	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), github.MaxStatusDescription)
 	if first == nil {
 		return s
 	}
 	// The first project that was not applied, and why: the reader of a red status wants
 	// the name before opening the run.
-	room := StatusLimit - runes(s) - len(" ()")
+	room := github.MaxStatusDescription - runes(s) - len(" ()")
 	if room < 16 {
 		return s
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -107,7 +108,7 @@ func TestReviewStatusDescription(t *testing.T) {
 	var out strings.Builder
 	for _, tt := range tests {
 		d := StatusDescription(tt.r)
-		if n := utf8.RuneCountInString(d); n > StatusLimit || !utf8.ValidString(d) || strings.ContainsAny(d, "\n\x1b") {
+		if n := utf8.RuneCountInString(d); n > github.MaxStatusDescription || !utf8.ValidString(d) || strings.ContainsAny(d, "\n\x1b") {
 			t.Errorf("%s: %d characters: %q", tt.name, n, d)
 		}
 		fmt.Fprintf(&out, "%-18s %s\n", tt.name, d)

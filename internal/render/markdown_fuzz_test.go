@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/report"
@@ -236,7 +237,7 @@ func FuzzMarkdown(f *testing.F) {
 		if err := Text(&text, r, TextOptions{Width: 80}); err != nil {
 			t.Fatal(err)
 		}
-		if d := StatusDescription(r); utf8.RuneCountInString(d) > StatusLimit {
+		if d := StatusDescription(r); utf8.RuneCountInString(d) > github.MaxStatusDescription {
 			t.Fatalf("status description too long: %q", d)
 		}
 		var commands strings.Builder
@@ -268,7 +269,7 @@ func FuzzMarkdown(f *testing.F) {
 				t.Fatal(err)
 			}
 			checkMarkdown(t, whole.String())
-			if d := StatusDescription(rr); utf8.RuneCountInString(d) > StatusLimit || strings.ContainsAny(d, "\r\n") {
+			if d := StatusDescription(rr); utf8.RuneCountInString(d) > github.MaxStatusDescription || strings.ContainsAny(d, "\r\n") {
 				t.Fatalf("status description %q", d)
 			}
 			text.WriteString(whole.String())
