@@ -115,7 +115,11 @@ func (pub *Plan) comment(ctx context.Context, run report.Run, parts []string, op
 	}
 	id, err := github.ResolveIdentity(ctx, gh.API, login)
 	if err == nil {
-		_, err = PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
+		var p Published
+		p, err = PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
+		if p.Duplicates > 0 {
+			pub.warn(fmt.Sprintf("deleted %d duplicate plan comment(s) tfgate had left on #%d: the pull request keeps one", p.Duplicates, n))
+		}
 	}
 	pub.stale = pub.try("pull request comment", err)
 }

@@ -245,3 +245,22 @@ func TestRecordMarker(t *testing.T) {
 		}
 	}
 }
+
+// A copy of the comment tfgate itself left (same marker, tfgate's identity) is deleted and
+// counted as a duplicate; a plan that shrank is not one.
+func TestStickyCommentDuplicatesAreDeleted(t *testing.T) {
+	s, c, pr, id := setup(t)
+	first := s.AddComment(repo.String(), pr, githubtest.Bot, "<!-- tfgate:plan pr=1 part=1/1 -->\nold")
+	s.AddComment(repo.String(), pr, githubtest.Bot, "<!-- tfgate:plan pr=1 part=1/1 -->\nold, again")
+	p := publish(t, c, pr, id, "new")
+	if p.Deleted != 1 || p.Duplicates != 1 || p.Edited != 1 {
+		t.Errorf("published %+v", p)
+	}
+	if cs := s.Comments(repo.String(), pr); len(cs) != 1 || cs[0].ID != first {
+		t.Errorf("comments %+v", cs)
+	}
+	publish(t, c, pr, id, "one", "two")
+	if p := publish(t, c, pr, id, "one"); p.Deleted != 1 || p.Duplicates != 0 {
+		t.Errorf("a shrunk plan: %+v", p)
+	}
+}
