@@ -79,7 +79,9 @@ func (c *Client) CreateStatus(ctx context.Context, repo Repo, sha string, st Sta
 	if err != nil {
 		return User{}, wrap(fmt.Sprintf("set status %s on %s@%s", st.Context, repo, sha), err)
 	}
-	return user(created.GetCreator()), nil
+	creator := user(created.GetCreator())
+	c.learnIdentity(creator)
+	return creator, nil
 }
 
 func (c *Client) ListReviews(ctx context.Context, repo Repo, number int) ([]Review, error) {

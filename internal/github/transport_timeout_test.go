@@ -204,3 +204,25 @@ func TestStalledDownload(t *testing.T) {
 		t.Fatalf("endless stall after %s: %v", time.Since(start), err)
 	}
 }
+
+// A GitHub App's token may not call GET /user, and it is not github-actions[bot]: the look
+// after a lost answer knows who tfgate writes as from the status it created.
+func TestLostAnswerWithAnAppToken(t *testing.T) {
+	s := githubtest.New(t)
+	pr := s.AddPull(repo.String(), githubtest.Pull{HeadSHA: "abc"})
+	c, err := github.New(github.Options{BaseURL: s.URL(), Token: githubtest.AppToken, Backoff: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.CreateStatus(ctx, repo, strings.Repeat("a", 40), github.Status{State: "pending", Context: "tfgate/plan"}); err != nil {
+		t.Fatal(err)
+	}
+	s.WriteThenFailNext(1, 502, createComment)
+	if _, err := c.CreateIssueComment(ctx, repo, pr, "plan"); err != nil {
+		t.Fatal(err)
+	}
+	if cs := s.Comments(repo.String(), pr); len(cs) != 1 || s.Count(getUser) != 0 {
+		t.Errorf("%d comments, calls %v", len(cs), s.Counts())
+	}
+}
