@@ -13,9 +13,9 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/matrixresult"
 )
 
 var (

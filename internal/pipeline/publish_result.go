@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/matrixresult"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // writeResult leaves the run's result beside the bundles of `plan --out DIR`
