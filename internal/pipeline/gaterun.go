@@ -87,7 +87,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		run.Projects = nil
 		if req.Publish {
-			pub.Status(ctx, &report.Verdict{State: "error", Description: "tfgate gate could not run: see the run's log"})
+			pub.Status(ctx, &report.Verdict{State: github.StateError, Description: "tfgate gate could not run: see the run's log"})
 		}
 		return run, err
 	}
@@ -101,11 +101,11 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
-		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
-	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
+		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
+	} else if run.Verdict.State == github.StateSuccess && run.Count(report.StatusAllowed) != len(run.Projects) {
 		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
 		// not applicable) refuses too.
-		run.Verdict = &report.Verdict{State: "failure", Description: "refused: " + refusedNames(run)}
+		run.Verdict = &report.Verdict{State: github.StateFailure, Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
 		if perr := pub.Status(ctx, run.Verdict); perr != nil {
@@ -117,7 +117,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 			}
 		}
 	}
-	if run.Verdict.State != "success" {
+	if run.Verdict.State != github.StateSuccess {
 		return run, fmt.Errorf("%w: %s", ErrGateRefused, run.Verdict.Description)
 	}
 	return run, nil
