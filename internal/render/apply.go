@@ -279,31 +279,6 @@ func derivedVerdict(r report.Run) report.Verdict {
 	return report.Verdict{State: github.StateSuccess, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
 }
 
-// stateWord is how a verdict's state reads after "Gate:".
-func stateWord(state string) string {
-	switch state {
-	case github.StateSuccess:
-		return "allowed"
-	case github.StatePending:
-		return "pending"
-	case github.StateFailure, github.StateError:
-		return "refused"
-	}
-	return clean(state)
-}
-
-func stateIcon(state string) string {
-	switch state {
-	case github.StateSuccess:
-		return "✅"
-	case github.StatePending:
-		return "⏳"
-	case github.StateFailure, github.StateError:
-		return "❌"
-	}
-	return "❔"
-}
-
 // reviewStatusDescription is StatusDescription for gate and apply runs.
 func reviewStatusDescription(r report.Run) string {
 	if r.Kind == report.KindGate {
