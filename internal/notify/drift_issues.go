@@ -10,6 +10,7 @@ import (
 	tfconfig "github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/drift"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -47,7 +48,7 @@ func PlanDriftIssues(run report.Run, issues []github.Issue, id github.Identity, 
 			st := DriftState{Status: p.Status, FirstSeen: o.Now}
 			out = append(out, DriftChange{i, Change{Op: OpReopen, Number: is.Number, Title: DriftTitle(p), Body: DriftBody(p, st, o),
 				Note: fmt.Sprintf("%s **%s** again at %s; reopening. The issue body has the details.",
-					iconWord(p.Status), word(p.Status), stamp(o.Now))}})
+					render.DriftIcon(p.Status), word(p.Status), stamp(o.Now))}})
 		case p.Status == report.StatusInSync && open:
 			st := DriftState{Status: p.Status, FirstSeen: prev.FirstSeen}
 			if st.FirstSeen.IsZero() {
@@ -71,16 +72,6 @@ func word(s report.Status) string {
 		return "drift check failed"
 	}
 	return "drifted"
-}
-
-func iconWord(s report.Status) string {
-	switch s {
-	case report.StatusPending:
-		return "⏳"
-	case report.StatusFailed:
-		return "💥"
-	}
-	return "⚡"
 }
 
 // DriftIssues configure PublishDriftIssues.

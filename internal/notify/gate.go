@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -60,7 +61,7 @@ func (g *Gate) Line(ctx context.Context, run report.Run, warn func(string)) erro
 			return nil
 		}
 		if utf8.RuneCountInString(body) > github.MaxCommentChars {
-			warn(fmt.Sprintf("the gate line does not fit into the plan comment (GitHub's %d-character limit); the status %s has the verdict", github.MaxCommentChars, StatusGate))
+			warn(fmt.Sprintf("the gate line does not fit into the plan comment (GitHub's %s-character limit); the status %s has the verdict", english.Count(github.MaxCommentChars), StatusGate))
 			return nil
 		}
 		_, err := api.EditIssueComment(ctx, g.Repo, c.ID, body)

@@ -13,7 +13,7 @@ import (
 // update says so, or the status fails, and the run exits 1.
 
 // ErrorVerdict is the verdict of a gate that could not judge: any earlier one is void.
-var ErrorVerdict = report.Verdict{State: "error", Description: "tfgate gate could not run: see the run's log; no earlier verdict holds"}
+var ErrorVerdict = report.Verdict{State: github.StateError, Description: "tfgate gate could not run: see the run's log; no earlier verdict holds"}
 
 // Publish sets tfgate/gate to the run's verdict and, when line is set (not for a merge
 // queue's group: the comment is about the head's plan), writes it into the plan comment,
@@ -32,7 +32,7 @@ func (g *Gate) Publish(ctx context.Context, run report.Run, line bool, warn func
 	if lerr == nil {
 		return phase.End(nil)
 	}
-	st := report.Verdict{State: "error", Description: fmt.Sprintf("%s, but not written into the plan comment (it shows an earlier verdict): re-run tfgate gate", verdictWord(run.Verdict.State))}
+	st := report.Verdict{State: github.StateError, Description: fmt.Sprintf("%s, but not written into the plan comment (it shows an earlier verdict): re-run tfgate gate", verdictWord(run.Verdict.State))}
 	if err := g.Status(ctx, &st); err != nil {
 		lerr = errors.Join(lerr, fmt.Errorf("the status still says %s: %w", run.Verdict.State, err))
 	}
@@ -60,9 +60,9 @@ func (g *Gate) PublishError(ctx context.Context, run report.Run, cause error, li
 
 func verdictWord(state string) string {
 	switch state {
-	case "success":
+	case github.StateSuccess:
 		return "allowed"
-	case "pending":
+	case github.StatePending:
 		return "pending"
 	}
 	return "refused"

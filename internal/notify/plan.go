@@ -37,7 +37,7 @@ func StartPlan(ctx context.Context, gh *GitHub, root string, warn func(string), 
 	pub := &Plan{gh: gh, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, root: root, warn: warn, version: version}
 	if gh.API != nil && gh.Event.HeadSHA != "" {
 		creator, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, github.Status{
-			State: "pending", Context: StatusPlan, Description: "planning…", TargetURL: gh.Env.RunURL()})
+			State: github.StatePending, Context: StatusPlan, Description: "planning…", TargetURL: gh.Env.RunURL()})
 		pub.try("pending status", err)
 		// Whatever token this is (GITHUB_TOKEN, an App's), the status it just created says
 		// who it writes as: the author to look for on the sticky comment.
@@ -129,14 +129,14 @@ func (pub *Plan) status(ctx context.Context, run report.Run, stopped error) {
 	if gh.Event.HeadSHA == "" {
 		return
 	}
-	st := github.Status{State: "success", Context: StatusPlan, Description: render.StatusDescription(run), TargetURL: gh.Env.RunURL()}
+	st := github.Status{State: github.StateSuccess, Context: StatusPlan, Description: render.StatusDescription(run), TargetURL: gh.Env.RunURL()}
 	switch {
 	case stopped != nil:
-		st.State, st.Description = "error", "tfgate plan could not run: see the run's log"
+		st.State, st.Description = github.StateError, "tfgate plan could not run: see the run's log"
 	case pub.stale:
-		st.State, st.Description = "error", staleComment
+		st.State, st.Description = github.StateError, staleComment
 	case len(run.Unfinished()) > 0 || run.Denied() > 0:
-		st.State = "failure"
+		st.State = github.StateFailure
 	}
 	_, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, st)
 	pub.try("status", err)

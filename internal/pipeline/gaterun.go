@@ -12,6 +12,7 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
@@ -100,11 +101,11 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
-		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
-	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
+		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
+	} else if run.Verdict.State == github.StateSuccess && run.Count(report.StatusAllowed) != len(run.Projects) {
 		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
 		// not applicable) refuses too.
-		run.Verdict = &report.Verdict{State: "failure", Description: "refused: " + refusedNames(run)}
+		run.Verdict = &report.Verdict{State: github.StateFailure, Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
 		// (A merge queue's group has no line: the comment is about the head's plan.)
@@ -112,7 +113,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 			return run, perr
 		}
 	}
-	if run.Verdict.State != "success" {
+	if run.Verdict.State != github.StateSuccess {
 		return run, fmt.Errorf("%w: %s", ErrGateRefused, run.Verdict.Description)
 	}
 	return run, nil
@@ -191,7 +192,8 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 				mc := m
 				t.bundle = &mc
 				if m.Dir != t.p.Dir {
-					t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
+					// The gate reads the manifests only: of bundle acceptance, the directory.
+					t.problems = append(t.problems, gate.AcceptBundle(gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir})...)
 				}
 			}
 		}
