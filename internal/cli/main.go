@@ -96,7 +96,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetErr(gerr)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(gerr, "tfgate: %s\n", err)
+		fmt.Fprintf(gerr, "tfgate: %s\n", errorMessage(err))
 	}
 	return exitCode(err)
 }
