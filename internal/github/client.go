@@ -1,8 +1,10 @@
 // Package github is tfgate's GitHub client: go-github behind the narrow API interface of
 // the calls tfgate makes (comments, statuses, reviews, permissions, issues, labels,
-// artifacts), with pagination, retries and rate-limit handling, and the sticky pull request
-// comment built on it. It never reads the environment: the caller passes GITHUB_API_URL
-// and the token in Options.
+// artifacts, rules), with pagination, bounded requests, one retry policy (retry.go) and
+// rate-limit handling, and GitHub's limits and commit status states (limits.go, state.go).
+// It never reads the environment: the caller passes GITHUB_API_URL and the token in
+// Options. What tfgate publishes, and which comments and issues are its own, is
+// internal/notify's; the fake GitHub tests use is githubtest.
 package github
 
 import (

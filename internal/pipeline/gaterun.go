@@ -53,7 +53,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	run := report.Run{Kind: report.KindGate}
 	if req.GitHub == nil || req.GitHub.API == nil {
-		return run, errors.New("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass --publish github")
+		return run, Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
 	}
 	gh := req.GitHub
 	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
@@ -62,7 +62,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		n = gh.Event.PRNumber
 	}
 	if n <= 0 {
-		return run, fmt.Errorf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass --pr N (event %q has none)", gh.Event.Name)
+		return run, Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
 	}
 	pr, err := gh.API.GetPull(ctx, repo, n)
 	if err != nil {
