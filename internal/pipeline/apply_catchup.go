@@ -198,7 +198,7 @@ func (a *applier) handled(ctx context.Context, id github.Identity, sha string) (
 	}
 	for _, st := range sts { // newest first
 		if st.Context == notify.StatusApply && id.Is(st.Creator) {
-			return st.State == "success" || st.State == "failure", nil
+			return st.State == github.StateSuccess || st.State == github.StateFailure, nil
 		}
 	}
 	return false, nil
