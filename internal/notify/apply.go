@@ -109,7 +109,7 @@ func auditPublished(ctx context.Context, a Apply) (bool, error) {
 		return false, nil
 	}
 	gh := a.GitHub
-	id, err := github.ResolveIdentity(ctx, gh.API, gh.Identity)
+	id, err := github.IdentityOf(ctx, gh.API, gh.Identity)
 	if err != nil {
 		return false, err
 	}

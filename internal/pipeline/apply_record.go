@@ -49,7 +49,7 @@ func (a *applier) whoAmI(ctx context.Context) (github.Identity, error) {
 		return github.Identity{Login: a.identity, Source: "this run"}, nil
 	}
 	gh := a.req.GitHub
-	id, err := github.ResolveIdentity(ctx, gh.API, gh.Identity)
+	id, err := github.IdentityOf(ctx, gh.API, gh.Identity)
 	if err == nil {
 		a.identity = id.Login
 	}
