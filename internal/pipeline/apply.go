@@ -48,6 +48,11 @@ type ApplyRequest struct {
 	// from there. Its API may be read-only for a dry run.
 	GitHub   *GitHubRun
 	AuditLog string // append one JSON line per project here; "" = none
+	// UnsavedStateDir is where apply keeps a state terraform applied but could not save
+	// (errored.tfstate), outside the checkout; "" = tfgate-unsaved-state in the temporary
+	// directory. StatePushWait is how long it first tries to push it (0 = the default).
+	UnsavedStateDir string
+	StatePushWait   time.Duration
 
 	Masker        *secret.Masker
 	Progress      Progress
@@ -189,10 +194,10 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	a.run.Commit = head
-	if dirty, err := git.Dirty(ctx); err != nil {
+	if dirty, err := git.Uncommitted(ctx); err != nil {
 		return err
-	} else if dirty {
-		return fmt.Errorf("the working tree has uncommitted changes: apply verifies the reviewed plans against commit %s exactly; check out a clean commit", short(head))
+	} else if len(dirty) > 0 {
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), short(head))
 	}
 	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
 		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", short(head), short(gh.Event.HeadSHA))
