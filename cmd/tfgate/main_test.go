@@ -117,6 +117,8 @@ func TestScripts(t *testing.T) {
 			"pg":         cmdPG,
 			"promcheck":  cmdPromCheck,
 			"forge":      cmdForgeBundle,
+			"procs":      cmdProcs,
+			"killtf":     cmdKillTF,
 		},
 	})
 }

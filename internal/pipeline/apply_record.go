@@ -152,8 +152,12 @@ func stateAgainstPlan(ctx context.Context, r *projectRun) string {
 	switch {
 	case err != nil:
 		return ""
+	case cur == prior && cur.Lineage == "":
+		return "; there is still no state, as when the plan was made: terraform saved nothing of that apply, so what it created is in no state"
 	case cur == prior:
 		return fmt.Sprintf("; the state is as the plan found it (serial %d): terraform saved nothing of that apply, so what it created is in no state", cur.Serial)
+	case prior.Lineage == "":
+		return fmt.Sprintf("; the state has moved since the plan (there was none; now serial %d): terraform saved that apply, or part of it", cur.Serial)
 	case cur.Lineage == prior.Lineage && cur.Serial > prior.Serial:
 		return fmt.Sprintf("; the state has moved since the plan (serial %d → %d): terraform saved that apply, or part of it", prior.Serial, cur.Serial)
 	}

@@ -14,7 +14,7 @@ import (
 // merge commit. The workspace must exist (the plan created it): apply never makes one.
 var applyStages = []stage{
 	{"", refuseTerraformFiles},
-	{"", initProject}, // reports "waiting" and "init" itself
+	{"", initProject},          // reports "waiting" and "init" itself
 	{"workspace", recordApply}, // and refuses when an earlier apply was cut off
 	{"apply", applyPlan},
 }
