@@ -228,7 +228,14 @@ func unsavedState(ctx context.Context, r *projectRun, errored string, applyErr e
 	default:
 		msg += fmt.Sprintf("; tfgate kept it in %s, in clear text — it holds secrets (the workflow's artifact tfgate-unsaved-state)", kept)
 	}
-	msg += ". Recover: push it (`terraform state push errored.tfstate` in " + r.p.Dir + ", see docs/failure-modes.md), "
+	push := "`terraform state push errored.tfstate`"
+	switch {
+	case keepErr == nil && rec.key != "":
+		push = "`age -d -o errored.tfstate " + filepath.Base(kept) + "` with the plan key, then " + push
+	case keepErr == nil:
+		push = "`terraform state push " + filepath.Base(kept) + "`"
+	}
+	msg += ". Recover: once the backend is up, push it (" + push + " in " + r.p.Dir + " after `terraform init`; see docs/failure-modes.md), "
 	if rec.name != "" {
 		msg += "delete tfgate's record (`terraform workspace delete " + rec.name + "`), then plan again. Until then every apply of this state is refused"
 	} else {
