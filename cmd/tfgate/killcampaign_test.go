@@ -70,7 +70,8 @@ func TestKillCampaign(t *testing.T) {
 	old := scriptDir
 	scriptDir = dir
 	defer func() { scriptDir = old }()
-	TestScripts(t)
+	// (t.Run returns once every trial, each a parallel subtest, has ended)
+	t.Run("trials", TestScripts)
 	printCampaign(t)
 }
 
