@@ -224,9 +224,9 @@ func unsavedState(ctx context.Context, r *projectRun, errored string, applyErr e
 	case keepErr != nil:
 		msg += fmt.Sprintf("; the state is still in %s/errored.tfstate in this checkout (tfgate could not keep it elsewhere: %v): save it before the runner goes", r.p.Dir, keepErr)
 	case rec.key != "":
-		msg += fmt.Sprintf("; tfgate kept it, encrypted with TFGATE_PLAN_KEY, in %s (the workflow's artifact tfgate-unsaved-state)", kept)
+		msg += fmt.Sprintf("; tfgate kept it, encrypted with TFGATE_PLAN_KEY, in %s (in GitHub Actions the action uploads it as the artifact tfgate-unsaved-state-<attempt>)", kept)
 	default:
-		msg += fmt.Sprintf("; tfgate kept it in %s, in clear text — it holds secrets (the workflow's artifact tfgate-unsaved-state)", kept)
+		msg += fmt.Sprintf("; tfgate kept it in %s, in clear text — it holds secrets (in GitHub Actions the action uploads it as the artifact tfgate-unsaved-state-<attempt>)", kept)
 	}
 	push := "`terraform state push errored.tfstate`"
 	switch {
