@@ -78,36 +78,86 @@ func recordApply(ctx context.Context, r *projectRun) error {
 	if _, err := os.Lstat(filepath.Join(r.tfDir(), "errored.tfstate")); err == nil {
 		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.p.Dir, r.p.Dir)
 	}
-	list, _, err := r.tf.Workspaces(ctx)
-	if err != nil {
-		if !noWorkspaces(err) {
-			return err
+	name := recordName(ws, rec.planSum)
+	var settle time.Time // when a record seen first may be called left over
+	for {
+		list, _, err := r.tf.Workspaces(ctx)
+		if err != nil {
+			if !noWorkspaces(err) {
+				return err
+			}
+			rec.none = "the state backend has no workspaces"
+			return selectWorkspace(ctx, r)
 		}
-		rec.none = "the state backend has no workspaces"
-		return selectWorkspace(ctx, r)
-	}
-	var found []string
-	for _, name := range list {
-		if _, ok := recordOf(name, ws); ok {
-			found = append(found, name)
+		var found []string
+		for _, w := range list {
+			if _, ok := recordOf(w, ws); ok {
+				found = append(found, w)
+			}
 		}
-	}
-	if len(found) > 0 {
+		if len(found) == 0 {
+			err = r.tf.NewWorkspace(ctx, name)
+			if err == nil {
+				rec.name = name
+				return selectWorkspace(ctx, r) // `workspace new` selected the record
+			}
+			if noWorkspaces(err) {
+				rec.none = "the state backend cannot create workspaces"
+				return selectWorkspace(ctx, r)
+			}
+			if !alreadyExists(err) {
+				return errors.Join(fmt.Errorf("could not record the apply in the state backend (workspace %s): nothing was applied; re-run the apply", name), err)
+			}
+			found = []string{name} // another apply of this plan, started this moment
+		}
 		if err := selectWorkspace(ctx, r); err != nil {
 			return err
 		}
-		return interruptedError(ctx, r, found)
-	}
-	name := recordName(ws, rec.planSum)
-	if err := r.tf.NewWorkspace(ctx, name); err != nil {
-		if noWorkspaces(err) {
-			rec.none = "the state backend cannot create workspaces"
-			return selectWorkspace(ctx, r)
+		now := r.opts.Now()
+		if settle.IsZero() {
+			settle = now.Add(recordSettle)
+		} else if now.After(settle) {
+			return interruptedError(ctx, r, found)
 		}
-		return errors.Join(fmt.Errorf("could not record the apply in the state backend (workspace %s): nothing was applied; re-run the apply", name), err)
+		// A record is also there while an apply runs: one racing this one (a re-run
+		// started before the first ended) holds the state lock but for a moment at its
+		// start and end. Wait for the lock as terraform would, then look again: a
+		// finished apply has deleted its record.
+		if err := waitStateLock(ctx, r); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
 	}
-	rec.name = name
-	return selectWorkspace(ctx, r) // `workspace new` selected the record
+}
+
+// recordSettle is how long an apply keeps finding a record, each time after waiting for
+// the state lock, before it takes it for one left by an apply that was cut off.
+var recordSettle = 10 * time.Second
+
+// waitStateLock waits until the state lock is free, with a plan (read-only; it takes the
+// lock for its duration) under the apply's lock timeout. A plan that fails for another
+// reason says nothing about the lock: the caller looks at the records again either way.
+func waitStateLock(ctx context.Context, r *projectRun) error {
+	r.phase("queued") // shown as waiting
+	defer r.phase("workspace")
+	_, err := r.tf.Plan(ctx, terraform.PlanOptions{VarFiles: r.p.VarFiles, LockTimeout: r.lockTimeout})
+	if terraform.IsLocked(err) {
+		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s) and holds tfgate's record of an apply of it: an apply is running, or one was cut off holding the lock. Nothing was applied; once no apply runs, re-run this one (it then checks the record again)", r.lockTimeout), err)
+	}
+	if ctx.Err() != nil {
+		return err
+	}
+	return nil
+}
+
+// alreadyExists reports whether `workspace new` found the workspace there already.
+func alreadyExists(err error) bool {
+	var ce *terraform.CommandError
+	return errors.As(err, &ce) && strings.Contains(ce.Stderr+ce.Error(), "already exists")
 }
 
 // noWorkspaces reports whether terraform said the backend does not do workspaces (the cloud
@@ -125,6 +175,7 @@ func interruptedError(ctx context.Context, r *projectRun, records []string) erro
 		ws = "default"
 	}
 	what := "an earlier apply of this plan was interrupted"
+	// (one that is running still holds the state lock: recordApply waited for it first)
 	for _, name := range records {
 		if plan, _ := recordOf(name, ws); plan != r.record.planSum[:16] {
 			what = "an earlier apply on this state (of plan " + plan + "…) was interrupted"
