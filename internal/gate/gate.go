@@ -1,6 +1,9 @@
 // Package gate is the approval gate: a pure function of the approval rules, the pull
 // request, its reviews, what GitHub says about the reviewers, and each project's plan
 // bundle and policy result, to a verdict per project with every reason it may not apply.
+// It also holds bundle acceptance (AcceptBundle, accept.go: is the bundle found on the
+// merge the reviewed one), the rule that a change request blocks (reviews.go), and every
+// reason code (gate.go, codes.go; documented in docs/gate-and-apply.md).
 //
 // It does no I/O and reads no clock: internal/pipeline collects the facts (CollectFacts)
 // and the bundles, and renders and publishes the verdict. Everything it cannot prove
@@ -10,22 +13,17 @@ package gate
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
 )
 
-// Rules are a project's approval rules, read from the pull request's base commit.
-type Rules struct {
-	MinApprovals int
-	// DestroyMinApprovals applies when the plan deletes or replaces anything; it is never
-	// taken below MinApprovals.
-	DestroyMinApprovals int
-	Owners              []string // policies.owners: logins or "org/team", whose approval overrides a deny
-	Mode                config.Mode
-}
+// Rules are a project's approval rules, read from the pull request's base commit: what
+// config.RulesFor computes (the one place they are).
+type Rules = config.Rules
 
 // PullRequest is the pull request whose head commit was planned.
 type PullRequest struct {
@@ -225,7 +223,7 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 	if short1 {
 		text := needMore(pv.Needed-len(rv.approvers), head, pv.Approvers)
 		if p.Destroys && pv.Needed > max(0, p.Rules.MinApprovals) {
-			text += "; a plan that destroys or replaces needs " + plural(pv.Needed, "approval")
+			text += "; a plan that destroys or replaces needs " + english.Plural(pv.Needed, "approval", "approvals")
 		}
 		refuse(CodeApprovals, text, true)
 	}
@@ -330,15 +328,7 @@ func needMore(n int, head string, has []string) string {
 	if len(has) > 0 {
 		list = "@" + strings.Join(has, ", @")
 	}
-	return "needs " + plural(n, "more approval") + " on " + short(head) + " (has: " + list + ")"
-}
-
-func plural(n int, what string) string {
-	s := strconv.Itoa(n) + " " + what
-	if n != 1 {
-		s += "s"
-	}
-	return s
+	return "needs " + english.Plural(n, "more approval", "more approvals") + " on " + short(head) + " (has: " + list + ")"
 }
 
 // short is a commit's 7-character abbreviation, as GitHub shows it.
@@ -346,8 +336,5 @@ func short(sha string) string {
 	if sha == "" {
 		return "(unknown commit)"
 	}
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
+	return ci.ShortSHA(sha)
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/github"
 )
 
 const (
@@ -251,7 +252,7 @@ func TestEvaluate(t *testing.T) {
 			if !reflect.DeepEqual(p.PolicyOverriddenBy, tt.overridden) {
 				t.Errorf("overridden by %q, want %q", p.PolicyOverriddenBy, tt.overridden)
 			}
-			if d := v.Description(); utf8.RuneCountInString(d) > MaxDescription || d == "" {
+			if d := v.Description(); utf8.RuneCountInString(d) > github.MaxStatusDescription || d == "" {
 				t.Errorf("description %q", d)
 			}
 		})
@@ -317,7 +318,7 @@ func TestEvaluateProjects(t *testing.T) {
 			if d := v.Description(); d != tt.desc {
 				t.Errorf("description\n got %q\nwant %q", d, tt.desc)
 			}
-			if d := v.Description(); utf8.RuneCountInString(d) > MaxDescription {
+			if d := v.Description(); utf8.RuneCountInString(d) > github.MaxStatusDescription {
 				t.Errorf("description of %d characters", utf8.RuneCountInString(d))
 			}
 			if s := v.State(); s != tt.state {

@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 )
 
 // Commit status states.
@@ -12,9 +15,6 @@ const (
 	StatePending = "pending"
 	StateFailure = "failure"
 )
-
-// MaxDescription is GitHub's limit on a commit status description, in characters.
-const MaxDescription = 140
 
 // State is the commit status the verdict sets: success when every project may apply,
 // pending when every reason left is one that more reviews can lift, failure otherwise.
@@ -32,7 +32,7 @@ func (v Verdict) State() string {
 	return StatePending
 }
 
-// Description is the commit status text, at most MaxDescription characters: the outcome
+// Description is the commit status text, at most github.MaxStatusDescription characters: the outcome
 // when allowed, else the first blocking reason (the first reason when all are pending),
 // named by project unless every project has it, and how many more there are.
 func (v Verdict) Description() string {
@@ -70,7 +70,7 @@ func (v Verdict) allowedText() string {
 		return "no project to apply"
 	}
 	n := len(v.Projects[0].Approvers)
-	text := plural(n, "approval") + " on " + short(v.HeadSHA)
+	text := english.Plural(n, "approval", "approvals") + " on " + short(v.HeadSHA)
 	var owners []string
 	seen := map[string]bool{}
 	for _, p := range v.Projects {
@@ -114,14 +114,10 @@ func (v Verdict) distinctReasons() int {
 	return len(seen)
 }
 
-// truncate fits text and then suffix into MaxDescription characters, shortening text with
+// truncate fits text and then suffix into github.MaxStatusDescription characters, shortening text with
 // "…" when needed; suffix is kept whole.
 func truncate(text string, suffix ...string) string {
 	s := strings.Join(suffix, "")
-	room := MaxDescription - utf8.RuneCountInString(s)
-	if utf8.RuneCountInString(text) > room {
-		r := []rune(text)
-		text = string(r[:room-1]) + "…"
-	}
-	return text + s
+	room := github.MaxStatusDescription - utf8.RuneCountInString(s)
+	return english.Clip(text, room) + s
 }

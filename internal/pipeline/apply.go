@@ -15,17 +15,12 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
-)
-
-// Commit status contexts of the gate and of apply, for branch protection to require.
-const (
-	StatusGate  = "tfgate/gate"
-	StatusApply = "tfgate/apply"
 )
 
 // ApplyRequest is everything `tfgate apply` was asked to do.
@@ -138,8 +133,6 @@ type applier struct {
 	// extraRules are further configurations the rules may come from (apply --pr: the pull
 	// request's base besides the merge's first parent): the gate must hold under each.
 	extraRules []*config.Config
-	// identity is the login tfgate writes as, learnt from the status it created.
-	identity string
 	// shared are the sums of the files outside every project at the merge (sharedSums):
 	// part of every plan's inputs.
 	shared map[string]string
@@ -162,8 +155,8 @@ type target struct {
 	bundle   *bundle.Manifest // nil: none was planned for the reviewed commit
 	dir      string           // the bundle's directory
 	opened   bundle.Opened
-	problems []string // why the bundle cannot be applied (verification)
-	failure  string   // an error opening it (not a refusal)
+	problems []gate.Reason // why the bundle cannot be applied (verification)
+	failure  string        // an error opening it (not a refusal)
 	result   report.Project
 	// review marks a review-only item of the gate ("shared", "vanished"): nothing plans
 	// or applies it, the pull request's approvals must cover it (gate_review.go).
@@ -197,10 +190,10 @@ func (a *applier) prepare(ctx context.Context) error {
 	if dirty, err := git.Uncommitted(ctx); err != nil {
 		return err
 	} else if len(dirty) > 0 {
-		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), short(head))
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
 	}
 	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
-		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", short(head), short(gh.Event.HeadSHA))
+		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(gh.Event.HeadSHA))
 	}
 	pr, found, err := a.findPR(ctx, head)
 	if err != nil {
@@ -211,7 +204,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		a.run.PR, a.run.Reviewed = pr.Number, pr.HeadSHA
 		if req.PR > 0 && pr.MergeCommitSHA != head {
 			return fmt.Errorf("the checked-out commit %s is not pull request #%d's merge commit %s: apply verifies the reviewed plans against the merge; check out %s (actions/checkout with ref: %s)",
-				short(head), pr.Number, short(pr.MergeCommitSHA), short(pr.MergeCommitSHA), pr.MergeCommitSHA)
+				ci.ShortSHA(head), pr.Number, ci.ShortSHA(pr.MergeCommitSHA), ci.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
 		}
 	}
 	revs, err := a.baseRevs(ctx, git, head, found)
@@ -242,7 +235,7 @@ func (a *applier) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.run.Base, a.run.MergeBase, a.run.Notes = "", short(sel.MergeBase), sel.Notes
+	a.run.Base, a.run.MergeBase, a.run.Notes = "", ci.ShortSHA(sel.MergeBase), sel.Notes
 	a.changed = sel.Files
 	projects := sel.Projects
 	if len(req.Names) > 0 {
@@ -251,7 +244,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		}
 	}
 	if len(projects) == 0 {
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", short(head)))
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", ci.ShortSHA(head)))
 		return nil
 	}
 	for _, p := range projects {
@@ -270,11 +263,11 @@ func (a *applier) prepare(ctx context.Context) error {
 		}
 	}
 	if !found {
-		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", short(head))
+		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", ci.ShortSHA(head))
 		if pr.Number != 0 {
 			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
 		}
-		a.refuseAll(why)
+		a.refuseAll(gate.Reason{Code: gate.CodeNotMerged, Text: why})
 		return nil
 	}
 	// What the merge changed that nothing plans (files outside every project, dropped base
@@ -324,7 +317,7 @@ func pick(projects []project.Project, names []string) ([]project.Project, error)
 	return out, nil
 }
 
-func (a *applier) refuseAll(why string) {
+func (a *applier) refuseAll(why gate.Reason) {
 	for i := range a.targets {
 		a.targets[i].problems = append(a.targets[i].problems, why)
 	}
@@ -360,8 +353,8 @@ func (a *applier) leftOut(changed []project.Project) {
 	for i := range a.targets {
 		for _, dep := range a.targets[i].p.DependsOn {
 			if outSet[dep] {
-				a.targets[i].problems = append(a.targets[i].problems, fmt.Sprintf(
-					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep))
+				a.targets[i].problems = append(a.targets[i].problems, gate.Reason{Code: gate.CodeLeftOut, Text: fmt.Sprintf(
+					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep)})
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
@@ -73,10 +74,10 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	ev := req.GitHub.Event
 	req.PR, req.Fork = ev.PRNumber, ev.Fork
-	if req.Base == "" && ev.BaseSHA != "" && (isPullRequest(ev.Name) || ev.Name == "merge_group") {
+	if req.Base == "" && ev.BaseSHA != "" && (ci.IsPullRequest(ev.Name) || ev.Name == "merge_group") {
 		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
 	}
-	pub := startPublish(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
+	pub := notify.StartPlan(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
 	err := guardPlan(ctx, req)
 	if err == nil && ev.Name == "merge_group" && req.Base == ev.BaseSHA && req.GitHub.API != nil {
 		// The group's commit lands with the queue's entries ahead of it: plan all they
@@ -96,7 +97,7 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	if err != nil && run.Projects == nil {
 		stopped = errors.New(req.Masker.String(err.Error()))
 	}
-	if perr := pub.finish(ctx, run, stopped); perr != nil && err == nil {
+	if perr := pub.Finish(ctx, run, stopped); perr != nil && err == nil {
 		err = perr
 	}
 	return run, err
@@ -140,7 +141,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err != nil {
 		return run, err
 	}
-	run.Base, run.MergeBase, run.Notes = sel.Base, short(sel.MergeBase), sel.Notes
+	run.Base, run.MergeBase, run.Notes = sel.Base, ci.ShortSHA(sel.MergeBase), sel.Notes
 	if len(sel.Projects) == 0 {
 		return run, nil
 	}
@@ -169,7 +170,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		}
 		commit, dirty = facts.commit, facts.dirty
 		if dirty {
-			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", short(commit)))
+			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", ci.ShortSHA(commit)))
 		}
 		if commit, plannedCommit, err = reviewedCommit(ctx, git, req, commit); err != nil {
 			return run, err
@@ -298,21 +299,13 @@ func outDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// short is a commit's abbreviation as people read it.
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
 // reviewedCommit is the commit a pull request's bundles record: the one reviewers approve,
 // its head. A checkout of the head records it as is; GitHub's test merge of the head into
 // the base (actions/checkout's default on pull_request: HEAD's second parent is the head)
 // records the head, and the merge as the commit planned. Any other checkout records HEAD
 // and warns: its bundles will not match the pull request's head, and apply refuses them.
 func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head string) (commit, planned string, err error) {
-	if req.GitHub == nil || !isPullRequest(req.GitHub.Event.Name) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
+	if req.GitHub == nil || !ci.IsPullRequest(req.GitHub.Event.Name) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
 		return head, "", nil
 	}
 	want := req.GitHub.Event.HeadSHA
@@ -320,6 +313,6 @@ func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head strin
 		return want, head, nil
 	}
 	req.Warn(fmt.Sprintf("the checked-out commit %s is neither the pull request's head %s nor GitHub's merge of it: its bundles record %s, which apply will not take for the reviewed plan",
-		short(head), short(want), short(head)))
+		ci.ShortSHA(head), ci.ShortSHA(want), ci.ShortSHA(head)))
 	return head, "", nil
 }

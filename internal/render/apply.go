@@ -3,9 +3,9 @@ package render
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -185,8 +185,8 @@ func summaryOf(p report.Project) (plan.Summary, bool) {
 func reasons(p report.Project) (gate []string, errText string) {
 	if p.Gate != nil {
 		for _, r := range p.Gate.Reasons {
-			if strings.TrimSpace(r) != "" {
-				gate = append(gate, r)
+			if strings.TrimSpace(r.Text) != "" {
+				gate = append(gate, r.Text)
 			}
 		}
 	}
@@ -210,14 +210,6 @@ func firstLine(s string) string {
 		}
 	}
 	return ""
-}
-
-// shortSHA is a commit as people read it: its first 7 characters. Unescaped.
-func shortSHA(s string) string {
-	if utf8.RuneCountInString(s) <= 7 {
-		return s
-	}
-	return string([]rune(s)[:7])
 }
 
 // abbrevHash is a long hash as "5e1f…90ab": enough to compare with the audit log by eye.
@@ -322,7 +314,7 @@ func stateIcon(state string) string {
 // reviewStatusDescription is StatusDescription for gate and apply runs.
 func reviewStatusDescription(r report.Run) string {
 	if r.Kind == report.KindGate {
-		return fit(clean(verdictOf(r).Description), StatusLimit)
+		return fit(clean(verdictOf(r).Description), github.MaxStatusDescription)
 	}
 	lead := pick(r.DryRun, "dry run: ", "")
 	if len(r.Projects) == 0 {
@@ -344,13 +336,13 @@ func reviewStatusDescription(r report.Run) string {
 	if all && r.DryRun && r.Count(report.StatusAllowed) == len(r.Projects) {
 		return lead + "would apply " + english.Plural(len(r.Projects), "project", "projects")
 	}
-	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), StatusLimit)
+	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), github.MaxStatusDescription)
 	if first == nil {
 		return s
 	}
 	// The first project that was not applied, and why: the reader of a red status wants
 	// the name before opening the run.
-	room := StatusLimit - runes(s) - len(" ()")
+	room := github.MaxStatusDescription - runes(s) - len(" ()")
 	if room < 16 {
 		return s
 	}

@@ -5,7 +5,6 @@ package terraform
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"

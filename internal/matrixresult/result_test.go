@@ -1,4 +1,4 @@
-package result
+package matrixresult
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func richRun(t *testing.T, dir string) report.Run {
 			{Name: "envs/prod/network", Dir: "envs/prod/network", Status: report.StatusFailed,
 				Error: "Error: Unsupported argument\n\n  on main.tf line 2, in resource \"terraform_data\" \"a\":"},
 			{Name: "envs/prod/later", Dir: "envs/prod/later", Status: report.StatusNotStarted, Error: "envs/prod/network did not succeed"},
-			{Name: "gated", Dir: "gated", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []string{"needs 2 approvals"},
+			{Name: "gated", Dir: "gated", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []report.Reason{{Code: "approvals", Text: "needs 2 approvals", Pending: true}},
 				Approvals: []report.Approval{{Login: "alice", At: time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC), Commit: "abc"}}},
 				Apply:       &report.Apply{PlanSHA256: "ff", InputHash: "ee", TerraformVersion: "1.5.7", Summary: plan.Summary{Add: 1}},
 				Suggestions: []string{"main.tf:1 x"}, Issue: "https://github.example/acme/infra/issues/1"},
@@ -159,12 +159,13 @@ func TestBundlesAreRelativeToTheResult(t *testing.T) {
 }
 
 func TestReadRefuses(t *testing.T) {
-	for name, content := range map[string]string{
-		"not json":    "garbage",
-		"no version":  `{"run": {}}`,
-		"new version": `{"tfgate_result": 2, "run": {}}`,
-		"escape":      "", // written below
+	for name, tt := range map[string]struct{ content, want string }{
+		"not json":    {"garbage", "tfgate-result.json: not a tfgate result: invalid character 'g'"},
+		"no version":  {`{"run": {}}`, `tfgate-result.json: not a tfgate result (no "tfgate_result" version)`},
+		"new version": {`{"tfgate_result": 2, "run": {}}`, "tfgate-result.json: result format 2, this tfgate reads 1: run the matrix jobs and publish with the same tfgate"},
+		"escape":      {}, // written below
 	} {
+		content := tt.content
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName)
@@ -181,10 +182,9 @@ func TestReadRefuses(t *testing.T) {
 				}
 				return
 			}
-			if err == nil {
-				t.Fatal("read")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Read: %v, want an error containing %q", err, tt.want)
 			}
-			t.Log(err)
 		})
 	}
 }
