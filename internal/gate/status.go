@@ -9,27 +9,20 @@ import (
 	"github.com/tfgate/tfgate/internal/github"
 )
 
-// Commit status states.
-const (
-	StateSuccess = "success"
-	StatePending = "pending"
-	StateFailure = "failure"
-)
-
 // State is the commit status the verdict sets: success when every project may apply,
 // pending when every reason left is one that more reviews can lift, failure otherwise.
 func (v Verdict) State() string {
 	if v.Allowed {
-		return StateSuccess
+		return github.StateSuccess
 	}
 	for _, p := range v.Projects {
 		for _, r := range p.Reasons {
 			if !r.Pending {
-				return StateFailure
+				return github.StateFailure
 			}
 		}
 	}
-	return StatePending
+	return github.StatePending
 }
 
 // Description is the commit status text, at most github.MaxStatusDescription characters: the outcome

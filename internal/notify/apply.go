@@ -54,6 +54,7 @@ func PublishApply(ctx context.Context, a Apply) error {
 		}
 	}
 	if gh.API != nil && !a.DryRun {
+		ctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
 		if a.Run.PR > 0 && len(a.Run.Projects) > 0 {
 			copts := opts
 			marker := CommentMarker{Kind: "apply", PR: a.Run.PR, Part: 1, Parts: 1}.String()
@@ -64,16 +65,19 @@ func PublishApply(ctx context.Context, a Apply) error {
 			}
 		}
 		if a.Run.Commit != "" && (len(a.Run.Projects) > 0 || a.Stopped != "") {
-			st := github.Status{State: "success", Context: StatusApply, Description: render.StatusDescription(a.Run), TargetURL: gh.Env.RunURL()}
+			st := github.Status{State: github.StateSuccess, Context: StatusApply, Description: render.StatusDescription(a.Run), TargetURL: gh.Env.RunURL()}
 			switch {
 			case a.Stopped != "":
-				st.State, st.Description = "error", "tfgate apply could not run: see the run's log"
+				st.State, st.Description = github.StateError, "tfgate apply could not run: see the run's log"
 			case len(a.Run.Unfinished()) > 0 || a.Run.Count(report.StatusRefused) > 0:
-				st.State = "failure"
+				st.State = github.StateFailure
 			}
 			if _, err := gh.API.CreateStatus(ctx, a.Repo, a.Run.Commit, st); err != nil {
 				errs = append(errs, "status: "+err.Error())
 			}
+		}
+		if err := phase.End(nil); err != nil {
+			errs = append(errs, err.Error())
 		}
 	}
 	if len(errs) > 0 {

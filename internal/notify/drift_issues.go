@@ -10,6 +10,7 @@ import (
 	tfconfig "github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/drift"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -47,7 +48,7 @@ func PlanDriftIssues(run report.Run, issues []github.Issue, id github.Identity, 
 			st := DriftState{Status: p.Status, FirstSeen: o.Now}
 			out = append(out, DriftChange{i, Change{Op: OpReopen, Number: is.Number, Title: DriftTitle(p), Body: DriftBody(p, st, o),
 				Note: fmt.Sprintf("%s **%s** again at %s; reopening. The issue body has the details.",
-					iconWord(p.Status), word(p.Status), stamp(o.Now))}})
+					render.DriftIcon(p.Status), word(p.Status), stamp(o.Now))}})
 		case p.Status == report.StatusInSync && open:
 			st := DriftState{Status: p.Status, FirstSeen: prev.FirstSeen}
 			if st.FirstSeen.IsZero() {
@@ -55,6 +56,9 @@ func PlanDriftIssues(run report.Run, issues []github.Issue, id github.Identity, 
 			}
 			out = append(out, DriftChange{i, Change{Op: OpClose, Number: is.Number, Body: DriftBody(p, st, o),
 				Note: fmt.Sprintf("✅ Back in sync at %s: infrastructure, state and code agree. Closing; tfgate reopens this issue if the project drifts again.", stamp(o.Now))}})
+		}
+		for _, c := range Duplicates(issues, DriftKind, p.Name, id) {
+			out = append(out, DriftChange{i, c})
 		}
 	}
 	return out
@@ -68,16 +72,6 @@ func word(s report.Status) string {
 		return "drift check failed"
 	}
 	return "drifted"
-}
-
-func iconWord(s report.Status) string {
-	switch s {
-	case report.StatusPending:
-		return "⏳"
-	case report.StatusFailed:
-		return "💥"
-	}
-	return "⚡"
 }
 
 // DriftIssues configure PublishDriftIssues.
@@ -127,6 +121,11 @@ func PublishDriftIssues(ctx context.Context, o DriftIssues, run report.Run) (rep
 		is, err := t.Apply(ctx, c.Change)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %s issue: %v", projects[c.Project].Name, c.Op, err))
+			continue
+		}
+		if c.Op == OpDuplicate {
+			kept, _ := t.Find(issues, projects[c.Project].Name)
+			run.Notes = append(slices.Clip(run.Notes), DuplicateNote(DriftKind, projects[c.Project].Name, c.Number, kept.Number))
 			continue
 		}
 		projects[c.Project].Issue = is.HTMLURL

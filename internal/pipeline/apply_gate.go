@@ -10,6 +10,7 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -64,7 +65,7 @@ func (a *applier) verdict(v gate.Verdict) *report.Verdict {
 		}
 	}
 	switch {
-	case len(refused) == 0 || v.State() != gate.StateSuccess && (v.State() == gate.StateFailure || pending):
+	case len(refused) == 0 || v.State() != github.StateSuccess && (v.State() == github.StateFailure || pending):
 		return &report.Verdict{State: v.State(), Description: v.Description()}
 	}
 	t := refused[0]
@@ -76,9 +77,9 @@ func (a *applier) verdict(v gate.Verdict) *report.Verdict {
 	if len(refused) > 1 {
 		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
 	}
-	state := gate.StateFailure
+	state := github.StateFailure
 	if pending {
-		state = gate.StatePending
+		state = github.StatePending
 	}
 	return &report.Verdict{State: state, Description: render.FitStatus(desc)}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -105,7 +106,7 @@ func (a *applier) foldReviews() {
 				Text: "the merge also changed what no plan covers, and the review of it does not hold: " + w})
 		}
 	}
-	if a.run.Verdict == nil || a.run.Verdict.State == "success" {
-		a.run.Verdict = &report.Verdict{State: "failure", Description: render.FitStatus("refused: " + why[0])}
+	if a.run.Verdict == nil || a.run.Verdict.State == github.StateSuccess {
+		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus("refused: " + why[0])}
 	}
 }

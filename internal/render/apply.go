@@ -235,13 +235,6 @@ func isHex(s string) bool {
 	return true
 }
 
-// Verdict states, as the gate's commit status has them.
-const (
-	stateSuccess = "success"
-	statePending = "pending"
-	stateFailure = "failure"
-)
-
 // verdictOf is the run's verdict, or (when the pipeline gave none) one derived from the
 // projects' outcomes. Its description is unescaped.
 func verdictOf(r report.Run) report.Verdict {
@@ -277,38 +270,13 @@ func derivedVerdict(r report.Run) report.Verdict {
 	}
 	switch {
 	case len(r.Projects) == 0:
-		return report.Verdict{State: stateSuccess, Description: "no projects to apply"}
+		return report.Verdict{State: github.StateSuccess, Description: "no projects to apply"}
 	case len(bad) > 0:
-		return report.Verdict{State: stateFailure, Description: describe(bad, outcomeOf(r, bad[0]).word(bad[0]))}
+		return report.Verdict{State: github.StateFailure, Description: describe(bad, outcomeOf(r, bad[0]).word(bad[0]))}
 	case len(pending) > 0:
-		return report.Verdict{State: statePending, Description: describe(pending, "pending")}
+		return report.Verdict{State: github.StatePending, Description: describe(pending, "pending")}
 	}
-	return report.Verdict{State: stateSuccess, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
-}
-
-// stateWord is how a verdict's state reads after "Gate:".
-func stateWord(state string) string {
-	switch state {
-	case stateSuccess:
-		return "allowed"
-	case statePending:
-		return "pending"
-	case stateFailure, "error":
-		return "refused"
-	}
-	return clean(state)
-}
-
-func stateIcon(state string) string {
-	switch state {
-	case stateSuccess:
-		return "✅"
-	case statePending:
-		return "⏳"
-	case stateFailure, "error":
-		return "❌"
-	}
-	return "❔"
+	return report.Verdict{State: github.StateSuccess, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
 }
 
 // reviewStatusDescription is StatusDescription for gate and apply runs.

@@ -189,16 +189,6 @@ func shortCounts(s plan.Summary) string {
 	return strings.Join(out, " ")
 }
 
-func statusIcon(s report.Status) string {
-	switch s {
-	case report.StatusFailed, report.StatusInterrupted:
-		return "💥"
-	case report.StatusNotStarted, report.StatusRefused:
-		return "⏭"
-	}
-	return "✅"
-}
-
 // mdAlerts makes what a reviewer must not miss loud: projects that did not finish (their
 // changes are unknown), policy denies, destroys, replacements and drift.
 func mdAlerts(s *mdSection, r report.Run) {
