@@ -1,6 +1,12 @@
 package pipeline
 
-import "testing"
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"filippo.io/age"
+)
 
 // A record belongs to one workspace: a workspace whose name begins like another's does not
 // see the other's records, and only names tfgate writes count.
@@ -26,5 +32,34 @@ func TestRecordOf(t *testing.T) {
 		if plan, ok := recordOf(c.name, c.ws); ok != c.ok || (ok && plan != sum[:16]) {
 			t.Errorf("recordOf(%q, %q) = %q, %v; want %v", c.name, c.ws, plan, ok, c.ok)
 		}
+	}
+}
+
+// A kept state is encrypted as the bundles are: the plan key opens it with age.
+func TestEncryptStateOpensWithThePlanKey(t *testing.T) {
+	state := []byte(`{"version":4,"lineage":"l","serial":2,"resources":[{"secret":"hunter2"}]}`)
+	key := "a-long-random-plan-key-0123456789"
+	sealed, err := encryptState(state, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(sealed, []byte("hunter2")) {
+		t.Fatal("the kept state is in clear text")
+	}
+	id, err := age.NewScryptIdentity(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := age.Decrypt(bytes.NewReader(sealed), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, state) {
+		t.Errorf("decrypted %q, %v; want the state", got, err)
+	}
+	wrong, _ := age.NewScryptIdentity("another-key-entirely-0123456789")
+	if _, err := age.Decrypt(bytes.NewReader(sealed), wrong); err == nil {
+		t.Error("another key opens the kept state")
 	}
 }
