@@ -48,6 +48,11 @@ type ApplyRequest struct {
 	// 0 = none. CaughtUp, when set, gets each caught-up merge's run as it ends.
 	CatchUp  int
 	CaughtUp func(report.Run)
+	// UnsavedStateDir is where apply keeps a state terraform applied but could not save
+	// (errored.tfstate), outside the checkout; "" = tfgate-unsaved-state in the temporary
+	// directory. StatePushWait is how long it first tries to push it (0 = the default).
+	UnsavedStateDir string
+	StatePushWait   time.Duration
 
 	Masker        *secret.Masker
 	Progress      Progress
@@ -153,7 +158,7 @@ type applier struct {
 	runOpts  *PlanOptions
 	// earlier are the runs of the merges caught up before this one (apply_catchup.go).
 	earlier []earlierRun
-	// identity is the login tfgate writes as, learnt once (apply_record.go).
+	// identity is the login tfgate writes as, learnt once (apply_issues.go).
 	identity string
 }
 
@@ -195,10 +200,10 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	a.run.Commit = head
-	if dirty, err := git.Dirty(ctx); err != nil {
+	if dirty, err := git.Uncommitted(ctx); err != nil {
 		return err
-	} else if dirty {
-		return fmt.Errorf("the working tree has uncommitted changes: apply verifies the reviewed plans against commit %s exactly; check out a clean commit", ci.ShortSHA(head))
+	} else if len(dirty) > 0 {
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
 	}
 	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
 		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(gh.Event.HeadSHA))

@@ -17,7 +17,7 @@ func (a *applier) publish(ctx context.Context, runErr error) error {
 	if runErr != nil && a.run.Projects == nil {
 		stopped = a.req.Masker.String(runErr.Error())
 	}
-	// The tracking issues first: the audit names them (apply_record.go).
+	// The tracking issues first: the audit names them (apply_issues.go).
 	terr := a.track(ctx)
 	p := notify.Apply{GitHub: a.req.GitHub, Repo: a.repo, Run: a.run, Stopped: stopped, DryRun: a.req.DryRun, Version: a.req.TfgateVersion,
 		Already: a.already()}

@@ -14,8 +14,8 @@ import (
 // merge commit. The workspace must exist (the plan created it): apply never makes one.
 var applyStages = []stage{
 	{"", refuseTerraformFiles},
-	{"", initProject}, // reports "waiting" and "init" itself
-	{"workspace", selectWorkspace},
+	{"", initProject},          // reports "waiting" and "init" itself
+	{"workspace", recordApply}, // and refuses when an earlier apply was cut off
 	{"apply", applyPlan},
 }
 
@@ -50,7 +50,7 @@ func (a *applier) apply(ctx context.Context) error {
 				return t.result
 			}
 			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name),
-				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
+				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout, record: a.newRecord(t)}
 			stages := applyStages
 			if t.tf != nil { // derive initialised it
 				r.tf, stages = t.tf, applyStages[1:]
@@ -68,6 +68,7 @@ func (a *applier) apply(ctx context.Context) error {
 			return out
 		})
 	a.noteAlready()
+	stateNotes(&a.run)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply interrupted: %w", err)
 	}
@@ -79,6 +80,7 @@ func (a *applier) apply(ctx context.Context) error {
 func applyPlan(ctx context.Context, r *projectRun) error {
 	progress := newDetailer(r.opts.Now, r.detail, applyDetail)
 	err := r.tf.Apply(ctx, r.planFile, terraform.ApplyOptions{LockTimeout: r.lockTimeout, Progress: progress.update})
+	err = finishApply(ctx, r, err)
 	switch {
 	case err == nil:
 		return nil

@@ -149,7 +149,8 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 			}
 			got := map[string]report.Project{}
 			for _, p := range projects {
-				r := &projectRun{opts: opts, p: p, dir: t.TempDir(), phase: func(string) {}, detail: func(string) {}, planFile: filepath.Join(t.TempDir(), "plan")}
+				r := &projectRun{opts: opts, p: p, dir: t.TempDir(), phase: func(string) {}, detail: func(string) {}, planFile: filepath.Join(t.TempDir(), "plan"),
+					record: &applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()}} // (apply's)
 				got[p.Name] = runStages(t.Context(), r, tc.stages)
 			}
 			app := got["app"]

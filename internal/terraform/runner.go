@@ -38,6 +38,8 @@ type Runner interface {
 	StatePull(ctx context.Context) ([]byte, error)
 	// ShowState returns the exact stdout bytes of `show -json` of the current state.
 	ShowState(ctx context.Context) ([]byte, error)
+	// Recorder: apply's record in the backend, and saving an unsaved state (record.go).
+	Recorder
 }
 
 // PlanOptions are the plan flags tfgate sets. Paths are relative to the
