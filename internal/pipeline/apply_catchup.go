@@ -70,10 +70,10 @@ func (a *applier) catchUp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if dirty, err := git.Dirty(ctx); err != nil {
+	if dirty, err := git.Uncommitted(ctx); err != nil {
 		return err
-	} else if dirty {
-		return fmt.Errorf("the working tree has uncommitted changes: apply checks out the earlier merges it catches up; check out a clean commit")
+	} else if len(dirty) > 0 {
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply checks out the earlier merges it catches up and verifies each against its commit exactly; check out a clean commit", listFew(dirty))
 	}
 	var stop error
 	for _, m := range pending {
