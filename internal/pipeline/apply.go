@@ -69,7 +69,7 @@ var applying atomic.Int32
 // applied: a first signal then cancels and waits instead of exiting at once.
 func Applying() int { return int(applying.Load()) }
 
-// publishTimeout bounds publishing the audit after the run (which may have been cancelled).
+// publishTimeout bounds publishing the audit after a cancelled run, from the cancellation.
 const publishTimeout = 30 * time.Second
 
 // ErrGateRefused is returned (wrapped) when the gate refused at least one project: exit 4.
@@ -98,9 +98,14 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 		err = a.apply(ctx)
 	}
 	// The audit is published even when the run was cancelled (SIGTERM): what was applied
-	// must be on record. It gets a little time of its own.
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
+	// must be on record. A cancelled run gets a little time of its own from the
+	// cancellation; one that was not is bounded by the publishing phase
+	// (TFGATE_PUBLISH_TIMEOUT), like every run's: a shorter cap here left neither the
+	// comment nor the status after one stalled request.
+	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(publishTimeout, cancel) })
+	defer stopGrace()
 	a.noteEarlier()
 	if perr := a.publish(pctx, err); perr != nil {
 		err = errors.Join(err, perr)

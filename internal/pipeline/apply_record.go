@@ -48,6 +48,8 @@ type applyRecord struct {
 	pushWait time.Duration // how long to retry `state push` of an unsaved state
 	name     string        // the record workspace, once created
 	none     string        // why the backend holds no record ("" = it does)
+	// already says how tfgate knows an earlier run applied this plan (apply_applied.go).
+	already string
 }
 
 func recordName(ws, planSum string) string { return RecordPrefix + ws + "-" + planSum[:16] }
@@ -66,8 +68,7 @@ var hexDigits16 = regexp.MustCompile(`^[0-9a-f]{16}$`)
 // recordApply is apply's workspace stage: refuse when the backend holds a record of an
 // apply of this workspace that was cut off, else write this apply's record and select the
 // project's workspace.
-func recordApply(ctx context.Context, r *projectRun) error {
-	rec := r.record
+func recordApply(ctx context.Context, r *projectRun, rec *applyRecord) error {
 	if rec == nil || len(rec.planSum) < 16 {
 		return fmt.Errorf("apply of %s: no plan sha256 to record the apply under", r.p.Name)
 	}
@@ -75,7 +76,7 @@ func recordApply(ctx context.Context, r *projectRun) error {
 	if ws == "" {
 		ws = "default"
 	}
-	if _, err := os.Lstat(filepath.Join(r.tfDir(), "errored.tfstate")); err == nil {
+	if _, err := os.Lstat(filepath.Join(tfDir(r), "errored.tfstate")); err == nil {
 		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.p.Dir, r.p.Dir)
 	}
 	name := recordName(ws, rec.planSum)
@@ -117,7 +118,7 @@ func recordApply(ctx context.Context, r *projectRun) error {
 		if settle.IsZero() {
 			settle = now.Add(recordSettle)
 		} else if now.After(settle) {
-			return interruptedError(ctx, r, found)
+			return interruptedError(ctx, r, rec, found)
 		}
 		// A record is also there while an apply runs: one racing this one (a re-run
 		// started before the first ended) holds the state lock but for a moment at its
@@ -169,7 +170,7 @@ func noWorkspaces(err error) bool {
 
 // interruptedError is the refusal of an apply whose state holds another apply's record:
 // what the record is, where the state stands against the plan, what to do.
-func interruptedError(ctx context.Context, r *projectRun, records []string) error {
+func interruptedError(ctx context.Context, r *projectRun, rec *applyRecord, records []string) error {
 	ws := r.p.Workspace
 	if ws == "" {
 		ws = "default"
@@ -177,7 +178,7 @@ func interruptedError(ctx context.Context, r *projectRun, records []string) erro
 	what := "an earlier apply of this plan was interrupted"
 	// (one that is running still holds the state lock: recordApply waited for it first)
 	for _, name := range records {
-		if plan, _ := recordOf(name, ws); plan != r.record.planSum[:16] {
+		if plan, _ := recordOf(name, ws); plan != rec.planSum[:16] {
 			what = "an earlier apply on this state (of plan " + plan + "…) was interrupted"
 		}
 	}
@@ -218,14 +219,13 @@ func stateAgainstPlan(ctx context.Context, r *projectRun) string {
 // finishApply runs after terraform apply: a state terraform could not save is pushed once
 // the backend answers, else kept and named; the record goes once the state is saved and
 // terraform ended on its own (an exit code, not a signal).
-func finishApply(ctx context.Context, r *projectRun, applyErr error) error {
-	rec := r.record
+func finishApply(ctx context.Context, r *projectRun, rec *applyRecord, applyErr error) error {
 	if rec == nil {
 		return applyErr
 	}
-	errored := filepath.Join(r.tfDir(), "errored.tfstate")
+	errored := filepath.Join(tfDir(r), "errored.tfstate")
 	if _, err := os.Lstat(errored); err == nil {
-		return unsavedState(ctx, r, errored, applyErr)
+		return unsavedState(ctx, r, rec, errored, applyErr)
 	}
 	var exit *exec.ExitError
 	if applyErr != nil && (!errors.As(applyErr, &exit) || !exit.Exited()) {
@@ -246,8 +246,7 @@ func finishApply(ctx context.Context, r *projectRun, applyErr error) error {
 
 // unsavedState handles errored.tfstate, terraform's copy of a state it applied but could
 // not write to the backend.
-func unsavedState(ctx context.Context, r *projectRun, errored string, applyErr error) error {
-	rec := r.record
+func unsavedState(ctx context.Context, r *projectRun, rec *applyRecord, errored string, applyErr error) error {
 	// The backend may be back in a moment (a database restart): push what terraform
 	// applied, without -force, so terraform's own lineage and serial checks apply.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rec.pushWait)
@@ -266,10 +265,10 @@ func unsavedState(ctx context.Context, r *projectRun, errored string, applyErr e
 	}
 	if pushErr == nil {
 		os.Remove(errored)
-		err := finishApply(ctx, r, nil)
+		err := finishApply(ctx, r, rec, nil)
 		return errors.Join(errors.New("terraform could not save the state when it applied (the state backend failed); tfgate pushed it (errored.tfstate) once the backend answered again: the state is saved. Check the apply's errors below, then plan again"), applyErr, err)
 	}
-	kept, keepErr := keepState(r, errored)
+	kept, keepErr := keepState(r, rec, errored)
 	msg := fmt.Sprintf("%s: terraform changed the infrastructure but could not write the state to the backend, and tfgate could not push it either (tried for %s)", StateNotSaved, rec.pushWait)
 	switch {
 	case keepErr != nil:
@@ -297,8 +296,7 @@ func unsavedState(ctx context.Context, r *projectRun, errored string, applyErr e
 
 // keepState moves an unsaved state out of the checkout into keepDir, encrypted with the
 // plan key when there is one, and returns where.
-func keepState(r *projectRun, errored string) (string, error) {
-	rec := r.record
+func keepState(r *projectRun, rec *applyRecord, errored string) (string, error) {
 	if err := os.MkdirAll(rec.keepDir, 0o700); err != nil {
 		return "", err
 	}
@@ -353,7 +351,7 @@ func encryptState(data []byte, key string) ([]byte, error) {
 }
 
 // tfDir is the project's directory, where terraform runs (and writes errored.tfstate).
-func (r *projectRun) tfDir() string { return filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)) }
+func tfDir(r *projectRun) string { return filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)) }
 
 // stateNotes names, in the run's notes, every project applied without its state saved: the
 // loudest place a report has.

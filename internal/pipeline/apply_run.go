@@ -11,12 +11,15 @@ import (
 )
 
 // applyStages: what apply does to each allowed project, from a fresh checkout of the
-// merge commit. The workspace must exist (the plan created it): apply never makes one.
-var applyStages = []stage{
-	{"", refuseTerraformFiles},
-	{"", initProject},          // reports "waiting" and "init" itself
-	{"workspace", recordApply}, // and refuses when an earlier apply was cut off
-	{"apply", applyPlan},
+// merge commit, keeping its record rec in the state backend (apply_record.go). The
+// workspace must exist (the plan created it): apply never makes one.
+func applyStages(rec *applyRecord) []stage {
+	return []stage{
+		{"", refuseTerraformFiles},
+		{"", initProject}, // reports "waiting" and "init" itself
+		{"workspace", func(ctx context.Context, r *projectRun) error { return recordApply(ctx, r, rec) }}, // and refuses when an earlier apply was cut off
+		{"apply", func(ctx context.Context, r *projectRun) error { return applyPlan(ctx, r, rec) }},
+	}
 }
 
 // apply applies every allowed target in depends_on order, at most Parallel at once. A
@@ -50,19 +53,20 @@ func (a *applier) apply(ctx context.Context) error {
 				return t.result
 			}
 			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name),
-				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout, record: a.newRecord(t)}
-			stages := applyStages
+				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
+			rec := a.newRecord(t)
+			stages := applyStages(rec)
 			if t.tf != nil { // derive initialised it
-				r.tf, stages = t.tf, applyStages[1:]
+				r.tf, stages = t.tf, stages[1:]
 			}
 			res := runStages(ctx, r, stages)
 			out := t.result
 			out.Status, out.Error = report.StatusApplied, ""
 			if res.Status != report.StatusPlanned {
 				out.Status, out.Error = res.Status, res.Error
-			} else if r.already != "" && out.Apply != nil {
+			} else if rec.already != "" && out.Apply != nil {
 				applied := *out.Apply
-				applied.Already = r.already
+				applied.Already = rec.already
 				out.Apply = &applied
 			}
 			return out
@@ -77,10 +81,10 @@ func (a *applier) apply(ctx context.Context) error {
 
 // applyPlan applies the verified plan file, and nothing else. Terraform's own refusals
 // get a sentence that says what happened and what to do.
-func applyPlan(ctx context.Context, r *projectRun) error {
+func applyPlan(ctx context.Context, r *projectRun, rec *applyRecord) error {
 	progress := newDetailer(r.opts.Now, r.detail, applyDetail)
 	err := r.tf.Apply(ctx, r.planFile, terraform.ApplyOptions{LockTimeout: r.lockTimeout, Progress: progress.update})
-	err = finishApply(ctx, r, err)
+	err = finishApply(ctx, r, rec, err)
 	switch {
 	case err == nil:
 		return nil
@@ -88,7 +92,7 @@ func applyPlan(ctx context.Context, r *projectRun) error {
 		// Perhaps its own: an earlier run of this merge applied it (apply_applied.go).
 		how, aerr := appliedBefore(ctx, r)
 		if aerr == nil && how != "" {
-			r.already = how
+			rec.already = how
 			return nil
 		}
 		if aerr != nil {

@@ -138,7 +138,7 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		stages []stage
-	}{{"plan", planStages}, {"drift", driftStages}, {"apply", applyStages}} {
+	}{{"plan", planStages}, {"drift", driftStages}, {"apply", applyStages(&applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()})}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []string
 			opts := &PlanOptions{Root: root, NewRunner: func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
@@ -149,8 +149,7 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 			}
 			got := map[string]report.Project{}
 			for _, p := range projects {
-				r := &projectRun{opts: opts, p: p, dir: t.TempDir(), phase: func(string) {}, detail: func(string) {}, planFile: filepath.Join(t.TempDir(), "plan"),
-					record: &applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()}} // (apply's)
+				r := &projectRun{opts: opts, p: p, dir: t.TempDir(), phase: func(string) {}, detail: func(string) {}, planFile: filepath.Join(t.TempDir(), "plan")}
 				got[p.Name] = runStages(t.Context(), r, tc.stages)
 			}
 			app := got["app"]

@@ -148,9 +148,6 @@ type projectRun struct {
 	suggest   SuggestFunc // drift: fold-back suggestions; nil = none
 	// lockTimeout (apply) is how long terraform waits for a state lock.
 	lockTimeout time.Duration
-	// already (apply) says how tfgate knows an earlier run applied this plan (apply_applied.go).
-	already string
-	record  *applyRecord // apply: its record in the state backend (apply_record.go)
 }
 
 // stage is one step of a project's job. phase names it in progress ("" for a stage too
