@@ -143,6 +143,9 @@ func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error)
 	}
 	if gh.API != nil {
 		pub.comment(ctx, run, parts, opts)
+		if stopped == nil {
+			pub.labelProjects(ctx, run)
+		}
 		pub.status(ctx, run, stopped)
 	}
 	if len(pub.errs) > 0 {
@@ -154,7 +157,7 @@ func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error)
 func (pub *publisher) comment(ctx context.Context, run report.Run, parts []string, opts render.MarkdownOptions) {
 	gh := pub.gh
 	n := gh.Event.PRNumber
-	if n <= 0 || !isPullRequest(gh.Event.Name) {
+	if n <= 0 || !forPullRequest(gh.Event) {
 		return
 	}
 	if parts == nil {

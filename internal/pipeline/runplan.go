@@ -71,9 +71,17 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	if req.GitHub == nil {
 		return runPlan(ctx, req)
 	}
+	if req.GitHub.Event.Name == "workflow_dispatch" && req.GitHub.Event.PRNumber > 0 {
+		// A re-plan of a pull request (tfgate notify-stale): planned as its own event would be.
+		ev, err := dispatchedPull(ctx, req.GitHub, req.Root)
+		if err != nil {
+			return report.Run{Kind: report.KindPlan}, err
+		}
+		req.GitHub.Event = ev
+	}
 	ev := req.GitHub.Event
 	req.PR, req.Fork = ev.PRNumber, ev.Fork
-	if req.Base == "" && ev.BaseSHA != "" && (isPullRequest(ev.Name) || ev.Name == "merge_group") {
+	if req.Base == "" && ev.BaseSHA != "" && (forPullRequest(ev) || ev.Name == "merge_group") {
 		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
 	}
 	pub := startPublish(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
@@ -312,7 +320,7 @@ func short(sha string) string {
 // records the head, and the merge as the commit planned. Any other checkout records HEAD
 // and warns: its bundles will not match the pull request's head, and apply refuses them.
 func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head string) (commit, planned string, err error) {
-	if req.GitHub == nil || !isPullRequest(req.GitHub.Event.Name) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
+	if req.GitHub == nil || !forPullRequest(req.GitHub.Event) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
 		return head, "", nil
 	}
 	want := req.GitHub.Event.HeadSHA

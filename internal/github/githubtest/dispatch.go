@@ -86,8 +86,7 @@ func (s *Server) dispatchWorkflow(w http.ResponseWriter, r *request) {
 		writeError(w, http.StatusUnprocessableEntity, "Workflow does not have 'workflow_dispatch' trigger")
 		return
 	}
-	branch := strings.TrimPrefix(in.Ref, "refs/heads/")
-	if _, ok := rp.refs["refs/heads/"+branch]; !ok && branch != "main" {
+	if !rp.hasBranch(strings.TrimPrefix(in.Ref, "refs/heads/")) {
 		writeError(w, http.StatusUnprocessableEntity, "No ref found for: "+in.Ref)
 		return
 	}
@@ -120,4 +119,18 @@ func (s *Server) dispatchWorkflow(w http.ResponseWriter, r *request) {
 	}
 	s.dispatches = append(s.dispatches, Dispatch{Repo: full, Workflow: wf.File, Ref: in.Ref, Inputs: inputs})
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// hasBranch: the default branch (main), a branch the test set, or an open pull request's
+// head branch (in the repository itself).
+func (r *repo) hasBranch(name string) bool {
+	if _, ok := r.refs["refs/heads/"+name]; ok || name == "main" {
+		return true
+	}
+	for _, is := range r.issues {
+		if is.pull != nil && is.State == "open" && !is.pull.Fork && is.pull.HeadRef == name {
+			return true
+		}
+	}
+	return false
 }

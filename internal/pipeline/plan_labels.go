@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// forPullRequest reports whether a run's event is about one pull request: its own events,
+// or a workflow_dispatch that re-plans it (resolved by dispatchedPull).
+func forPullRequest(ev ci.Event) bool {
+	return isPullRequest(ev.Name) || ev.Name == "workflow_dispatch" && ev.PRNumber > 0 && ev.HeadSHA != "" && ev.BaseSHA != ""
+}
+
+// projectLabels are the labels a plan run's pull request carries: one per project planned
+// (github.ProjectLabel), so that tfgate notify-stale finds the pull requests a merge makes
+// stale by label.
+func projectLabels(run report.Run) []string {
+	var out []string
+	for _, p := range run.Projects {
+		if l := github.ProjectLabel(p.Name); !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// labelProjects makes the pull request's tfgate:<project> labels those of the projects
+// just planned: one call to add the missing ones (GitHub creates a label on first use), one
+// per label no longer planned; none when they are already right (the event lists them).
+func (pub *publisher) labelProjects(ctx context.Context, run report.Run) {
+	gh := pub.gh
+	api, ok := gh.API.(github.StaleAPI)
+	if !ok || gh.Event.PRNumber <= 0 || !forPullRequest(gh.Event) {
+		return
+	}
+	want := projectLabels(run)
+	var have []string
+	for _, l := range gh.Event.LabelList() {
+		if strings.HasPrefix(l, github.ProjectLabelPrefix) {
+			have = append(have, l)
+		}
+	}
+	var add []string
+	for _, l := range want {
+		if !slices.ContainsFunc(have, func(h string) bool { return strings.EqualFold(h, l) }) {
+			add = append(add, l)
+		}
+	}
+	if len(add) > 0 {
+		pub.try("project labels", api.AddLabels(ctx, pub.repo, gh.Event.PRNumber, add))
+	}
+	for _, h := range have {
+		if !slices.ContainsFunc(want, func(l string) bool { return strings.EqualFold(h, l) }) {
+			pub.try("project labels", api.RemoveLabel(ctx, pub.repo, gh.Event.PRNumber, h))
+		}
+	}
+}
