@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 )
