@@ -372,6 +372,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.WriteFile(ts.MkAbs(rest[1]), []byte(b.String()), 0o644))
 	case "ruleset", "protect", "secret", "hang":
 		ghSetup(ts, sub, rest)
+	case "workflow", "dispatched", "labels", "token":
+		ghStale(ts, sub, rest)
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}

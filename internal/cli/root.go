@@ -32,6 +32,7 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newPublishCmd(a),
 		newGateCmd(a),
 		newApplyCmd(a),
+		newNotifyStaleCmd(a),
 		newDriftCmd(a),
 		newRenderCmd(a),
 		newPolicyCmd(a),

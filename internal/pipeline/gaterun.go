@@ -68,6 +68,15 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		return run, fmt.Errorf("read pull request #%d: %w", n, err)
 	}
+	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
+		// notify-stale's re-plan: the test merge checked out is on the current default
+		// branch, which GitHub's base.sha of the pull request may not be yet.
+		ev, err := dispatchedPull(ctx, gh, req.Root)
+		if err != nil {
+			return run, err
+		}
+		pr.BaseSHA = ev.BaseSHA
+	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
 	a := &applier{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
