@@ -125,3 +125,16 @@ func (s *Server) PullLabels(fullName string, number int) []string {
 	}
 	return slices.Clone(is.Labels)
 }
+
+// SetLabels seeds the labels of issue or pull request number (which must exist), creating
+// missing ones.
+func (s *Server) SetLabels(fullName string, number int, labels []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(splitRepo(fullName))
+	is := rp.issues[number]
+	if is == nil {
+		panic("githubtest: SetLabels on an issue or pull request that was not added")
+	}
+	is.Labels = s.ensureLabelsLocked(rp, labels)
+}
