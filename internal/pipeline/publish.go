@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -186,6 +187,10 @@ func (pub *publisher) status(ctx context.Context, run report.Run, stopped error)
 	switch {
 	case stopped != nil:
 		st.State, st.Description = "error", "tfgate plan could not run: see the run's log"
+		var waitErr *QueueWaitError
+		if errors.As(stopped, &waitErr) {
+			st.State, st.Description = "failure", waitErr.Status()
+		}
 	case len(run.Unfinished()) > 0 || run.Denied() > 0:
 		st.State = "failure"
 	}

@@ -101,7 +101,10 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 		run, err = runPlan(ctx, req)
 	}
 	var stopped error
-	if err != nil && run.Projects == nil {
+	var waitErr *QueueWaitError
+	if errors.As(err, &waitErr) {
+		stopped = waitErr // its own words on the status: the queue retries
+	} else if err != nil && run.Projects == nil {
 		stopped = errors.New(req.Masker.String(err.Error()))
 	}
 	if perr := pub.finish(ctx, run, stopped); perr != nil && err == nil {
@@ -151,6 +154,11 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	run.Base, run.MergeBase, run.Notes = sel.Base, short(sel.MergeBase), sel.Notes
 	if len(sel.Projects) == 0 {
 		return run, nil
+	}
+	if req.GitHub != nil && req.GitHub.Event.Name == "merge_group" {
+		if err := waitQueueBase(ctx, req, req.Base, sel.Projects); err != nil {
+			return run, err
+		}
 	}
 
 	base := sel.Base
