@@ -180,10 +180,7 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 			return res, err
 		}
 		for _, n := range ns {
-			if n == res.Merge {
-				continue
-			}
-			if slices.Contains(ch.Projects, name) || len(ch.Shared) > 0 {
+			if n != res.Merge && !slices.Contains(byPull[n], name) {
 				byPull[n] = append(byPull[n], name)
 			}
 		}
