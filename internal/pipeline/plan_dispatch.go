@@ -53,7 +53,7 @@ func dispatchedPull(ctx context.Context, gh *GitHubRun, root string) (ci.Event, 
 	if ev.DispatchBase != "" {
 		ok, err := git.IsAncestor(ctx, ev.DispatchBase, base)
 		if err != nil {
-			return ev, fmt.Errorf("re-plan of #%d: %w (fetch-depth: 0 on actions/checkout)", n, err)
+			return ev, fmt.Errorf("re-plan of #%d on the input base %s: %w (check out with fetch-depth: 0)", n, short(ev.DispatchBase), err)
 		}
 		if !ok {
 			return ev, fmt.Errorf("the checkout of pull request #%d is on %s, older than the default branch's %s it is to be planned on: GitHub had not yet updated its test merge (refs/pull/%d/merge); run this workflow again in a minute",
