@@ -34,8 +34,9 @@ again on GitHub's test merge with the new default branch (the token needs action
 without it auto warns and only tells, always fails). A re-plan's status is pending until it
 is done; one that cannot be started leaves the status failure.
 
-API calls: 1 + one per changed project's label, then 5 per related pull request; none for
-pull requests that plan other projects.
+API calls: 1 + one per changed project's label + one for tfgate:* (pull requests planning
+more projects than they carry labels for), then 5 per related pull request; none for pull
+requests that plan other projects.
 
 Exit codes: 0 done (also when no pull request was stale), 1 errors.`,
 		Args: cobra.NoArgs,

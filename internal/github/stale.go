@@ -24,6 +24,14 @@ const ProjectLabelPrefix = "tfgate:"
 // MaxLabelChars is GitHub's limit on a label name, in characters.
 const MaxLabelChars = 50
 
+// ManyProjectsLabel stands for every project on a pull request that plans more than
+// MaxProjectLabels of them (GitHub allows 100 labels on an issue, and people's own labels
+// need room): such a pull request is related to every change.
+const ManyProjectsLabel = ProjectLabelPrefix + "*"
+
+// MaxProjectLabels is how many project labels tfgate puts on one pull request.
+const MaxProjectLabels = 50
+
 // ProjectLabel is the label of project name on the pull requests that plan it:
 // "tfgate:<name>", or, when that is longer than GitHub's 50 characters, the name's end
 // after a short hash of the whole name ("tfgate:1a2b3c4d…prod/network"): still readable,

@@ -2,6 +2,7 @@ package github_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -59,6 +60,13 @@ func TestStaleCalls(t *testing.T) {
 	}
 	if err := c.AddLabels(ctx, repo, a, []string{strings.Repeat("x", 51)}); github.HTTPStatus(err) != 422 {
 		t.Errorf("a 51-character label: %v, want 422", err)
+	}
+	many := make([]string, 99)
+	for i := range many {
+		many[i] = fmt.Sprintf("l%d", i)
+	}
+	if err := c.AddLabels(ctx, repo, a, many); github.HTTPStatus(err) != 422 {
+		t.Errorf("a 101st label: %v, want 422 (GitHub allows 100)", err)
 	}
 
 	for _, st := range []string{"pending", "success"} {

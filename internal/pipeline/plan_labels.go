@@ -18,13 +18,17 @@ func forPullRequest(ev ci.Event) bool {
 
 // projectLabels are the labels a plan run's pull request carries: one per project planned
 // (github.ProjectLabel), so that tfgate notify-stale finds the pull requests a merge makes
-// stale by label.
+// stale by label; beyond github.MaxProjectLabels projects the one label
+// github.ManyProjectsLabel (related to every change).
 func projectLabels(run report.Run) []string {
 	var out []string
 	for _, p := range run.Projects {
 		if l := github.ProjectLabel(p.Name); !slices.Contains(out, l) {
 			out = append(out, l)
 		}
+	}
+	if len(out) > github.MaxProjectLabels {
+		return []string{github.ManyProjectsLabel}
 	}
 	return out
 }

@@ -136,8 +136,8 @@ func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 
 // NotifyStale tells the open pull requests related to ch. Calls: one for the merged pull
 // request of the commit and one per label (page) listed — a label per changed project, or
-// per project when a shared file changed — then per related pull request: read it, start
-// its plan workflow, set its status, list and edit its comment.
+// per project when a shared file changed, and github.ManyProjectsLabel — then per related
+// pull request: read it, start its plan workflow, set its status, list and edit its comment.
 func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, workflow string, warn func(string)) (StaleResult, error) {
 	res := StaleResult{Change: ch}
 	if replan == "" {
@@ -174,16 +174,28 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 		}
 	}
 	byPull := map[int][]string{}
-	for _, name := range related {
-		ns, err := api.ListLabelledPulls(ctx, repo, github.ProjectLabel(name))
+	add := func(label string, names []string) error {
+		ns, err := api.ListLabelledPulls(ctx, repo, label)
 		if err != nil {
-			return res, err
+			return err
 		}
 		for _, n := range ns {
-			if n != res.Merge && !slices.Contains(byPull[n], name) {
-				byPull[n] = append(byPull[n], name)
+			for _, name := range names {
+				if n != res.Merge && !slices.Contains(byPull[n], name) {
+					byPull[n] = append(byPull[n], name)
+				}
 			}
 		}
+		return nil
+	}
+	for _, name := range related {
+		if err := add(github.ProjectLabel(name), []string{name}); err != nil {
+			return res, err
+		}
+	}
+	// Pull requests planning more projects than they carry labels for relate to any change.
+	if err := add(github.ManyProjectsLabel, related); err != nil {
+		return res, err
 	}
 	numbers := make([]int, 0, len(byPull))
 	for n := range byPull {

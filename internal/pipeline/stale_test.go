@@ -43,11 +43,12 @@ func staleFixture(t *testing.T, related int) (*githubtest.Server, *GitHubRun, St
 }
 
 // TestNotifyStaleCalls measures the API calls of notify-stale after an apply run with 0, 1
-// and 20 related open pull requests (and 30 unrelated ones, never read): 2 + 5 per related
-// pull request — the merge's pull request, the label's list, then per pull request: read,
-// dispatch, status, comments' list, edit.
+// and 20 related open pull requests (and 30 unrelated ones, never read): 3 + 5 per related
+// pull request — the merge's pull request, the lists of the label tfgate:app and of
+// tfgate:* (pull requests planning too many projects to label), then per pull request:
+// read, dispatch, status, comments' list, edit.
 func TestNotifyStaleCalls(t *testing.T) {
-	for _, tc := range []struct{ related, calls int }{{0, 2}, {1, 7}, {20, 102}} {
+	for _, tc := range []struct{ related, calls int }{{0, 3}, {1, 8}, {20, 103}} {
 		t.Run(fmt.Sprint(tc.related), func(t *testing.T) {
 			s, gh, ch := staleFixture(t, tc.related)
 			res, err := NotifyStale(context.Background(), gh, ch, ReplanAuto, "plan.yml", func(w string) { t.Error(w) })
@@ -100,9 +101,9 @@ func TestNotifyStaleShared(t *testing.T) {
 	if len(res.Pulls) != 32 || len(warns) != 1 || !strings.Contains(warns[0], "actions: write") {
 		t.Fatalf("%d pull requests told, warnings %q", len(res.Pulls), warns)
 	}
-	// 1 + 4 labels, 32 × (read, status, list) + 2 edits (the others have no plan comment),
-	// and the one dispatch the token was refused.
-	if got := s.Requests(); got != 1+4+32*3+2+1 {
+	// 1 + 4 labels + tfgate:*, 32 × (read, status, list) + 2 edits (the others have no plan
+	// comment), and the one dispatch the token was refused.
+	if got := s.Requests(); got != 1+5+32*3+2+1 {
 		t.Errorf("%d API calls", got)
 	}
 	for _, p := range res.Pulls {
@@ -115,5 +116,23 @@ func TestNotifyStaleShared(t *testing.T) {
 	}
 	if _, err := NotifyStale(context.Background(), gh, ch, ReplanAlways, "plan.yml", func(string) {}); err == nil || !strings.Contains(err.Error(), "may not start workflows") {
 		t.Errorf("--replan always with an actions: read token: %v", err)
+	}
+}
+
+// A pull request planning more projects than it carries labels for (tfgate:*) is related
+// to a change of any project.
+func TestNotifyStaleManyProjects(t *testing.T) {
+	s, gh, ch := staleFixture(t, 0)
+	n := s.AddPull(staleRepo, githubtest.Pull{HeadSHA: strings.Repeat("9", 40), HeadRef: "many"})
+	s.SetLabels(staleRepo, n, []string{github.ManyProjectsLabel})
+	res, err := NotifyStale(context.Background(), gh, ch, ReplanNever, "plan.yml", func(w string) { t.Error(w) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pulls) != 1 || res.Pulls[0].Number != n || strings.Join(res.Pulls[0].Projects, ",") != "app" || res.Pulls[0].Replanning {
+		t.Errorf("told %+v, want #%d for app, not re-planned (--replan never)", res.Pulls, n)
+	}
+	if sts := s.Statuses(staleRepo, strings.Repeat("9", 40)); len(sts) != 1 || sts[0].State != "failure" || sts[0].Description != "stale: main changed app (#1) — re-plan" {
+		t.Errorf("statuses %+v", sts)
 	}
 }

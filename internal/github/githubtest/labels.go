@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -9,6 +10,9 @@ import (
 
 // The labels of one issue or pull request: added (creating missing labels, as GitHub does
 // for writers) and removed.
+
+// MaxIssueLabels is how many labels GitHub allows on one issue or pull request.
+const MaxIssueLabels = 100
 
 func (s *Server) labelRoutes() {
 	s.handle("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", s.addIssueLabels)
@@ -68,11 +72,17 @@ func (s *Server) addIssueLabels(w http.ResponseWriter, r *request) {
 		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
-	for _, l := range s.ensureLabelsLocked(rp, names) {
-		if !slices.ContainsFunc(is.Labels, func(h string) bool { return strings.EqualFold(h, l) }) {
-			is.Labels = append(is.Labels, l)
+	merged := slices.Clone(is.Labels)
+	for _, l := range names {
+		if !slices.ContainsFunc(merged, func(h string) bool { return strings.EqualFold(h, l) }) {
+			merged = append(merged, l)
 		}
 	}
+	if len(merged) > MaxIssueLabels {
+		writeValidation(w, "Issue", "labels", fmt.Sprintf("an issue can have at most %d labels", MaxIssueLabels))
+		return
+	}
+	is.Labels = s.ensureLabelsLocked(rp, merged)
 	is.UpdatedAt = s.tick()
 	writeJSON(w, http.StatusOK, s.issueLabelsJSON(rp, is))
 }
