@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/fileio"
 	"github.com/tfgate/tfgate/internal/plan"
 )
 
@@ -179,7 +180,7 @@ func writeManifest(dir string, m Manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, ManifestFile), data)
+	return fileio.WriteAtomic(filepath.Join(dir, ManifestFile), data, 0o600)
 }
 
 func marshalManifest(m Manifest) ([]byte, error) {
@@ -188,25 +189,6 @@ func marshalManifest(m Manifest) ([]byte, error) {
 		return nil, err
 	}
 	return append(data, '\n'), nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // readLimited reads a whole file, refusing one larger than limit bytes.

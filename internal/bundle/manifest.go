@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 var (
@@ -139,8 +141,5 @@ func abbrev(h string) string {
 
 // clip keeps hostile values from flooding a message.
 func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
+	return english.Clip(s, 81)
 }

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 
 	"filippo.io/age"
+
+	"github.com/tfgate/tfgate/internal/fileio"
 )
 
 // WorkFactor is the scrypt work factor (log2 N) Seal encrypts with, and the largest Open
@@ -66,7 +68,7 @@ func Seal(ctx context.Context, dir, passphrase string) error {
 		}
 		return fmt.Errorf("seal bundle of %s: %w", m.Project, err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ManifestFile), manifest); err != nil {
+	if err := fileio.WriteAtomic(filepath.Join(dir, ManifestFile), manifest, 0o600); err != nil {
 		return fmt.Errorf("seal bundle of %s: %w", m.Project, err)
 	}
 	if err := os.Remove(planPath); err != nil {

@@ -28,7 +28,7 @@ func (g Git) Export(ctx context.Context, rev, dir string) error {
 	}
 	index, err := os.CreateTemp("", "tfgate-index-")
 	if err != nil {
-		return fmt.Errorf("export %s: %w", short(sha), err)
+		return fmt.Errorf("export %s: %w", ShortSHA(sha), err)
 	}
 	index.Close()
 	os.Remove(index.Name()) // git writes a fresh index there; an empty file is not one
@@ -44,7 +44,7 @@ func (g Git) Export(ctx context.Context, rev, dir string) error {
 		{"checkout-index", "--all", "--force", "--prefix=" + abs + string(filepath.Separator)},
 	} {
 		if err := runEnv(ctx, top, env, args...); err != nil {
-			return fmt.Errorf("export %s into %s: %w", short(sha), dir, err)
+			return fmt.Errorf("export %s into %s: %w", ShortSHA(sha), dir, err)
 		}
 	}
 	return nil
@@ -66,11 +66,4 @@ func runEnv(ctx context.Context, dir string, env []string, args ...string) error
 		return fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return nil
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }

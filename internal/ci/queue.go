@@ -30,7 +30,7 @@ func (g Git) FirstParents(ctx context.Context, base, head string) ([]Commit, err
 	}
 	out, err := g.run(ctx, "rev-list", "--first-parent", "--parents", fmt.Sprintf("--max-count=%d", MaxChain+1), "--end-of-options", head, "^"+base)
 	if err != nil {
-		return nil, fmt.Errorf("list the commits between %s and %s: %w", shortSHA(base), shortSHA(head), err)
+		return nil, fmt.Errorf("list the commits between %s and %s: %w", ShortSHA(base), ShortSHA(head), err)
 	}
 	var chain []Commit
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -41,7 +41,7 @@ func (g Git) FirstParents(ctx context.Context, base, head string) ([]Commit, err
 		chain = append(chain, Commit{SHA: f[0], Parents: f[1:]})
 	}
 	if len(chain) > MaxChain {
-		return nil, fmt.Errorf("more than %d commits lie between %s and %s", MaxChain, shortSHA(base), shortSHA(head))
+		return nil, fmt.Errorf("more than %d commits lie between %s and %s", MaxChain, ShortSHA(base), ShortSHA(head))
 	}
 	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 		chain[i], chain[j] = chain[j], chain[i]
@@ -54,7 +54,7 @@ func (g Git) FirstParents(ctx context.Context, base, head string) ([]Commit, err
 func (g Git) DiffFiles(ctx context.Context, from, to string) ([]string, error) {
 	out, err := g.run(ctx, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, to, "--")
 	if err != nil {
-		return nil, fmt.Errorf("list the files changed between %s and %s: %w", shortSHA(from), shortSHA(to), err)
+		return nil, fmt.Errorf("list the files changed between %s and %s: %w", ShortSHA(from), ShortSHA(to), err)
 	}
 	files := splitZ(out)
 	sort.Strings(files)
@@ -83,11 +83,4 @@ func ParseQueueBranch(ref string) (QueueBranch, bool) {
 		return QueueBranch{}, false
 	}
 	return QueueBranch{Base: m[1], PR: n, Head: m[3]}, true
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }

@@ -131,7 +131,7 @@ func driftOutcome(r report.Run) error {
 		}
 		return fmt.Errorf("%d of %d projects could not be checked: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
 	}
-	if s := pipeline.DriftSummary(r); s != "" {
+	if s := render.DriftSummary(r); s != "" {
 		return withCode(ExitChanges, fmt.Errorf("drift found: %s", s))
 	}
 	return nil

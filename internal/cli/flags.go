@@ -12,10 +12,3 @@ func oneOf(flag, value string, allowed ...string) error {
 	}
 	return fmt.Errorf("%s %q: want one of %s", flag, value, strings.Join(allowed, ", "))
 }
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}

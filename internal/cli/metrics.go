@@ -3,12 +3,11 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tfgate/tfgate/internal/fileio"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/metrics"
 	"github.com/tfgate/tfgate/internal/report"
@@ -91,7 +90,7 @@ func (c *collector) finish(a *app, err error) error {
 	}
 	werr := write(&buf, m)
 	if werr == nil {
-		werr = writeAtomic(c.opts.File, buf.Bytes())
+		werr = fileio.WriteAtomic(c.opts.File, buf.Bytes(), 0o644)
 	}
 	switch {
 	case werr == nil:
@@ -101,27 +100,4 @@ func (c *collector) finish(a *app, err error) error {
 	}
 	a.warn("--metrics: " + werr.Error())
 	return err
-}
-
-// writeAtomic replaces path with data through a temporary file beside it, so that a
-// collector reading the directory (node-exporter's textfile collector) never sees half a
-// file.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing there
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -1,13 +1,53 @@
 // Package english holds the few rules of English that tfgate's messages need, so that every
-// renderer and error says "1 project" and "2 projects" the same way.
+// renderer and error says "1 project" and "2 projects", "10,000 resources" and cuts a long
+// name with "…" the same way. It knows nothing of escaping: callers escape for their medium.
 package english
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
-// Plural counts n things: "1 project", "2 projects", "0 projects".
+// Plural counts n things: "1 project", "2 projects", "0 projects", "10,000 projects".
 func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + many
+	return Count(n) + " " + many
+}
+
+// Count writes n with thousands separators: 10,000.
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 || len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Clip cuts s to at most max characters (runes, never splitting one), marking the cut with
+// a final "…" that counts as one of them. A max below 1 leaves nothing.
+func Clip(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }

@@ -1,6 +1,9 @@
 package english
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestPlural(t *testing.T) {
 	tests := []struct {
@@ -10,6 +13,39 @@ func TestPlural(t *testing.T) {
 	for _, tt := range tests {
 		if got := Plural(tt.n, "project", "projects"); got != tt.want {
 			t.Errorf("Plural(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1000: "-1000"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Plural(10000, "project", "projects"); got != "10,000 projects" {
+		t.Errorf("Plural(10000) = %q", got)
+	}
+}
+
+func TestClip(t *testing.T) {
+	tests := []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"eleven char", 10, "eleven ch…"},
+		{"ééééé", 3, "éé…"}, // never splits a character: bytes would cut é in half
+		{"日本語テキスト", 4, "日本語…"},
+		{"x", 0, ""},
+		{"xy", 1, "…"},
+	}
+	for _, tt := range tests {
+		got := Clip(tt.s, tt.max)
+		if got != tt.want || !utf8.ValidString(got) {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.s, tt.max, got, tt.want)
 		}
 	}
 }

@@ -10,11 +10,12 @@ package gate
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 // Rules are a project's approval rules, read from the pull request's base commit.
@@ -225,7 +226,7 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 	if short1 {
 		text := needMore(pv.Needed-len(rv.approvers), head, pv.Approvers)
 		if p.Destroys && pv.Needed > max(0, p.Rules.MinApprovals) {
-			text += "; a plan that destroys or replaces needs " + plural(pv.Needed, "approval")
+			text += "; a plan that destroys or replaces needs " + english.Plural(pv.Needed, "approval", "approvals")
 		}
 		refuse(CodeApprovals, text, true)
 	}
@@ -330,15 +331,7 @@ func needMore(n int, head string, has []string) string {
 	if len(has) > 0 {
 		list = "@" + strings.Join(has, ", @")
 	}
-	return "needs " + plural(n, "more approval") + " on " + short(head) + " (has: " + list + ")"
-}
-
-func plural(n int, what string) string {
-	s := strconv.Itoa(n) + " " + what
-	if n != 1 {
-		s += "s"
-	}
-	return s
+	return "needs " + english.Plural(n, "more approval", "more approvals") + " on " + short(head) + " (has: " + list + ")"
 }
 
 // short is a commit's 7-character abbreviation, as GitHub shows it.
@@ -346,8 +339,5 @@ func short(sha string) string {
 	if sha == "" {
 		return "(unknown commit)"
 	}
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
+	return ci.ShortSHA(sha)
 }

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 // Commit status states.
@@ -70,7 +72,7 @@ func (v Verdict) allowedText() string {
 		return "no project to apply"
 	}
 	n := len(v.Projects[0].Approvers)
-	text := plural(n, "approval") + " on " + short(v.HeadSHA)
+	text := english.Plural(n, "approval", "approvals") + " on " + short(v.HeadSHA)
 	var owners []string
 	seen := map[string]bool{}
 	for _, p := range v.Projects {
@@ -119,9 +121,5 @@ func (v Verdict) distinctReasons() int {
 func truncate(text string, suffix ...string) string {
 	s := strings.Join(suffix, "")
 	room := MaxDescription - utf8.RuneCountInString(s)
-	if utf8.RuneCountInString(text) > room {
-		r := []rune(text)
-		text = string(r[:room-1]) + "…"
-	}
-	return text + s
+	return english.Clip(text, room) + s
 }

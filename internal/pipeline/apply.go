@@ -192,10 +192,10 @@ func (a *applier) prepare(ctx context.Context) error {
 	if dirty, err := git.Dirty(ctx); err != nil {
 		return err
 	} else if dirty {
-		return fmt.Errorf("the working tree has uncommitted changes: apply verifies the reviewed plans against commit %s exactly; check out a clean commit", short(head))
+		return fmt.Errorf("the working tree has uncommitted changes: apply verifies the reviewed plans against commit %s exactly; check out a clean commit", ci.ShortSHA(head))
 	}
 	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
-		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", short(head), short(gh.Event.HeadSHA))
+		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(gh.Event.HeadSHA))
 	}
 	pr, found, err := a.findPR(ctx, head)
 	if err != nil {
@@ -206,7 +206,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		a.run.PR, a.run.Reviewed = pr.Number, pr.HeadSHA
 		if req.PR > 0 && pr.MergeCommitSHA != head {
 			return fmt.Errorf("the checked-out commit %s is not pull request #%d's merge commit %s: apply verifies the reviewed plans against the merge; check out %s (actions/checkout with ref: %s)",
-				short(head), pr.Number, short(pr.MergeCommitSHA), short(pr.MergeCommitSHA), pr.MergeCommitSHA)
+				ci.ShortSHA(head), pr.Number, ci.ShortSHA(pr.MergeCommitSHA), ci.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
 		}
 	}
 	revs, err := a.baseRevs(ctx, git, head, found)
@@ -237,7 +237,7 @@ func (a *applier) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.run.Base, a.run.MergeBase, a.run.Notes = "", short(sel.MergeBase), sel.Notes
+	a.run.Base, a.run.MergeBase, a.run.Notes = "", ci.ShortSHA(sel.MergeBase), sel.Notes
 	a.changed = sel.Files
 	projects := sel.Projects
 	if len(req.Names) > 0 {
@@ -246,7 +246,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		}
 	}
 	if len(projects) == 0 {
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", short(head)))
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", ci.ShortSHA(head)))
 		return nil
 	}
 	for _, p := range projects {
@@ -265,7 +265,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		}
 	}
 	if !found {
-		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", short(head))
+		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", ci.ShortSHA(head))
 		if pr.Number != 0 {
 			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
 		}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/github"
 )
@@ -23,7 +24,7 @@ func (a *applier) findPR(ctx context.Context, head string) (github.PullRequest, 
 	}
 	pulls, err := api.ListCommitPulls(ctx, a.repo, head)
 	if err != nil {
-		return github.PullRequest{}, false, fmt.Errorf("find the pull request of commit %s: %w", short(head), err)
+		return github.PullRequest{}, false, fmt.Errorf("find the pull request of commit %s: %w", ci.ShortSHA(head), err)
 	}
 	var unmerged github.PullRequest
 	for _, pr := range pulls {
@@ -47,19 +48,19 @@ func (a *applier) baseRevs(ctx context.Context, git ci.Git, head string, found b
 	if ev.Name == "push" && ev.BaseSHA != "" {
 		sha, err := git.Commit(ctx, ev.BaseSHA)
 		if err != nil {
-			return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply compares the push with it; fetch the history (actions/checkout with fetch-depth: 0): %w", short(ev.BaseSHA), err)
+			return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply compares the push with it; fetch the history (actions/checkout with fetch-depth: 0): %w", ci.ShortSHA(ev.BaseSHA), err)
 		}
 		return []string{sha}, nil
 	}
 	parent, err := git.Commit(ctx, head+"^1")
 	if err != nil {
-		return nil, fmt.Errorf("commit %s has no parent in this clone: apply compares the merge with the branch before it; fetch more history (actions/checkout with fetch-depth: 0)", short(head))
+		return nil, fmt.Errorf("commit %s has no parent in this clone: apply compares the merge with the branch before it; fetch more history (actions/checkout with fetch-depth: 0)", ci.ShortSHA(head))
 	}
 	revs := []string{parent}
 	if found && a.pr.BaseSHA != "" && a.pr.BaseSHA != parent {
 		sha, err := git.Commit(ctx, a.pr.BaseSHA)
 		if err != nil {
-			return nil, fmt.Errorf("pull request #%d's base %s is not in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", a.pr.Number, short(a.pr.BaseSHA), err)
+			return nil, fmt.Errorf("pull request #%d's base %s is not in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", a.pr.Number, ci.ShortSHA(a.pr.BaseSHA), err)
 		}
 		revs = append(revs, sha)
 	}

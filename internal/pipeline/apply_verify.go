@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
 )
@@ -164,5 +165,5 @@ func staleInputs(planned, now map[string]string, reviewed, merged string) string
 		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
 	}
 	return fmt.Sprintf("the plan is stale: the merge %s changed its inputs beyond the reviewed commit %s (%s); plan it again on the merged code",
-		short(merged), short(reviewed), strings.Join(diffs, ", "))
+		ci.ShortSHA(merged), ci.ShortSHA(reviewed), strings.Join(diffs, ", "))
 }

@@ -84,7 +84,7 @@ func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *Bas
 	disc, err := project.DiscoverIn(ctx, scratch, baseRoot, cfg)
 	if err != nil {
 		done()
-		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", short(sha), err)
+		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", ci.ShortSHA(sha), err)
 	}
 	v.Projects = disc.Projects
 	for _, cp := range cfg.Projects {

@@ -15,7 +15,6 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/drift"
-	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -195,15 +194,4 @@ func indexOf(ps []project.Project, p project.Project) int {
 		}
 	}
 	return 0
-}
-
-// DriftSummary is the run's verdict in one sentence, for the exit message.
-func DriftSummary(r report.Run) string {
-	var parts []string
-	for _, st := range []report.Status{report.StatusDrifted, report.StatusPending} {
-		if n := r.Count(st); n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s", english.Plural(n, "project", "projects"), strings.ReplaceAll(string(st), "_", " ")))
-		}
-	}
-	return strings.Join(parts, ", ")
 }

@@ -106,7 +106,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
-		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", short(pr.HeadSHA))}
+		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
 	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
 		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
 		// not applicable) refuses too.
@@ -181,7 +181,7 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 		return nil // every target is refused: no bundle for the head
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the plans of %s from %s: %w", short(planned), req.Plans, err)
+		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), req.Plans, err)
 	}
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {

@@ -53,25 +53,34 @@ func TestForEachKeepsProjectOrder(t *testing.T) {
 func TestForEachBoundsParallelism(t *testing.T) {
 	for _, limit := range []int{1, 2, 3} {
 		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			// The first `limit` projects wait for each other: a pool that ran fewer at once
+			// would never fill the barrier, and the test fails on its timeout rather than
+			// hoping a busy machine happens to overlap them.
 			var running, peak atomic.Int32
+			full := make(chan struct{})
+			var once sync.Once
 			ps := projectsNamed("a", "b", "c", "d", "e", "f", "g", "h")
 			forEach(context.Background(), ps, poolOptions{Limit: limit}, func(context.Context, project.Project, func(string)) report.Project {
 				n := running.Add(1)
+				defer running.Add(-1)
 				for {
 					old := peak.Load()
 					if n <= old || peak.CompareAndSwap(old, n) {
 						break
 					}
 				}
-				time.Sleep(15 * time.Millisecond)
-				running.Add(-1)
+				if n == int32(limit) {
+					once.Do(func() { close(full) })
+				}
+				select {
+				case <-full:
+				case <-time.After(10 * time.Second):
+					t.Errorf("%d projects ran at once after 10s, want %d", running.Load(), limit)
+				}
 				return planned()
 			})
-			if p := peak.Load(); p > int32(limit) {
-				t.Fatalf("%d projects ran at once, limit %d", p, limit)
-			}
-			if limit > 1 && peak.Load() < 2 {
-				t.Logf("no overlap observed (busy machine?): peak %d", peak.Load())
+			if p := peak.Load(); p != int32(limit) {
+				t.Fatalf("at most %d projects ran at once, want exactly the limit %d", p, limit)
 			}
 		})
 	}

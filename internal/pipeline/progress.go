@@ -1,11 +1,10 @@
 package pipeline
 
 import (
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
@@ -58,15 +57,15 @@ func planDetail(p terraform.Progress) (string, string) {
 	switch {
 	case p.Summary != nil:
 		s := p.Summary
-		text := count(s.Add) + " to add, " + count(s.Change) + " to change, " + count(s.Remove) + " to destroy"
+		text := english.Count(s.Add) + " to add, " + english.Count(s.Change) + " to change, " + english.Count(s.Remove) + " to destroy"
 		if s.Import > 0 {
-			text = count(s.Import) + " to import, " + text
+			text = english.Count(s.Import) + " to import, " + text
 		}
 		return text, "summary"
 	case p.Planned > 0:
-		return plural(p.Planned, "change", "changes") + " planned", "planned"
+		return english.Plural(p.Planned, "change", "changes") + " planned", "planned"
 	case p.Refreshing > 0:
-		return plural(p.Refreshed, "resource", "resources") + " refreshed", "refresh"
+		return english.Plural(p.Refreshed, "resource", "resources") + " refreshed", "refresh"
 	}
 	return "", ""
 }
@@ -77,37 +76,13 @@ func applyDetail(p terraform.Progress) (string, string) {
 	switch {
 	case p.Summary != nil:
 		s := p.Summary
-		return count(s.Add) + " added, " + count(s.Change) + " changed, " + count(s.Remove) + " destroyed", "summary"
+		return english.Count(s.Add) + " added, " + english.Count(s.Change) + " changed, " + english.Count(s.Remove) + " destroyed", "summary"
 	case p.ToApply == 0:
 		return "", ""
 	}
-	text := count(p.Applied+p.Failed) + " of " + count(p.ToApply) + " applied"
+	text := english.Count(p.Applied+p.Failed) + " of " + english.Count(p.ToApply) + " applied"
 	if p.Failed > 0 {
-		text += ", " + count(p.Failed) + " failed"
+		text += ", " + english.Count(p.Failed) + " failed"
 	}
 	return text, "apply"
-}
-
-// plural is "1 resource", "4,210 resources".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return count(n) + " " + many
-}
-
-// count writes n with thousands separators: 10,000.
-func count(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 || len(s) <= 3 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

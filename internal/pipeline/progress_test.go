@@ -17,14 +17,6 @@ import (
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
-func TestCount(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 4210: "4,210", 10000: "10,000", 1234567: "1,234,567", -5: "-5"} {
-		if got := count(n); got != want {
-			t.Errorf("count(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestPlanDetail(t *testing.T) {
 	tests := []struct {
 		p    terraform.Progress

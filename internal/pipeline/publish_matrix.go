@@ -7,16 +7,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/fileio"
+	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/result"
 )
 
 // PublishRequest is everything `tfgate publish` was asked to do: merge the results the
@@ -71,7 +72,7 @@ func ReadMatrix(path string) ([]Expected, error) {
 }
 
 // missingResult is the error of an expected project without a result.
-const missingResult = "no result: the matrix job planning this project left no " + result.FileName +
+const missingResult = "no result: the matrix job planning this project left no " + matrixresult.FileName +
 	" (it failed or was cancelled before it finished, or its artifact was not downloaded); see that job's log"
 
 // Publish merges the matrix jobs' results into one plan run, in project order, and
@@ -146,8 +147,8 @@ func pluralResults(n int) string {
 
 // readResults finds and reads the results in dirs: dir/tfgate-result.json, else one in
 // each subdirectory. What cannot be read is a problem, not the end of the run.
-func readResults(dirs []string, problems *[]string) []result.Result {
-	var out []result.Result
+func readResults(dirs []string, problems *[]string) []matrixresult.Result {
+	var out []matrixresult.Result
 	for _, dir := range dirs {
 		paths, err := resultPaths(dir)
 		if err != nil {
@@ -155,7 +156,7 @@ func readResults(dirs []string, problems *[]string) []result.Result {
 			continue
 		}
 		for _, path := range paths {
-			r, err := result.Read(path)
+			r, err := matrixresult.Read(path)
 			if err != nil {
 				*problems = append(*problems, err.Error())
 				continue
@@ -167,7 +168,7 @@ func readResults(dirs []string, problems *[]string) []result.Result {
 }
 
 func resultPaths(dir string) ([]string, error) {
-	own := filepath.Join(dir, result.FileName)
+	own := filepath.Join(dir, matrixresult.FileName)
 	if _, err := os.Stat(own); err == nil {
 		return []string{own}, nil
 	}
@@ -177,13 +178,13 @@ func resultPaths(dir string) ([]string, error) {
 	}
 	var paths []string
 	for _, e := range entries { // sorted by name
-		path := filepath.Join(dir, e.Name(), result.FileName)
+		path := filepath.Join(dir, e.Name(), matrixresult.FileName)
 		if _, err := os.Stat(path); e.IsDir() && err == nil {
 			paths = append(paths, path)
 		}
 	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%s holds no %s, nor do its subdirectories: pass the directories `tfgate plan --out` wrote (the downloaded artifacts)", dir, result.FileName)
+		return nil, fmt.Errorf("%s holds no %s, nor do its subdirectories: pass the directories `tfgate plan --out` wrote (the downloaded artifacts)", dir, matrixresult.FileName)
 	}
 	return paths, nil
 }
@@ -213,7 +214,7 @@ func (m *merger) find(name, workspace string) int {
 	})
 }
 
-func (m *merger) add(r result.Result) {
+func (m *merger) add(r matrixresult.Result) {
 	run := r.Decoded
 	switch {
 	case run.Kind != report.KindPlan && run.Kind != "":
@@ -241,7 +242,7 @@ func (m *merger) add(r result.Result) {
 
 // failAll reports every project of a result that cannot be used as failed, with why;
 // a stopped run has none, and names the projects it was asked for instead.
-func (m *merger) failAll(r result.Result, why string) {
+func (m *merger) failAll(r matrixresult.Result, why string) {
 	ps := r.Decoded.Projects
 	if len(ps) == 0 && len(r.Asked) > 0 {
 		asked, err := project.Select(m.all, r.Asked)
@@ -322,7 +323,7 @@ func (m *merger) dirs() []string {
 }
 
 func planOf(pr int, commit string) string {
-	s := "commit " + short(commit)
+	s := "commit " + ci.ShortSHA(commit)
 	if commit == "" {
 		s = "no commit"
 	}
@@ -344,7 +345,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		if p.Bundle == "" {
 			continue
 		}
-		name, ok := result.BundleDir(p.Bundle, dirs[i])
+		name, ok := matrixresult.BundleDir(p.Bundle, dirs[i])
 		if !ok {
 			return fmt.Errorf("--out: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
 		}
@@ -355,33 +356,10 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		}
 		used[target] = true
 		rest, _ := filepath.Rel(filepath.Join(dirs[i], name), p.Bundle)
-		if err := copyTree(filepath.Join(dirs[i], name), filepath.Join(out, target)); err != nil {
+		if err := fileio.CopyTree(filepath.Join(dirs[i], name), filepath.Join(out, target), fileio.OwnerOnly); err != nil {
 			return fmt.Errorf("--out: the bundle of %s: %w", p.Name, err)
 		}
 		p.Bundle = filepath.Join(out, target, rest)
 	}
 	return nil
-}
-
-// copyTree copies a bundle directory: regular files and directories only (a bundle holds
-// nothing else, and a link could point anywhere), readable by the owner only.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		to := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, 0o700)
-		case !d.Type().IsRegular():
-			return fmt.Errorf("%s is not a regular file", path)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o600)
-	})
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/result"
 )
 
 var (
@@ -42,7 +42,7 @@ func matrixProject(name string) report.Project {
 
 // writeJob writes what a matrix job's `plan --changed NAME --out DIR` leaves, for the
 // pull request under review unless f says otherwise.
-func writeJob(t *testing.T, dir string, f result.File, ps ...report.Project) {
+func writeJob(t *testing.T, dir string, f matrixresult.File, ps ...report.Project) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func writeJob(t *testing.T, dir string, f result.File, ps ...report.Project) {
 	if f.Stopped != "" {
 		run = report.Run{Kind: report.KindPlan}
 	}
-	if err := result.Write(dir, f, run); err != nil {
+	if err := matrixresult.Write(dir, f, run); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -87,7 +87,7 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			var expect []Expected
 			for i := range n {
 				name := fmt.Sprintf("p%03d", i)
-				writeJob(t, filepath.Join(results, "tfgate-result-"+fmt.Sprint(i)), result.File{}, matrixProject(name))
+				writeJob(t, filepath.Join(results, "tfgate-result-"+fmt.Sprint(i)), matrixresult.File{}, matrixProject(name))
 				expect = append(expect, Expected{Name: name, Dir: name, Workspace: "default"})
 			}
 			srv := githubtest.New(t)
@@ -122,6 +122,9 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			}
 		})
 	}
+	if len(counts) < 3 {
+		return // a size was skipped (what it needs is missing): nothing to compare
+	}
 	// 500 such projects make a review of about 100 KB: two comment parts, one call more.
 	if counts[1] != 5 || counts[20] != 5 || counts[500] != 6 {
 		t.Errorf("requests for 1, 20 and 500 projects: %d, %d, %d; want 5, 5, 6", counts[1], counts[20], counts[500])
@@ -134,18 +137,18 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 func TestPublishMerge(t *testing.T) {
 	root := matrixRepo(t, 7)
 	results := t.TempDir()
-	writeJob(t, filepath.Join(results, "a"), result.File{Asked: []string{"p004"}}, matrixProject("p004"))
-	writeJob(t, filepath.Join(results, "b"), result.File{Asked: []string{"p001"}}, matrixProject("p001"))
-	writeJob(t, filepath.Join(results, "c"), result.File{Asked: []string{"p001"}}, matrixProject("p001"))        // again
-	writeJob(t, filepath.Join(results, "d"), result.File{Asked: []string{"p002"}, PR: 9}, matrixProject("p002")) // another PR
-	writeJob(t, filepath.Join(results, "e"), result.File{Asked: []string{"p003"}, Stopped: "policies/x.rego:1: rego_parse_error"})
+	writeJob(t, filepath.Join(results, "a"), matrixresult.File{Asked: []string{"p004"}}, matrixProject("p004"))
+	writeJob(t, filepath.Join(results, "b"), matrixresult.File{Asked: []string{"p001"}}, matrixProject("p001"))
+	writeJob(t, filepath.Join(results, "c"), matrixresult.File{Asked: []string{"p001"}}, matrixProject("p001"))        // again
+	writeJob(t, filepath.Join(results, "d"), matrixresult.File{Asked: []string{"p002"}, PR: 9}, matrixProject("p002")) // another PR
+	writeJob(t, filepath.Join(results, "e"), matrixresult.File{Asked: []string{"p003"}, Stopped: "policies/x.rego:1: rego_parse_error"})
 	if err := os.MkdirAll(filepath.Join(results, "f"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(results, "f", result.FileName), []byte("{"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(results, "f", matrixresult.FileName), []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeJob(t, filepath.Join(results, "g"), result.File{Asked: []string{"p000"}}, matrixProject("p000"))
+	writeJob(t, filepath.Join(results, "g"), matrixresult.File{Asked: []string{"p000"}}, matrixProject("p000"))
 	dir := t.TempDir()
 	gh := matrixGitHub(t, githubtest.New(t), dir)
 	gh.API = nil // files only
@@ -170,7 +173,7 @@ func TestPublishMerge(t *testing.T) {
 	if run.Base != matrixBase || run.MergeBase != "bbbbbbb" {
 		t.Errorf("base %q, merge base %q: want the matrix jobs'", run.Base, run.MergeBase)
 	}
-	if len(run.Notes) != 1 || !strings.Contains(run.Notes[0], filepath.Join(results, "f", result.FileName)) {
+	if len(run.Notes) != 1 || !strings.Contains(run.Notes[0], filepath.Join(results, "f", matrixresult.FileName)) {
 		t.Errorf("notes %q, want the unreadable result", run.Notes)
 	}
 	summary, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
@@ -195,7 +198,7 @@ func TestPublishGathersBundles(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		writeJob(t, job, result.File{}, p)
+		writeJob(t, job, matrixresult.File{}, p)
 	}
 	out := filepath.Join(t.TempDir(), "bundles")
 	run, err := Publish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out})
@@ -226,7 +229,7 @@ func TestStoppedRunResult(t *testing.T) {
 	if err == nil {
 		t.Fatal("planned changes without git")
 	}
-	r, rerr := result.Read(filepath.Join(out, result.FileName))
+	r, rerr := matrixresult.Read(filepath.Join(out, matrixresult.FileName))
 	if rerr != nil {
 		t.Fatal(rerr)
 	}

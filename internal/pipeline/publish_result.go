@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/result"
 )
 
 // writeResult leaves the run's result beside the bundles of `plan --out DIR`
@@ -15,7 +15,7 @@ import (
 // publish reports its projects failed with the reason rather than only missing; any other
 // run that stopped leaves --out as it was. err is the run's; the result is the caller's.
 func writeResult(req PlanRequest, run report.Run, err error) error {
-	f := result.File{TfgateVersion: req.TfgateVersion, Asked: req.Names, PR: req.PR}
+	f := matrixresult.File{TfgateVersion: req.TfgateVersion, Asked: req.Names, PR: req.PR}
 	if gh := req.GitHub; gh != nil {
 		f.Commit = gh.Event.HeadSHA
 	}
@@ -27,7 +27,7 @@ func writeResult(req PlanRequest, run report.Run, err error) error {
 	}
 	werr := os.MkdirAll(req.OutDir, 0o700) // a run that stopped early made no bundle directory
 	if werr == nil {
-		werr = result.Write(req.OutDir, f, run)
+		werr = matrixresult.Write(req.OutDir, f, run)
 	}
 	if werr != nil {
 		return errors.Join(err, fmt.Errorf("--out: the result for tfgate publish: %w", werr))

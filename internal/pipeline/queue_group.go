@@ -76,11 +76,11 @@ func QueueBase(ctx context.Context, git ci.Git, ev ci.Event, tips map[string]ci.
 		}
 		parent, err := git.Commit(ctx, base+"^1")
 		if err != nil {
-			return "", fmt.Errorf("the merge queue's entry %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", short(base), err)
+			return "", fmt.Errorf("the merge queue's entry %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", ci.ShortSHA(base), err)
 		}
 		base = parent
 	}
-	return "", fmt.Errorf("more than %d merge queue entries lie below %s", ci.MaxChain, short(ev.BaseSHA))
+	return "", fmt.Errorf("more than %d merge queue entries lie below %s", ci.MaxChain, ci.ShortSHA(ev.BaseSHA))
 }
 
 // QueuePlanBase is what `tfgate plan` compares a merge_group's commit with: QueueBase,
@@ -151,12 +151,12 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 		}
 		if pr.HeadSHA != qb.Head {
 			g.problem = fmt.Sprintf("commit %s is the merge queue's entry of pull request #%d built from %s, but the pull request's head is now %s: the queue must rebuild the group",
-				short(c.SHA), qb.PR, short(qb.Head), short(pr.HeadSHA))
+				ci.ShortSHA(c.SHA), qb.PR, ci.ShortSHA(qb.Head), ci.ShortSHA(pr.HeadSHA))
 			return base, nil
 		}
 		e.pr = pr
 		if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == pr.Number }) {
-			g.problem = fmt.Sprintf("pull request #%d has two entries in the merge group (%s): tfgate cannot tell which one was reviewed", pr.Number, short(c.SHA))
+			g.problem = fmt.Sprintf("pull request #%d has two entries in the merge group (%s): tfgate cannot tell which one was reviewed", pr.Number, ci.ShortSHA(c.SHA))
 			return base, nil
 		}
 		g.entries = append(g.entries, e)
@@ -168,12 +168,12 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 			last = pending[0]
 		}
 		g.problem = fmt.Sprintf("commit %s of the merge group (between %s and %s) is not the commit of any merge queue branch (gh-readonly-queue/%s/pr-<N>-<head>): tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; let the queue rebuild the group",
-			short(last), short(base), short(ev.HeadSHA), branch)
+			ci.ShortSHA(last), ci.ShortSHA(base), ci.ShortSHA(ev.HeadSHA), branch)
 		return base, nil
 	}
 	if g.entries[len(g.entries)-1].pr.Number != a.pr.Number {
 		g.problem = fmt.Sprintf("the merge group's head %s is the entry of pull request #%d, not of #%d that the event names",
-			short(ev.HeadSHA), g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+			ci.ShortSHA(ev.HeadSHA), g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
 		return base, nil
 	}
 	if len(g.entries) == 1 {
@@ -187,15 +187,15 @@ func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 // rebase merge's last commit, never below a merge commit. "" when it holds.
 func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source, remedy string) string {
 	if len(c.Parents) > 2 {
-		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one; %s", short(c.SHA), pr, remedy)
+		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one; %s", ci.ShortSHA(c.SHA), pr, remedy)
 	}
 	if len(c.Parents) == 2 && c.Parents[1] != head {
 		return fmt.Sprintf("commit %s is pull request #%d's by %s, but it merges %s, not the pull request's head %s; %s",
-			short(c.SHA), pr, source, short(c.Parents[1]), short(head), remedy)
+			ci.ShortSHA(c.SHA), pr, source, ci.ShortSHA(c.Parents[1]), ci.ShortSHA(head), remedy)
 	}
 	if len(c.Parents) == 2 && len(below) > 0 {
 		return fmt.Sprintf("commit %s lies below pull request #%d's merge %s but is not the commit of any entry (gh-readonly-queue/…/pr-<N>-<head>) nor a merge of a pull request: tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; %s",
-			short(below[0]), pr, short(c.SHA), remedy)
+			ci.ShortSHA(below[0]), pr, ci.ShortSHA(c.SHA), remedy)
 	}
 	return ""
 }
@@ -227,7 +227,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 		} else {
 			pulls, err := a.req.GitHub.API.ListCommitPulls(ctx, a.repo, c.SHA)
 			if err != nil {
-				return fmt.Errorf("find the pull request of commit %s of the push: %w", short(c.SHA), err)
+				return fmt.Errorf("find the pull request of commit %s of the push: %w", ci.ShortSHA(c.SHA), err)
 			}
 			for i := range pulls {
 				switch {
@@ -243,7 +243,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 			for i, n := range belowPR {
 				if n != merged.Number {
 					g.problem = fmt.Sprintf("commit %s of the push was brought in by pull request #%d, but the next merge above it is #%d's (%s)",
-						short(below[i]), n, merged.Number, short(c.SHA))
+						ci.ShortSHA(below[i]), n, merged.Number, ci.ShortSHA(c.SHA))
 					a.group = g
 					return nil
 				}
@@ -253,7 +253,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 				return nil
 			}
 			if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == merged.Number }) {
-				g.problem = fmt.Sprintf("pull request #%d merged twice in this push (%s)", merged.Number, short(c.SHA))
+				g.problem = fmt.Sprintf("pull request #%d merged twice in this push (%s)", merged.Number, ci.ShortSHA(c.SHA))
 				a.group = g
 				return nil
 			}
@@ -263,7 +263,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 			below, belowPR = append(below, c.SHA), append(belowPR, introduced.Number)
 		default:
 			g.problem = fmt.Sprintf("commit %s of the push (%s..%s) is tied to no merged pull request (GitHub associates none with it): tfgate applies only what reviewed pull requests brought in; revert it, or bring it in by a pull request",
-				short(c.SHA), short(before), short(head))
+				ci.ShortSHA(c.SHA), ci.ShortSHA(before), ci.ShortSHA(head))
 			a.group = g
 			return nil
 		}
@@ -308,7 +308,7 @@ func (a *applier) attributeGroup(ctx context.Context, all []project.Project) err
 		if len(names) > 0 {
 			desc = strings.Join(slices.Compact(names), ", ")
 		}
-		parts = append(parts, fmt.Sprintf("#%d (%s: %s)", e.pr.Number, short(e.tip), desc))
+		parts = append(parts, fmt.Sprintf("#%d (%s: %s)", e.pr.Number, ci.ShortSHA(e.tip), desc))
 	}
 	a.run.Notes = append(a.run.Notes, "Merge queue group of "+fmt.Sprint(len(g.entries))+" pull requests, each project judged by the approvals of the pull requests that changed it: "+strings.Join(parts, ", ")+".")
 	return nil

@@ -151,7 +151,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err != nil {
 		return run, err
 	}
-	run.Base, run.MergeBase, run.Notes = sel.Base, short(sel.MergeBase), sel.Notes
+	run.Base, run.MergeBase, run.Notes = sel.Base, ci.ShortSHA(sel.MergeBase), sel.Notes
 	if len(sel.Projects) == 0 {
 		return run, nil
 	}
@@ -185,7 +185,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		}
 		commit, dirty = facts.commit, facts.dirty
 		if dirty {
-			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", short(commit)))
+			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", ci.ShortSHA(commit)))
 		}
 		if commit, plannedCommit, err = reviewedCommit(ctx, git, req, commit); err != nil {
 			return run, err
@@ -314,14 +314,6 @@ func outDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// short is a commit's abbreviation as people read it.
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
 // reviewedCommit is the commit a pull request's bundles record: the one reviewers approve,
 // its head. A checkout of the head records it as is; GitHub's test merge of the head into
 // the base (actions/checkout's default on pull_request: HEAD's second parent is the head)
@@ -336,6 +328,6 @@ func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head strin
 		return want, head, nil
 	}
 	req.Warn(fmt.Sprintf("the checked-out commit %s is neither the pull request's head %s nor GitHub's merge of it: its bundles record %s, which apply will not take for the reviewed plan",
-		short(head), short(want), short(head)))
+		ci.ShortSHA(head), ci.ShortSHA(want), ci.ShortSHA(head)))
 	return head, "", nil
 }

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/secret"
 )
 
@@ -127,17 +127,7 @@ func (w *writer) key(k string) string {
 
 // shorten cuts s to at most max characters, marking the cut with "…".
 func shorten(s string, max int) string {
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
+	return english.Clip(s, max)
 }
 
 func isIdent(s string) bool {

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
@@ -210,14 +209,6 @@ func firstLine(s string) string {
 		}
 	}
 	return ""
-}
-
-// shortSHA is a commit as people read it: its first 7 characters. Unescaped.
-func shortSHA(s string) string {
-	if utf8.RuneCountInString(s) <= 7 {
-		return s
-	}
-	return string([]rune(s)[:7])
 }
 
 // abbrevHash is a long hash as "5e1f…90ab": enough to compare with the audit log by eye.

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -285,7 +286,7 @@ func TestApplyCommentLimit(t *testing.T) {
 		c := ApplyComment(r, applyMarkdownOptions)
 		checkParts(t, []string{c}, CommentLimit)
 		rows := strings.Count(c, "\n| <code>")
-		want := fmt.Sprintf("| … and %d more projects (see the job summary / audit log) | | | |", len(r.Projects)-rows)
+		want := "| … and " + english.Count(len(r.Projects)-rows) + " more projects (see the job summary / audit log) | | | |"
 		if rows == 0 || rows == len(r.Projects) || !strings.Contains(c, want) {
 			t.Fatalf("%d rows shown; no %q", rows, want)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 // clean makes s safe to print on a terminal: control characters (ANSI escapes, newlines,
@@ -82,20 +84,7 @@ func runes(s string) int {
 
 // fit shortens s to at most n runes, marking the cut with "…".
 func fit(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if len(s) <= n || runes(s) <= n {
-		return s
-	}
-	k := 0
-	for i := range s {
-		if k == n-1 {
-			return s[:i] + "…"
-		}
-		k++
-	}
-	return s
+	return english.Clip(s, n)
 }
 
 func pad(s string, n int) string {

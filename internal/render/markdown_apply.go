@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -50,7 +51,7 @@ func applyDocument(r report.Run) applyDoc {
 		items = append(items, "dry run")
 	}
 	if r.Commit != "" {
-		items = append(items, "merged as "+mdCode(shortSHA(r.Commit)))
+		items = append(items, "merged as "+mdCode(ci.ShortSHA(r.Commit)))
 	}
 	if len(r.Projects) == 0 {
 		items = append(items, "no projects")
@@ -354,7 +355,7 @@ func footerFor(r report.Run, opts MarkdownOptions) string {
 			opts.Commit = r.Commit
 		}
 		if r.Reviewed != "" {
-			items = append(items, "Reviewed commit "+mdCode(shortSHA(r.Reviewed)))
+			items = append(items, "Reviewed commit "+mdCode(ci.ShortSHA(r.Reviewed)))
 		}
 	case opts.Commit == "":
 		opts.Commit = r.Reviewed

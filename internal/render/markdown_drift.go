@@ -45,12 +45,41 @@ func driftVerdict(r report.Run) []string {
 		return []string{"no projects"}
 	}
 	out := []string{english.Plural(len(r.Projects), "project", "projects")}
+	for _, c := range driftCounts(r) {
+		out = append(out, fmt.Sprintf("%s %d %s", DriftIcon(c.status), c.n, DriftWord(c.status)))
+	}
+	return out
+}
+
+// driftCount is how many projects of a drift run ended in one status.
+type driftCount struct {
+	status report.Status
+	n      int
+}
+
+// driftCounts are the statuses that occur in a drift run, in driftStatuses order, with how
+// many projects ended in each: what the comment's heading, the terminal's closing line and
+// the exit message (DriftSummary) all say, each in its own words.
+func driftCounts(r report.Run) []driftCount {
+	var out []driftCount
 	for _, st := range driftStatuses {
 		if n := r.Count(st); n > 0 {
-			out = append(out, fmt.Sprintf("%s %d %s", DriftIcon(st), n, DriftWord(st)))
+			out = append(out, driftCount{st, n})
 		}
 	}
 	return out
+}
+
+// DriftSummary is what a drift run found, in one phrase for the exit message: "1 project
+// drifted, 2 projects pending"; "" when nothing drifted and no code waits to be applied.
+func DriftSummary(r report.Run) string {
+	var parts []string
+	for _, c := range driftCounts(r) {
+		if c.status == report.StatusDrifted || c.status == report.StatusPending {
+			parts = append(parts, english.Plural(c.n, "project", "projects")+" "+statusWord(c.status))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // mdDriftTable is the drift run's table: every project with its status, what drifted,

@@ -102,10 +102,8 @@ func (t *textWriter) driftProject(p report.Project) {
 // driftTotals is the closing line: "3 projects: 1 drifted, 1 pending, 1 in sync."
 func driftTotals(r report.Run) string {
 	var parts []string
-	for _, st := range driftStatuses {
-		if n := r.Count(st); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, DriftWord(st)))
-		}
+	for _, c := range driftCounts(r) {
+		parts = append(parts, fmt.Sprintf("%d %s", c.n, DriftWord(c.status)))
 	}
 	out := english.Plural(len(r.Projects), "project", "projects")
 	if len(parts) > 0 {

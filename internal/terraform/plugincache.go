@@ -3,7 +3,6 @@ package terraform
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/mod/sumdb/dirhash"
+
+	"github.com/tfgate/tfgate/internal/fileio"
 )
 
 // The shared provider cache.
@@ -131,7 +132,7 @@ func promote(src, target, cache string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp) // only left when the rename failed
-	if err := copyTree(src, tmp); err != nil {
+	if err := fileio.CopyTree(src, tmp, fileio.KeepModes); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -176,46 +177,6 @@ func walkPackages(dir string, fn func(rel string, d fs.DirEntry) error) error {
 		return nil
 	}
 	return walk("", 0)
-}
-
-// copyTree copies the regular files and directories under src into the directory dst,
-// keeping their permissions. A package holds nothing else.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil || rel == "." {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.Mkdir(out, info.Mode().Perm()|0o700)
-		case info.Mode().IsRegular():
-			return copyFile(path, out, info.Mode().Perm())
-		}
-		return fmt.Errorf("%s: not a regular file", path)
-	})
-}
-
-func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	return errors.Join(err, out.Close())
 }
 
 // vouched reports whether the package in dir has one of the lock's h1: checksums — the

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-version"
+
+	"github.com/tfgate/tfgate/internal/fileio"
 )
 
 // versionCacheEntries bounds the cache file: a machine has a handful of terraform and
@@ -114,29 +116,7 @@ func (c *versionCache) store(key string, e versionCacheEntry) {
 	if err != nil {
 		return
 	}
-	_ = writeFileAtomic(c.file, data)
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it over path.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	if os.MkdirAll(filepath.Dir(c.file), 0o755) == nil {
+		_ = fileio.WriteAtomic(c.file, data, 0o600)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
 }

@@ -1,4 +1,4 @@
-package result
+package matrixresult
 
 import (
 	"bytes"
@@ -159,12 +159,13 @@ func TestBundlesAreRelativeToTheResult(t *testing.T) {
 }
 
 func TestReadRefuses(t *testing.T) {
-	for name, content := range map[string]string{
-		"not json":    "garbage",
-		"no version":  `{"run": {}}`,
-		"new version": `{"tfgate_result": 2, "run": {}}`,
-		"escape":      "", // written below
+	for name, tt := range map[string]struct{ content, want string }{
+		"not json":    {"garbage", "tfgate-result.json: not a tfgate result: invalid character 'g'"},
+		"no version":  {`{"run": {}}`, `tfgate-result.json: not a tfgate result (no "tfgate_result" version)`},
+		"new version": {`{"tfgate_result": 2, "run": {}}`, "tfgate-result.json: result format 2, this tfgate reads 1: run the matrix jobs and publish with the same tfgate"},
+		"escape":      {}, // written below
 	} {
+		content := tt.content
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName)
@@ -181,10 +182,9 @@ func TestReadRefuses(t *testing.T) {
 				}
 				return
 			}
-			if err == nil {
-				t.Fatal("read")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Read: %v, want an error containing %q", err, tt.want)
 			}
-			t.Log(err)
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package result
+package matrixresult
 
 import (
 	"bytes"

@@ -1,10 +1,10 @@
-// Package result is the file a matrix job leaves beside its plan bundles for `tfgate
+// Package matrixresult is the file a matrix job leaves beside its plan bundles for `tfgate
 // publish`: DIR/tfgate-result.json. It holds the run's JSON report (render's documented
 // schema, for people and tools) and a faithful, versioned encoding of the report.Run that
 // report was rendered from, so that publish renders exactly what one job planning every
 // project would have. Nothing in it is secret: a report.Run is redacted and masked before
 // it exists (see report.Project), and the plan files stay in the bundles.
-package result
+package matrixresult
 
 import (
 	"bytes"
