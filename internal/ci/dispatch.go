@@ -68,5 +68,5 @@ func (g Git) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	if errors.As(err, &ee) && ee.ExitCode() == 1 {
 		return false, nil
 	}
-	return false, fmt.Errorf("is %s an ancestor of %s: %w", shortSHA(a), shortSHA(b), err)
+	return false, fmt.Errorf("is %s an ancestor of %s: %w", ShortSHA(a), ShortSHA(b), err)
 }

@@ -46,18 +46,18 @@ func dispatchedPull(ctx context.Context, gh *GitHubRun, root string) (ci.Event, 
 		}
 	} else if head != pr.HeadSHA {
 		return ev, fmt.Errorf("the checkout %s is neither pull request #%d's head %s nor GitHub's test merge of it: check it out with actions/checkout's ref: refs/pull/%d/merge",
-			short(head), n, short(pr.HeadSHA), n)
+			ci.ShortSHA(head), n, ci.ShortSHA(pr.HeadSHA), n)
 	} else {
 		base = pr.BaseSHA // the head itself: compared with the base GitHub reports
 	}
 	if ev.DispatchBase != "" {
 		ok, err := git.IsAncestor(ctx, ev.DispatchBase, base)
 		if err != nil {
-			return ev, fmt.Errorf("re-plan of #%d on the input base %s: %w (check out with fetch-depth: 0)", n, short(ev.DispatchBase), err)
+			return ev, fmt.Errorf("re-plan of #%d on the input base %s: %w (check out with fetch-depth: 0)", n, ci.ShortSHA(ev.DispatchBase), err)
 		}
 		if !ok {
 			return ev, fmt.Errorf("the checkout of pull request #%d is on %s, older than the default branch's %s it is to be planned on: GitHub had not yet updated its test merge (refs/pull/%d/merge); run this workflow again in a minute",
-				n, short(base), short(ev.DispatchBase), n)
+				n, ci.ShortSHA(base), ci.ShortSHA(ev.DispatchBase), n)
 		}
 	}
 	labels, err := api.ListIssueLabels(ctx, repo, n)

@@ -33,12 +33,12 @@ func (e *QueueWaitError) Error() string {
 		what = "tfgate/apply still " + e.State
 	}
 	return fmt.Sprintf("the merge queue's base %s changed %s and its apply has not finished after %s (%s): planning now would plan on state that apply is about to change. The check fails so that the queue tries the group again; raise --lock-timeout to wait longer",
-		short(e.Base), strings.Join(e.Projects, ", "), e.Waited.Round(time.Second), what)
+		ci.ShortSHA(e.Base), strings.Join(e.Projects, ", "), e.Waited.Round(time.Second), what)
 }
 
 // Status is the description for the tfgate/plan status (GitHub's 140 characters).
 func (e *QueueWaitError) Status() string {
-	return fitStatus(fmt.Sprintf("waited %s for the apply of base %s (%s): retry the group", e.Waited.Round(time.Second), short(e.Base), strings.Join(e.Projects, ", ")))
+	return fitStatus(fmt.Sprintf("waited %s for the apply of base %s (%s): retry the group", e.Waited.Round(time.Second), ci.ShortSHA(e.Base), strings.Join(e.Projects, ", ")))
 }
 
 // queuePoll is how often the base's statuses are read while waiting.
@@ -88,7 +88,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 	for warned := false; ; warned = true {
 		sts, err := api.ListStatuses(ctx, repo, base)
 		if err != nil {
-			return fmt.Errorf("read the apply status of the merge queue's base %s: %w", short(base), err)
+			return fmt.Errorf("read the apply status of the merge queue's base %s: %w", ci.ShortSHA(base), err)
 		}
 		state := ""
 		for _, st := range sts { // newest first
@@ -106,7 +106,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 			return &QueueWaitError{Base: base, Projects: names, Waited: waited, State: state}
 		}
 		if !warned {
-			req.Warn(fmt.Sprintf("the merge queue's base %s changed %s: waiting up to %s for its apply to finish before planning", short(base), strings.Join(names, ", "), timeout))
+			req.Warn(fmt.Sprintf("the merge queue's base %s changed %s: waiting up to %s for its apply to finish before planning", ci.ShortSHA(base), strings.Join(names, ", "), timeout))
 		}
 		select {
 		case <-ctx.Done():

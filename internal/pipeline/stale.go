@@ -115,7 +115,7 @@ func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 	if ch.Commit == "" || ev.Name != "push" {
 		ch.Commit = head
 	} else if head != ch.Commit {
-		return ch, fmt.Errorf("the checkout %s is not the pushed commit %s: check out the push (actions/checkout's default)", short(head), short(ch.Commit))
+		return ch, fmt.Errorf("the checkout %s is not the pushed commit %s: check out the push (actions/checkout's default)", ci.ShortSHA(head), ci.ShortSHA(ch.Commit))
 	}
 	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: base})
 	if err != nil {
@@ -166,7 +166,7 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 	}
 	pulls, err := gh.API.ListCommitPulls(ctx, repo, ch.Commit)
 	if err != nil {
-		return res, fmt.Errorf("find the pull request merged as %s: %w", short(ch.Commit), err)
+		return res, fmt.Errorf("find the pull request merged as %s: %w", ci.ShortSHA(ch.Commit), err)
 	}
 	for _, p := range pulls {
 		if p.Merged && p.MergeCommitSHA == ch.Commit {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/ci"
 )
 
 // Stale says why an open pull request's plan went stale: the default branch changed
@@ -32,7 +34,7 @@ func (s Stale) by() string {
 	if s.Merge > 0 {
 		return fmt.Sprintf("#%d", s.Merge)
 	}
-	return shortSHA(s.Commit)
+	return ci.ShortSHA(s.Commit)
 }
 
 // StaleStatus is the tfgate/gate description of a stale plan, within GitHub's 140
@@ -67,7 +69,7 @@ func StaleBanner(s Stale) string {
 		StaleBannerOpen,
 		"> [!WARNING]",
 		fmt.Sprintf("> **This plan is stale.** %s changed %s on `%s` (commit `%s`) since it was planned.",
-			s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), shortSHA(s.Commit)),
+			s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), ci.ShortSHA(s.Commit)),
 		"> " + next,
 		StaleBannerClose,
 	}, "\n")
