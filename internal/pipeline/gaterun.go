@@ -206,7 +206,7 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 			}
 		}
 	}
-	return nil
+	return a.gateStale(ctx, sel)
 }
 
 // gateStatus sets tfgate/gate on the pull request's head.
