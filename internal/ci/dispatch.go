@@ -70,3 +70,10 @@ func (g Git) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	}
 	return false, fmt.Errorf("is %s an ancestor of %s: %w", ShortSHA(a), ShortSHA(b), err)
 }
+
+// ForPullRequest reports whether a run's event is about one pull request: its own events
+// (IsPullRequest), or a workflow_dispatch re-planning it once resolved to that pull request
+// (its number, head and base filled in).
+func (ev Event) ForPullRequest() bool {
+	return IsPullRequest(ev.Name) || ev.Name == "workflow_dispatch" && ev.PRNumber > 0 && ev.HeadSHA != "" && ev.BaseSHA != ""
+}

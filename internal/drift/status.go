@@ -1,7 +1,7 @@
-// Package drift decides what a drift check found and reports it: each project's status from
-// its one normal plan, the GitHub issue kept per project (found by marker and author, edited
-// in place, closed and reopened), and the run's webhook. Running the checks is the
-// pipeline's job (pipeline.RunDrift); folding drift back into code is Suggest's.
+// Package drift decides what a drift check found: each project's status from its one normal
+// plan (Status, Tracked), and the fold-back of drift into the code (Suggest). Running the
+// checks is the pipeline's job (pipeline.RunDrift); reporting them — the issue kept per
+// project, the job summary, the webhook — is notify's (notify.PublishDrift).
 package drift
 
 import (

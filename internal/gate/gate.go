@@ -1,6 +1,9 @@
 // Package gate is the approval gate: a pure function of the approval rules, the pull
 // request, its reviews, what GitHub says about the reviewers, and each project's plan
 // bundle and policy result, to a verdict per project with every reason it may not apply.
+// It also holds bundle acceptance (AcceptBundle, accept.go: is the bundle found on the
+// merge the reviewed one), the rule that a change request blocks (reviews.go), and every
+// reason code (gate.go, codes.go; documented in docs/gate-and-apply.md).
 //
 // It does no I/O and reads no clock: internal/pipeline collects the facts (CollectFacts)
 // and the bundles, and renders and publishes the verdict. Everything it cannot prove
@@ -18,15 +21,9 @@ import (
 	"github.com/tfgate/tfgate/internal/english"
 )
 
-// Rules are a project's approval rules, read from the pull request's base commit.
-type Rules struct {
-	MinApprovals int
-	// DestroyMinApprovals applies when the plan deletes or replaces anything; it is never
-	// taken below MinApprovals.
-	DestroyMinApprovals int
-	Owners              []string // policies.owners: logins or "org/team", whose approval overrides a deny
-	Mode                config.Mode
-}
+// Rules are a project's approval rules, read from the pull request's base commit: what
+// config.RulesFor computes (the one place they are).
+type Rules = config.Rules
 
 // PullRequest is the pull request whose head commit was planned.
 type PullRequest struct {

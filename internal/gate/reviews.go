@@ -96,10 +96,7 @@ func tally(pr PullRequest, rs []Review, perms map[string]string) reviews {
 		}
 		perm, known := permission(perms, k)
 		if strings.ToUpper(l.review.State) == ChangesRequested {
-			// As on GitHub, only a change request from someone with write access blocks:
-			// anyone can review a public repository's pull request. Only a permission that
-			// says so lifts it: one unknown, empty or unheard of blocks.
-			if known && withoutWrite(perm) {
+			if !changeRequestBlocks(perm, known) {
 				out.ignored = append(out.ignored, Reason{CodeNoWriteAccess,
 					"@" + l.login + " requested changes with " + perm + " access; only change requests from people with write access block", true})
 				continue
@@ -138,6 +135,15 @@ func permission(perms map[string]string, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// changeRequestBlocks is the rule that a reviewer's standing change request blocks the
+// pull request (CodeChangesRequested) until they approve or it is dismissed. As on GitHub,
+// only one from someone with write access blocks: anyone can review a public repository's
+// pull request (CodeNoWriteAccess names such a review). Only a permission that says so
+// lifts it: one unknown, empty or unheard of blocks.
+func changeRequestBlocks(perm string, known bool) bool {
+	return !known || !withoutWrite(perm)
 }
 
 // withoutWrite reports whether a repository permission is one GitHub names for access

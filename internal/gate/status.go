@@ -6,35 +6,26 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 )
-
-// Commit status states.
-const (
-	StateSuccess = "success"
-	StatePending = "pending"
-	StateFailure = "failure"
-)
-
-// MaxDescription is GitHub's limit on a commit status description, in characters.
-const MaxDescription = 140
 
 // State is the commit status the verdict sets: success when every project may apply,
 // pending when every reason left is one that more reviews can lift, failure otherwise.
 func (v Verdict) State() string {
 	if v.Allowed {
-		return StateSuccess
+		return github.StateSuccess
 	}
 	for _, p := range v.Projects {
 		for _, r := range p.Reasons {
 			if !r.Pending {
-				return StateFailure
+				return github.StateFailure
 			}
 		}
 	}
-	return StatePending
+	return github.StatePending
 }
 
-// Description is the commit status text, at most MaxDescription characters: the outcome
+// Description is the commit status text, at most github.MaxStatusDescription characters: the outcome
 // when allowed, else the first blocking reason (the first reason when all are pending),
 // named by project unless every project has it, and how many more there are.
 func (v Verdict) Description() string {
@@ -116,10 +107,10 @@ func (v Verdict) distinctReasons() int {
 	return len(seen)
 }
 
-// truncate fits text and then suffix into MaxDescription characters, shortening text with
+// truncate fits text and then suffix into github.MaxStatusDescription characters, shortening text with
 // "…" when needed; suffix is kept whole.
 func truncate(text string, suffix ...string) string {
 	s := strings.Join(suffix, "")
-	room := MaxDescription - utf8.RuneCountInString(s)
+	room := github.MaxStatusDescription - utf8.RuneCountInString(s)
 	return english.Clip(text, room) + s
 }

@@ -1,11 +1,7 @@
 package github
 
 import (
-	"context"
-	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -37,7 +33,7 @@ func (n *counters) waited(d time.Duration) {
 
 // The transport stack, outermost first:
 //
-//	retryTransport       5xx with exponential backoff; a primary rate limit whose reset is near
+//	retryTransport       RetryPolicy: 5xx with jittered backoff; a primary rate limit whose reset is near
 //	secondary limiter    github.com/gofri/go-github-ratelimit/v2: waits out secondary limits
 //	replayTransport      gives every attempt a fresh copy of the request body
 //	countTransport       counts what reaches the network
@@ -58,7 +54,7 @@ func newTransport(base http.RoundTripper, o Options, n *counters) http.RoundTrip
 			}
 		}),
 	)
-	return &retryTransport{base: secondary, o: o, n: n}
+	return &retryTransport{base: secondary, p: o.retryPolicy(), n: n}
 }
 
 type countTransport struct {
@@ -85,87 +81,4 @@ func (t *replayTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Body = body
 	}
 	return t.base.RoundTrip(r)
-}
-
-type retryTransport struct {
-	base http.RoundTripper
-	o    Options
-	n    *counters
-}
-
-func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	ctx := r.Context()
-	deadline := time.Now().Add(t.o.MaxRetryTime)
-	backoff := t.o.Backoff
-	for attempt := 1; ; attempt++ {
-		resp, err := t.base.RoundTrip(r)
-		wait, retry, limited := t.shouldRetry(r, resp, err, backoff)
-		if !retry || attempt >= t.o.MaxAttempts || time.Now().Add(wait).After(deadline) {
-			return resp, err
-		}
-		if resp != nil {
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-			resp.Body.Close()
-		}
-		if limited {
-			t.n.waited(wait)
-		}
-		if err := sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-		t.n.retries.Add(1)
-		backoff *= 2
-	}
-}
-
-// shouldRetry decides whether an attempt is worth repeating, after how long, and whether
-// that wait is for a rate limit.
-func (t *retryTransport) shouldRetry(r *http.Request, resp *http.Response, err error, backoff time.Duration) (wait time.Duration, retry, limited bool) {
-	if err != nil {
-		// A POST that never got an answer may have created something: do not repeat it.
-		return jitter(backoff), r.Context().Err() == nil && r.Method != http.MethodPost, false
-	}
-	switch resp.StatusCode {
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return jitter(backoff), true, false
-	case http.StatusForbidden, http.StatusTooManyRequests:
-		reset, ok := primaryReset(resp)
-		if !ok {
-			return 0, false, false
-		}
-		wait := time.Until(reset) + time.Second // the reset is rounded to seconds
-		return max(wait, 0), wait <= t.o.MaxWait, true
-	}
-	return 0, false, false
-}
-
-// primaryReset is when an exhausted primary rate limit resets.
-func primaryReset(resp *http.Response) (time.Time, bool) {
-	if resp.Header.Get("X-RateLimit-Remaining") != "0" {
-		return time.Time{}, false
-	}
-	secs, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.Unix(secs, 0), true
-}
-
-// jitter spreads retries of concurrent jobs: 50–100 % of d.
-func jitter(d time.Duration) time.Duration {
-	return d/2 + rand.N(d/2+1)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-tm.C:
-		return nil
-	}
 }

@@ -57,7 +57,7 @@ func richRun(t *testing.T, dir string) report.Run {
 			{Name: "envs/prod/network", Dir: "envs/prod/network", Status: report.StatusFailed,
 				Error: "Error: Unsupported argument\n\n  on main.tf line 2, in resource \"terraform_data\" \"a\":"},
 			{Name: "envs/prod/later", Dir: "envs/prod/later", Status: report.StatusNotStarted, Error: "envs/prod/network did not succeed"},
-			{Name: "gated", Dir: "gated", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []string{"needs 2 approvals"},
+			{Name: "gated", Dir: "gated", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []report.Reason{{Code: "approvals", Text: "needs 2 approvals", Pending: true}},
 				Approvals: []report.Approval{{Login: "alice", At: time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC), Commit: "abc"}}},
 				Apply:       &report.Apply{PlanSHA256: "ff", InputHash: "ee", TerraformVersion: "1.5.7", Summary: plan.Summary{Add: 1}},
 				Suggestions: []string{"main.tf:1 x"}, Issue: "https://github.example/acme/infra/issues/1"},

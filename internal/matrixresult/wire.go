@@ -116,8 +116,15 @@ type wireGate struct {
 	Allowed            bool           `json:"allowed"`
 	Pending            bool           `json:"pending"`
 	Reasons            []string       `json:"reasons"`
+	Codes              []wireCode     `json:"reason_codes,omitempty"` // beside Reasons, index for index
 	Approvals          []wireApproval `json:"approvals"`
 	PolicyOverriddenBy []string       `json:"policy_overridden_by"`
+}
+
+// wireCode is what a reason carries besides its text.
+type wireCode struct {
+	Code    string `json:"code"`
+	Pending bool   `json:"pending,omitempty"`
 }
 
 type wireApproval struct {
@@ -322,7 +329,13 @@ func encodeGate(g *report.Gate) *wireGate {
 	if g == nil {
 		return nil
 	}
-	w := &wireGate{Allowed: g.Allowed, Pending: g.Pending, Reasons: g.Reasons, PolicyOverriddenBy: g.PolicyOverriddenBy}
+	w := &wireGate{Allowed: g.Allowed, Pending: g.Pending, Reasons: g.Texts(), PolicyOverriddenBy: g.PolicyOverriddenBy}
+	if g.Reasons == nil {
+		w.Reasons = nil
+	}
+	for _, r := range g.Reasons {
+		w.Codes = append(w.Codes, wireCode{Code: r.Code, Pending: r.Pending})
+	}
 	if g.Approvals != nil {
 		w.Approvals = make([]wireApproval, len(g.Approvals))
 	}
@@ -336,7 +349,16 @@ func decodeGate(w *wireGate) *report.Gate {
 	if w == nil {
 		return nil
 	}
-	g := &report.Gate{Allowed: w.Allowed, Pending: w.Pending, Reasons: w.Reasons, PolicyOverriddenBy: w.PolicyOverriddenBy}
+	g := &report.Gate{Allowed: w.Allowed, Pending: w.Pending, PolicyOverriddenBy: w.PolicyOverriddenBy}
+	if w.Reasons != nil {
+		g.Reasons = make([]report.Reason, len(w.Reasons))
+	}
+	for i, text := range w.Reasons {
+		g.Reasons[i].Text = text
+		if i < len(w.Codes) { // a result from before reasons had codes has none
+			g.Reasons[i].Code, g.Reasons[i].Pending = w.Codes[i].Code, w.Codes[i].Pending
+		}
+	}
 	if w.Approvals != nil {
 		g.Approvals = make([]report.Approval, len(w.Approvals))
 	}

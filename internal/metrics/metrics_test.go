@@ -82,9 +82,9 @@ func applyRun() (report.Run, map[string][]report.Phase) {
 			{Name: "app", Dir: "app", Workspace: "default", Status: report.StatusFailed, Duration: ms(2500), Error: "Error: apply failed",
 				Gate: &report.Gate{Allowed: true, Approvals: approved[:1]}, Apply: &report.Apply{Summary: plan.Summary{Change: 1}}},
 			{Name: "prod", Dir: "prod", Workspace: "default", Status: report.StatusRefused,
-				Gate: &report.Gate{Pending: true, Reasons: []string{"needs 2 approvals"}}, Apply: &report.Apply{Summary: plan.Summary{Destroy: 1}}},
+				Gate: &report.Gate{Pending: true, Reasons: []report.Reason{{Code: "approvals", Text: "needs 2 approvals", Pending: true}}}, Apply: &report.Apply{Summary: plan.Summary{Destroy: 1}}},
 			{Name: "net", Dir: "net", Workspace: "default", Status: report.StatusRefused,
-				Gate: &report.Gate{Reasons: []string{"the plan is stale"}}},
+				Gate: &report.Gate{Reasons: []report.Reason{{Code: "stale-inputs", Text: "the plan is stale"}}}},
 		}}, map[string][]report.Phase{
 			"core": {ph("init", 1000), ph("workspace", 100), ph("apply", 2800)},
 			"app":  {ph("init", 900), ph("workspace", 100), ph("apply", 1400)},

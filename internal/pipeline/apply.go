@@ -15,17 +15,12 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
-)
-
-// Commit status contexts of the gate and of apply, for branch protection to require.
-const (
-	StatusGate  = "tfgate/gate"
-	StatusApply = "tfgate/apply"
 )
 
 // ApplyRequest is everything `tfgate apply` was asked to do.
@@ -133,8 +128,6 @@ type applier struct {
 	// extraRules are further configurations the rules may come from (apply --pr: the pull
 	// request's base besides the merge's first parent): the gate must hold under each.
 	extraRules []*config.Config
-	// identity is the login tfgate writes as, learnt from the status it created.
-	identity string
 	// shared are the sums of the files outside every project at the merge (sharedSums):
 	// part of every plan's inputs.
 	shared map[string]string
@@ -157,8 +150,8 @@ type target struct {
 	bundle   *bundle.Manifest // nil: none was planned for the reviewed commit
 	dir      string           // the bundle's directory
 	opened   bundle.Opened
-	problems []string // why the bundle cannot be applied (verification)
-	failure  string   // an error opening it (not a refusal)
+	problems []gate.Reason // why the bundle cannot be applied (verification)
+	failure  string        // an error opening it (not a refusal)
 	result   report.Project
 	// review marks a review-only item of the gate ("shared", "vanished"): nothing plans
 	// or applies it, the pull request's approvals must cover it (gate_review.go).
@@ -269,7 +262,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		if pr.Number != 0 {
 			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
 		}
-		a.refuseAll(why)
+		a.refuseAll(gate.Reason{Code: gate.CodeNotMerged, Text: why})
 		return nil
 	}
 	// What the merge changed that nothing plans (files outside every project, dropped base
@@ -319,7 +312,7 @@ func pick(projects []project.Project, names []string) ([]project.Project, error)
 	return out, nil
 }
 
-func (a *applier) refuseAll(why string) {
+func (a *applier) refuseAll(why gate.Reason) {
 	for i := range a.targets {
 		a.targets[i].problems = append(a.targets[i].problems, why)
 	}
@@ -355,8 +348,8 @@ func (a *applier) leftOut(changed []project.Project) {
 	for i := range a.targets {
 		for _, dep := range a.targets[i].p.DependsOn {
 			if outSet[dep] {
-				a.targets[i].problems = append(a.targets[i].problems, fmt.Sprintf(
-					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep))
+				a.targets[i].problems = append(a.targets[i].problems, gate.Reason{Code: gate.CodeLeftOut, Text: fmt.Sprintf(
+					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep)})
 			}
 		}
 	}

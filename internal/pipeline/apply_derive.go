@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
@@ -152,20 +153,21 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 	start := a.req.Now()
 	zr, err := zip.OpenReader(t.opened.PlanPath)
 	if err != nil {
-		t.problems = append(t.problems, fmt.Sprintf("its plan file is not a terraform plan file (%v): plan again", err))
+		t.problems = append(t.problems, gate.Reason{Code: gate.CodeNotPlanFile, Text: fmt.Sprintf("its plan file is not a terraform plan file (%v): plan again", err)})
 		return nil
 	}
 	defer zr.Close()
 	kind, err := bundle.ReadPlanKind(&zr.Reader)
 	if err != nil {
-		t.problems = append(t.problems, fmt.Sprintf("its plan file is not one terraform wrote (%v): plan again", err))
+		t.problems = append(t.problems, gate.Reason{Code: gate.CodeNotPlanFile, Text: fmt.Sprintf("its plan file is not one terraform wrote (%v): plan again", err)})
 		return nil
 	}
 	tree, err := a.snapshotTree(r)
 	if err != nil {
 		return err
 	}
-	refused := append(kindProblems(kind, a.base.Apply), bundle.CheckSnapshot(&zr.Reader, tree)...)
+	refused := append(reasons(gate.CodePlanMode, kindProblems(kind, a.base.Apply)),
+		reasons(gate.CodeSnapshot, bundle.CheckSnapshot(&zr.Reader, tree))...)
 	if len(refused) > 0 {
 		// Not the reviewed code, or not a kind of plan a review shows: terraform reads no
 		// more of it.
@@ -203,7 +205,7 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 		d.policy = mergeVerdicts(results)
 	}
 	t.derived = d
-	t.problems = append(t.problems, disagreements(*t.bundle, d)...)
+	t.problems = append(t.problems, reasons(gate.CodeManifest, disagreements(*t.bundle, d))...)
 	done := a.req.Now()
 	a.req.Log.Info("apply verified the plan file", "project", t.p.Name, "snapshot_and_kind", checked.Sub(start),
 		"show", shown.Sub(checked), "policies", done.Sub(shown), "resources", len(changes.Resources))
@@ -345,6 +347,15 @@ func summaryDiff(m, d plan.Summary) []string {
 }
 
 // clipList names at most five items.
+// reasons are texts of one code, as refusals.
+func reasons(code string, texts []string) []gate.Reason {
+	var out []gate.Reason
+	for _, text := range texts {
+		out = append(out, gate.Reason{Code: code, Text: text})
+	}
+	return out
+}
+
 func clipList(items []string) string {
 	if len(items) > 5 {
 		return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more", len(items)-5)

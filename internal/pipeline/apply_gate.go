@@ -10,6 +10,8 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -63,23 +65,23 @@ func (a *applier) verdict(v gate.Verdict) *report.Verdict {
 		}
 	}
 	switch {
-	case len(refused) == 0 || v.State() != gate.StateSuccess && (v.State() == gate.StateFailure || pending):
+	case len(refused) == 0 || v.State() != github.StateSuccess && (v.State() == github.StateFailure || pending):
 		return &report.Verdict{State: v.State(), Description: v.Description()}
 	}
 	t := refused[0]
 	why := t.result.Error
 	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-		why = g.Reasons[0]
+		why = g.Reasons[0].Text
 	}
 	desc := t.p.Name + ": " + why
 	if len(refused) > 1 {
 		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
 	}
-	state := gate.StateFailure
+	state := github.StateFailure
 	if pending {
-		state = gate.StatePending
+		state = github.StatePending
 	}
-	return &report.Verdict{State: state, Description: fitStatus(desc)}
+	return &report.Verdict{State: state, Description: render.FitStatus(desc)}
 }
 
 // freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in
@@ -96,34 +98,14 @@ func (a *applier) freeze(cfg *config.Config) string {
 	return ""
 }
 
-// gateProject is what the gate needs to know of one target under the rules of base. A
-// project is the base's by name or by directory (and workspace), or by its state address
-// (t.aliases) — renaming or moving a project must not escape its rules — and when several
-// match, the strictest rules hold. A project the
-// base does not know gets the base's top-level rules; a project either side puts in
-// observe mode is observed.
+// gateProject is what the gate needs to know of one target under the rules of base
+// (config.RulesFor: by name, directory or state address, t.aliases; the strictest when
+// several match; observed when either side observes it).
 func gateProject(base *config.Config, t target) gate.Project {
 	if t.review != "" {
 		return reviewProject(base, t)
 	}
-	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, DestroyMinApprovals: base.Approval.DestroyMinApprovals,
-		Owners: base.Policies.Owners, Mode: config.ModeManaged}
-	for _, bp := range base.Projects {
-		sameState := slices.Contains(t.aliases, bp.Name+"\x00"+bp.Workspace)
-		if !sameState && (bp.Workspace != t.p.Workspace || (bp.Name != t.p.Name && bp.Dir != t.p.Dir)) {
-			continue
-		}
-		if bp.Mode == config.ModeObserve {
-			rules.Mode = config.ModeObserve
-		}
-		if bp.Approval != nil {
-			rules.MinApprovals = max(rules.MinApprovals, bp.Approval.MinApprovals)
-			rules.DestroyMinApprovals = max(rules.DestroyMinApprovals, bp.Approval.DestroyMinApprovals)
-		}
-	}
-	if t.p.Mode == config.ModeObserve {
-		rules.Mode = config.ModeObserve
-	}
+	rules := base.RulesFor(config.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace, Mode: t.p.Mode}, t.aliases...)
 	gp := gate.Project{Name: t.p.Name, Rules: rules}
 	if m := t.bundle; m != nil {
 		gp.HasBundle, gp.BundleCommit, gp.Applicable = true, m.Commit, m.Applicable
@@ -152,7 +134,7 @@ func (a *applier) finishRefusals(vs *verdicts) {
 		t := &a.targets[i]
 		res := report.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace}
 		g := &report.Gate{}
-		reasons := append([]string(nil), t.problems...)
+		reasons := append([]gate.Reason(nil), t.problems...)
 		pending := len(reasons) == 0
 		if vs != nil {
 			for k, v := range vs.all {
@@ -161,8 +143,8 @@ func (a *applier) finishRefusals(vs *verdicts) {
 						continue
 					}
 					for _, r := range pv.Reasons {
-						if !slices.Contains(reasons, r.Text) {
-							reasons = append(reasons, r.Text)
+						if !slices.ContainsFunc(reasons, func(q gate.Reason) bool { return q.Text == r.Text }) {
+							reasons = append(reasons, r)
 							pending = pending && r.Pending
 						}
 					}
@@ -173,7 +155,9 @@ func (a *applier) finishRefusals(vs *verdicts) {
 				}
 			}
 		}
-		g.Reasons = reasons
+		for _, r := range reasons {
+			g.Reasons = append(g.Reasons, report.Reason(r))
+		}
 		g.Allowed = len(reasons) == 0 && t.failure == ""
 		g.Pending = !g.Allowed && pending && len(reasons) > 0
 		res.Gate = g
@@ -191,7 +175,7 @@ func (a *applier) finishRefusals(vs *verdicts) {
 			// but a path or a policy message can quote anything.
 			res.Status = report.StatusRefused
 			for i, r := range g.Reasons {
-				g.Reasons[i] = a.req.Masker.String(r)
+				g.Reasons[i].Text = a.req.Masker.String(r.Text)
 			}
 		default:
 			res.Status = report.StatusAllowed

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
@@ -59,8 +60,8 @@ func (a *applier) replan(ctx context.Context, r *projectRun, t *target, saved *p
 		return fmt.Errorf("read the new plan of %s: %w", t.p.Name, err)
 	}
 	if diff := replanDiff(saved, now); len(diff) > 0 {
-		t.problems = append(t.problems, fmt.Sprintf("a plan of the merge made now (apply.verify: %s) differs from the reviewed plan: %s; the reviewed plan is not what terraform would do: plan it again",
-			config.VerifyReplan, clipList(diff)))
+		t.problems = append(t.problems, gate.Reason{Code: gate.CodeReplan, Text: fmt.Sprintf("a plan of the merge made now (apply.verify: %s) differs from the reviewed plan: %s; the reviewed plan is not what terraform would do: plan it again",
+			config.VerifyReplan, clipList(diff))})
 	}
 	return nil
 }

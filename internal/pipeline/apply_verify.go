@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -34,7 +31,7 @@ func (a *applier) loadBundles(ctx context.Context) error {
 	if errors.Is(err, bundle.ErrNoBundle) || errors.Is(err, bundle.ErrUnsafeArchive) {
 		// No plan was reviewed, or what claims to be one was built to escape its directory:
 		// a refusal of every project, not an error to retry.
-		a.refuseAll(err.Error())
+		a.refuseAll(gate.Reason{Code: gate.CodeNoPlans, Text: err.Error()})
 		return nil
 	}
 	if err != nil {
@@ -83,87 +80,61 @@ func (a *applier) want(sha string) bundle.Want {
 
 // verify checks one bundle against the merge commit: the plan file is the one planned
 // (sha256, and it decrypts), the project's inputs are those the plan was made from, the
-// terraform version is the one that planned it. What does not hold is a problem (a
-// refusal); a bundle that cannot be opened at all (no key, wrong key) is a failure.
+// terraform version is the one that planned it. It gathers the facts; gate.AcceptBundle
+// judges them: what does not hold is a problem (a refusal). A bundle that cannot be opened
+// at all (no key, wrong key), or inputs that cannot be read, are a failure.
 func (a *applier) verify(ctx context.Context, t *target) {
-	m := t.bundle
-	if m == nil {
+	if t.bundle == nil {
 		return // the gate refuses a project without a bundle
 	}
-	if m.Dir != t.p.Dir {
-		t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
-	}
-	if a.policies && (m.Policy == nil || (!m.Policy.Evaluated && m.Policy.Error == "")) {
-		t.problems = append(t.problems, "it was planned without policies, but the rules before the merge have policies: plan it again so that they judge it")
-	}
-	if m.PR != 0 && m.PR != a.pr.Number {
-		t.problems = append(t.problems, fmt.Sprintf("its bundle was planned for pull request #%d, not #%d", m.PR, a.pr.Number))
-	}
+	f, failure := a.bundleFacts(ctx, t)
+	t.problems = append(t.problems, gate.AcceptBundle(f)...)
+	t.failure = failure
+}
+
+// bundleFacts reads what bundle acceptance judges of t's bundle, opening its plan file
+// (t.opened) on the way. It stops at the first failure, leaving the rest unread.
+func (a *applier) bundleFacts(ctx context.Context, t *target) (gate.BundleFacts, string) {
+	m := t.bundle
+	f := gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir, PR: m.PR, MergedPR: a.pr.Number,
+		PoliciesRequired: a.policies, PolicyJudged: m.Policy != nil && (m.Policy.Evaluated || m.Policy.Error != "")}
 	scratch := filepath.Join(a.scratch, "open", bundle.DirName(t.p.Name, t.p.Workspace))
 	if err := os.MkdirAll(scratch, 0o700); err != nil {
-		t.failure = err.Error()
-		return
+		return f, err.Error()
 	}
 	opened, err := bundle.Open(ctx, t.dir, a.req.PlanKey, scratch)
 	switch {
-	case errors.Is(err, bundle.ErrTampered), errors.Is(err, bundle.ErrUnencrypted), errors.Is(err, bundle.ErrMalformed):
-		t.problems = append(t.problems, err.Error())
-		return
+	case errors.Is(err, bundle.ErrTampered):
+		f.Open, f.Opened = gate.OpenTampered, err.Error()
+		return f, ""
+	case errors.Is(err, bundle.ErrUnencrypted):
+		f.Open, f.Opened = gate.OpenUnencrypted, err.Error()
+		return f, ""
+	case errors.Is(err, bundle.ErrMalformed):
+		f.Open, f.Opened = gate.OpenMalformed, err.Error()
+		return f, ""
 	case err != nil:
-		t.failure = err.Error()
-		return
+		return f, err.Error()
 	}
 	t.opened = opened
 	files, err := project.InputFiles(ctx, a.req.Root, t.p)
 	if err != nil {
-		t.failure = err.Error()
-		return
+		return f, err.Error()
 	}
 	files = outside(files, a.req.Root, filepath.Dir(t.dir))
 	sums, _, err := bundle.HashInputs(ctx, a.req.Root, files)
 	if err != nil {
-		t.failure = err.Error()
-		return
+		return f, err.Error()
 	}
-	for f, sum := range a.shared { // the files outside every project count for every plan
-		sums[f] = sum
+	for file, sum := range a.shared { // the files outside every project count for every plan
+		sums[file] = sum
 	}
-	hash := bundle.InputHash(sums)
-	if hash != m.InputHash {
-		t.problems = append(t.problems, staleInputs(m.Inputs, sums, a.pr.HeadSHA, a.run.Commit))
+	mf := &gate.MergeFacts{Reviewed: a.pr.HeadSHA, Merge: a.run.Commit,
+		PlannedInputs: m.Inputs, Inputs: sums, PlannedHash: m.InputHash, Hash: bundle.InputHash(sums),
+		PlannedFlavor: m.TerraformFlavor, PlannedVersion: m.TerraformVersion, RunFlavor: a.bin.Flavor}
+	if a.bin.Version != nil {
+		mf.RunVersion = a.bin.Version.String()
 	}
-	planned := m.TerraformFlavor
-	if planned == "" { // a bundle from before tfgate recorded the flavour
-		planned = a.bin.Flavor
-	}
-	if m.TerraformVersion == "" {
-		t.problems = append(t.problems, "its bundle does not say which terraform version planned it: plan it again")
-	} else if have := a.bin.Version; have == nil || have.String() != m.TerraformVersion || planned != a.bin.Flavor {
-		t.problems = append(t.problems, fmt.Sprintf("it was planned with %s %s, but this run has %s %s: apply the plan with the binary and version that made it (terraform.binary and terraform.version in %s), or plan again",
-			planned, m.TerraformVersion, a.bin.Flavor, a.bin.Version, config.FileName))
-	}
-}
-
-// staleInputs says which input files differ between the reviewed plan and the merge.
-func staleInputs(planned, now map[string]string, reviewed, merged string) string {
-	var diffs []string
-	for f, sum := range now {
-		switch old, ok := planned[f]; {
-		case !ok:
-			diffs = append(diffs, f+" (new)")
-		case old != sum:
-			diffs = append(diffs, f+" (changed)")
-		}
-	}
-	for f := range planned {
-		if _, ok := now[f]; !ok {
-			diffs = append(diffs, f+" (removed)")
-		}
-	}
-	sort.Strings(diffs)
-	if len(diffs) > 5 {
-		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
-	}
-	return fmt.Sprintf("the plan is stale: the merge %s changed its inputs beyond the reviewed commit %s (%s); plan it again on the merged code",
-		ci.ShortSHA(merged), ci.ShortSHA(reviewed), strings.Join(diffs, ", "))
+	f.Merge = mf
+	return f, ""
 }

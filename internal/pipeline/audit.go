@@ -51,7 +51,7 @@ func AuditEntries(run report.Run, repo, runURL, version string, now time.Time) [
 			Project: p.Name, Dir: p.Dir, Workspace: p.Workspace, Outcome: p.Status, Reasons: []string{}, Approvals: []AuditApproval{},
 			PolicyOverride: []string{}, DurationMS: p.Duration.Milliseconds(), DryRun: run.DryRun, RunURL: runURL, TfgateVersion: version}
 		if g := p.Gate; g != nil {
-			e.Reasons = append(e.Reasons, g.Reasons...)
+			e.Reasons = append(e.Reasons, g.Texts()...)
 			for _, a := range g.Approvals {
 				e.Approvals = append(e.Approvals, AuditApproval{Login: a.Login, At: a.At.UTC(), Commit: a.Commit})
 			}

@@ -7,7 +7,9 @@ import (
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -36,14 +38,10 @@ func reviewTargets(sel Selection) []target {
 // outside every project need the strictest approvals of any project (terraform may read
 // them from any of them); a dropped project needs what the base asked for it.
 func reviewProject(base *config.Config, t target) gate.Project {
-	rules := gate.Rules{MinApprovals: base.Approval.MinApprovals, Owners: base.Policies.Owners, Mode: config.ModeManaged}
-	for _, bp := range base.Projects {
-		if bp.Approval == nil {
-			continue
-		}
-		if t.review == "shared" || bp.Name == t.baseName && bp.Workspace == t.p.Workspace {
-			rules.MinApprovals = max(rules.MinApprovals, bp.Approval.MinApprovals)
-		}
+	// Only the approvals count for a review-only item (no destroy, policy or mode).
+	rules := base.SharedRules()
+	if t.review != "shared" { // a dropped project: by its name at the base
+		rules = base.RulesFor(config.Project{Name: t.baseName, Workspace: t.p.Workspace})
 	}
 	return gate.Project{Name: t.p.Name, Rules: rules, ReviewOnly: true}
 }
@@ -84,7 +82,7 @@ func (a *applier) foldReviews() {
 		if t.result.Status != report.StatusAllowed {
 			reasons := []string{t.result.Error}
 			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-				reasons = g.Reasons
+				reasons = g.Texts()
 			}
 			why = append(why, t.p.Name+": "+strings.Join(reasons, "; "))
 		}
@@ -104,10 +102,11 @@ func (a *applier) foldReviews() {
 		}
 		res.Gate.Allowed = false
 		for _, w := range why {
-			res.Gate.Reasons = append(res.Gate.Reasons, "the merge also changed what no plan covers, and the review of it does not hold: "+w)
+			res.Gate.Reasons = append(res.Gate.Reasons, report.Reason{Code: gate.CodeUncoveredFiles,
+				Text: "the merge also changed what no plan covers, and the review of it does not hold: " + w})
 		}
 	}
-	if a.run.Verdict == nil || a.run.Verdict.State == "success" {
-		a.run.Verdict = &report.Verdict{State: "failure", Description: fitStatus("refused: " + why[0])}
+	if a.run.Verdict == nil || a.run.Verdict.State == github.StateSuccess {
+		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus("refused: " + why[0])}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -48,7 +49,7 @@ func (a *applier) gateStale(ctx context.Context, sel Selection) error {
 			sums[f] = sum
 		}
 		if bundle.InputHash(sums) != t.bundle.InputHash {
-			t.problems = append(t.problems, stalePlan(t.bundle.Inputs, sums))
+			t.problems = append(t.problems, gate.Reason{Code: gate.CodeStale, Text: stalePlan(t.bundle.Inputs, sums)})
 		}
 	}
 	return nil

@@ -8,13 +8,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
-	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 )
@@ -85,6 +85,10 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		a.queue = gh.Event.HeadSHA
 		run.Commit = a.queue
 	}
+	pub := &notify.Gate{GitHub: gh, Repo: repo, PR: pr.Number, SHA: pr.HeadSHA}
+	if a.queue != "" {
+		pub.SHA = a.queue // the merge queue's required check is on the group's commit
+	}
 	err = a.gateTargets(ctx, req)
 	if err == nil {
 		err = a.judge(ctx)
@@ -92,7 +96,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		run.Projects = nil
 		if req.Publish {
-			a.gateStatus(ctx, &report.Verdict{State: "error", Description: "tfgate gate could not run: see the run's log"})
+			pub.Status(ctx, &report.Verdict{State: github.StateError, Description: "tfgate gate could not run: see the run's log"})
 		}
 		return run, err
 	}
@@ -106,23 +110,23 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
-		run.Verdict = &report.Verdict{State: "success", Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
-	} else if run.Verdict.State == "success" && run.Count(report.StatusAllowed) != len(run.Projects) {
+		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
+	} else if run.Verdict.State == github.StateSuccess && run.Count(report.StatusAllowed) != len(run.Projects) {
 		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
 		// not applicable) refuses too.
-		run.Verdict = &report.Verdict{State: "failure", Description: "refused: " + refusedNames(run)}
+		run.Verdict = &report.Verdict{State: github.StateFailure, Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
-		if perr := a.gateStatus(ctx, run.Verdict); perr != nil {
+		if perr := pub.Status(ctx, run.Verdict); perr != nil {
 			return run, perr
 		}
 		if a.queue == "" { // the comment is about the head's plan, not the queue's
-			if perr := a.gateLine(ctx, run, req.Warn); perr != nil {
+			if perr := pub.Line(ctx, run, req.Warn); perr != nil {
 				req.Warn(perr.Error())
 			}
 		}
 	}
-	if run.Verdict.State != "success" {
+	if run.Verdict.State != github.StateSuccess {
 		return run, fmt.Errorf("%w: %s", ErrGateRefused, run.Verdict.Description)
 	}
 	return run, nil
@@ -201,73 +205,11 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 				mc := m
 				t.bundle = &mc
 				if m.Dir != t.p.Dir {
-					t.problems = append(t.problems, fmt.Sprintf("its bundle is of directory %s, but the project is in %s", m.Dir, t.p.Dir))
+					// The gate reads the manifests only: of bundle acceptance, the directory.
+					t.problems = append(t.problems, gate.AcceptBundle(gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir})...)
 				}
 			}
 		}
 	}
 	return a.gateStale(ctx, sel)
-}
-
-// gateStatus sets tfgate/gate on the pull request's head.
-func (a *applier) gateStatus(ctx context.Context, v *report.Verdict) error {
-	st := github.Status{State: v.State, Context: StatusGate, Description: fitStatus(v.Description), TargetURL: a.req.GitHub.Env.RunURL()}
-	sha := a.pr.HeadSHA
-	if a.queue != "" {
-		sha = a.queue // the merge queue's required check is on the group's commit
-	}
-	creator, err := a.req.GitHub.API.CreateStatus(ctx, a.repo, sha, st)
-	if err != nil {
-		return fmt.Errorf("set status %s: %w", StatusGate, err)
-	}
-	// Whatever the token, the status it created says who it writes as: the author of the
-	// sticky comment to look for (no GET /user, which GITHUB_TOKEN may not call).
-	if a.req.GitHub.Identity == "" {
-		a.identity = creator.Login
-	}
-	return nil
-}
-
-// gateLine writes the verdict into the first part of tfgate's sticky plan comment, when
-// there is one: reviewers read it where they read the plan.
-func (a *applier) gateLine(ctx context.Context, run report.Run, warn func(string)) error {
-	api := a.req.GitHub.API
-	login := a.req.GitHub.Identity
-	if login == "" {
-		login = a.identity
-	}
-	id, err := github.ResolveIdentity(ctx, api, login)
-	if err != nil {
-		return fmt.Errorf("gate line not written into the plan comment: %w", err)
-	}
-	comments, err := api.ListIssueComments(ctx, a.repo, a.pr.Number)
-	if err != nil {
-		return fmt.Errorf("gate line not written into the plan comment: %w", err)
-	}
-	for _, c := range comments {
-		m, ok := github.ParseMarker(c.Body)
-		if !ok || m.Kind != "plan" || m.PR != a.pr.Number || m.Part != 1 || !id.Is(c.Author) {
-			continue
-		}
-		body := render.SetGateLine(c.Body, render.GateLine(run))
-		if body == c.Body {
-			return nil
-		}
-		if utf8.RuneCountInString(body) > github.MaxCommentChars {
-			warn("the gate line does not fit into the plan comment (GitHub's 65,536-character limit); the status tfgate/gate has the verdict")
-			return nil
-		}
-		_, err := api.EditIssueComment(ctx, a.repo, c.ID, body)
-		return err
-	}
-	return nil
-}
-
-// fitStatus cuts a status description to GitHub's 140 characters.
-func fitStatus(s string) string {
-	if utf8.RuneCountInString(s) <= 140 {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:139]) + "…"
 }

@@ -54,7 +54,7 @@ func TestDispatchedPull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.HeadSHA != head || ev.BaseSHA != main || ev.HeadRef != "b" || ev.Fork || !forPullRequest(ev) || strings.Join(ev.LabelList(), ",") != "tfgate:app" {
+	if ev.HeadSHA != head || ev.BaseSHA != main || ev.HeadRef != "b" || ev.Fork || !ev.ForPullRequest() || strings.Join(ev.LabelList(), ",") != "tfgate:app" {
 		t.Errorf("event %+v: want head %s, base %s (the test merge's first parent, not the stale base.sha %s)", ev, head, main, base)
 	}
 	for _, tc := range []struct {

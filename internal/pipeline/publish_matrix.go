@@ -16,6 +16,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/fileio"
 	"github.com/tfgate/tfgate/internal/matrixresult"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -127,8 +128,8 @@ func Publish(ctx context.Context, req PublishRequest) (report.Run, error) {
 		errs = append(errs, fmt.Sprintf("%s: %s", pluralResults(len(m.problems)), strings.Join(m.problems, "; ")))
 	}
 	if req.GitHub != nil {
-		pub := startPublish(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
-		if err := pub.finish(ctx, run, nil); err != nil {
+		pub := notify.StartPlan(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
+		if err := pub.Finish(ctx, run, nil); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -23,10 +24,10 @@ func (a *applier) judgeGroup(ctx context.Context) error {
 	if g.problem != "" {
 		why := "merge queue group: " + g.problem
 		for i := range a.targets { // the first reason: nothing of the group is judged without it
-			a.targets[i].problems = append([]string{why}, a.targets[i].problems...)
+			a.targets[i].problems = append([]gate.Reason{{Code: gate.CodeQueueGroup, Text: why}}, a.targets[i].problems...)
 		}
 		a.finishRefusals(nil)
-		a.run.Verdict = &report.Verdict{State: gate.StateFailure, Description: fitStatus(why)}
+		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus(why)}
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)
@@ -139,7 +140,7 @@ func (a *applier) refuseWithGroup() bool {
 		if t.result.Status == report.StatusRefused {
 			why := ""
 			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-				why = ": " + g.Reasons[0]
+				why = ": " + g.Reasons[0].Text
 			}
 			refused = append(refused, t.p.Name+why)
 		}
@@ -151,8 +152,8 @@ func (a *applier) refuseWithGroup() bool {
 	for i := range a.targets {
 		t := &a.targets[i]
 		if t.result.Status == report.StatusAllowed {
-			t.problems = append(t.problems, fmt.Sprintf("the merge queue group that landed it is refused (%s): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again",
-				strings.Join(refused, "; ")))
+			t.problems = append(t.problems, gate.Reason{Code: gate.CodeGroupRefused, Text: fmt.Sprintf("the merge queue group that landed it is refused (%s): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again",
+				strings.Join(refused, "; "))})
 			changed = true
 		}
 	}

@@ -61,16 +61,16 @@ func TestJudgeGroup(t *testing.T) {
 	// #8's approval is not #7's: shared needs both.
 	res := status(judge(""))
 	if r := res["shared"]; r.Status != report.StatusRefused || len(r.Gate.Reasons) != 1 ||
-		!strings.HasPrefix(r.Gate.Reasons[0], "pull request #7: needs 1 more approval") {
-		t.Errorf("gate: shared = %s %q", r.Status, r.Gate.Reasons)
+		!strings.HasPrefix(r.Gate.Reasons[0].Text, "pull request #7: needs 1 more approval") {
+		t.Errorf("gate: shared = %s %q", r.Status, r.Gate.Texts())
 	}
 	if r := res["only8"]; r.Status != report.StatusAllowed {
-		t.Errorf("gate: only8 = %s %q", r.Status, r.Gate.Reasons)
+		t.Errorf("gate: only8 = %s %q", r.Status, r.Gate.Texts())
 	}
 	a := judge(report.KindApply)
 	res = status(a)
-	if r := res["only8"]; r.Status != report.StatusRefused || !strings.Contains(strings.Join(r.Gate.Reasons, "\n"), "the merge queue group that landed it is refused (shared: pull request #7") {
-		t.Errorf("apply: only8 = %s %q", r.Status, r.Gate.Reasons)
+	if r := res["only8"]; r.Status != report.StatusRefused || !strings.Contains(strings.Join(r.Gate.Texts(), "\n"), "the merge queue group that landed it is refused (shared: pull request #7") {
+		t.Errorf("apply: only8 = %s %q", r.Status, r.Gate.Texts())
 	}
 	if a.run.Verdict.State == "success" || !strings.Contains(a.run.Verdict.Description, "pull request #7") {
 		t.Errorf("apply verdict %+v", a.run.Verdict)
@@ -83,7 +83,7 @@ func TestJudgeGroup(t *testing.T) {
 	res = status(a)
 	for name, r := range res {
 		if r.Status != report.StatusAllowed {
-			t.Errorf("approved: %s = %s %q", name, r.Status, r.Gate.Reasons)
+			t.Errorf("approved: %s = %s %q", name, r.Status, r.Gate.Texts())
 		}
 	}
 	if ap := res["shared"].Gate.Approvals; len(ap) != 2 || ap[0].Login != "carol" && ap[1].Login != "carol" {

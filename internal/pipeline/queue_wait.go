@@ -9,7 +9,9 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/render"
 )
 
 // A merge queue plans group 2 while the apply of what landed before it (group 1's push)
@@ -36,9 +38,9 @@ func (e *QueueWaitError) Error() string {
 		ci.ShortSHA(e.Base), strings.Join(e.Projects, ", "), e.Waited.Round(time.Second), what)
 }
 
-// Status is the description for the tfgate/plan status (GitHub's 140 characters).
-func (e *QueueWaitError) Status() string {
-	return fitStatus(fmt.Sprintf("waited %s for the apply of base %s (%s): retry the group", e.Waited.Round(time.Second), ci.ShortSHA(e.Base), strings.Join(e.Projects, ", ")))
+// RetryStatus is the description for the tfgate/plan status (notify.RetryStatus).
+func (e *QueueWaitError) RetryStatus() string {
+	return render.FitStatus(fmt.Sprintf("waited %s for the apply of base %s (%s): retry the group", e.Waited.Round(time.Second), ci.ShortSHA(e.Base), strings.Join(e.Projects, ", ")))
 }
 
 // queuePoll is how often the base's statuses are read while waiting.
@@ -92,7 +94,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 		}
 		state := ""
 		for _, st := range sts { // newest first
-			if st.Context == StatusApply {
+			if st.Context == notify.StatusApply {
 				state = st.State
 				break
 			}

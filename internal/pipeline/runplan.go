@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/terraform"
@@ -81,10 +82,10 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	ev := req.GitHub.Event
 	req.PR, req.Fork = ev.PRNumber, ev.Fork
-	if req.Base == "" && ev.BaseSHA != "" && (forPullRequest(ev) || ev.Name == "merge_group") {
+	if req.Base == "" && ev.BaseSHA != "" && (ev.ForPullRequest() || ev.Name == "merge_group") {
 		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
 	}
-	pub := startPublish(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
+	pub := notify.StartPlan(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
 	err := guardPlan(ctx, req)
 	if err == nil && ev.Name == "merge_group" && req.Base == ev.BaseSHA && req.GitHub.API != nil {
 		// The group's commit lands with the queue's entries ahead of it: plan all they
@@ -107,7 +108,7 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	} else if err != nil && run.Projects == nil {
 		stopped = errors.New(req.Masker.String(err.Error()))
 	}
-	if perr := pub.finish(ctx, run, stopped); perr != nil && err == nil {
+	if perr := pub.Finish(ctx, run, stopped); perr != nil && err == nil {
 		err = perr
 	}
 	return run, err
@@ -320,7 +321,7 @@ func outDir(dir string) (string, error) {
 // records the head, and the merge as the commit planned. Any other checkout records HEAD
 // and warns: its bundles will not match the pull request's head, and apply refuses them.
 func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head string) (commit, planned string, err error) {
-	if req.GitHub == nil || !forPullRequest(req.GitHub.Event) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
+	if req.GitHub == nil || !req.GitHub.Event.ForPullRequest() || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
 		return head, "", nil
 	}
 	want := req.GitHub.Event.HeadSHA

@@ -11,11 +11,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/render"
 )
 
@@ -271,52 +271,8 @@ func notifyPull(ctx context.Context, gh *GitHubRun, api github.StaleAPI, repo gi
 	if len(ch.Shared) > 0 {
 		s.Projects, s.Shared = nil, ch.Shared
 	}
-	st := github.Status{State: "failure", Context: StatusGate, Description: render.StaleStatus(s), TargetURL: gh.Env.RunURL()}
-	if sp.Replanning {
-		st.State = "pending"
-	}
-	creator, err := gh.API.CreateStatus(ctx, repo, pr.HeadSHA, st)
-	if err != nil {
-		return sp, errors.Join(dispatchErr, fmt.Errorf("set status %s: %w", StatusGate, err))
-	}
-	login := gh.Identity
-	if login == "" {
-		login = creator.Login
-	}
-	if err := staleBanner(ctx, gh.API, repo, n, login, s, warn); err != nil {
+	if err := notify.TellStale(ctx, gh, repo, n, pr.HeadSHA, s, warn); err != nil {
 		return sp, errors.Join(dispatchErr, err)
 	}
 	return sp, dispatchErr
-}
-
-// staleBanner puts the banner and the stale gate line into the first part of tfgate's
-// sticky plan comment, when there is one.
-func staleBanner(ctx context.Context, api github.API, repo github.Repo, n int, login string, s render.Stale, warn func(string)) error {
-	id, err := github.ResolveIdentity(ctx, api, login)
-	if err != nil {
-		return fmt.Errorf("stale banner: %w", err)
-	}
-	comments, err := api.ListIssueComments(ctx, repo, n)
-	if err != nil {
-		return fmt.Errorf("stale banner: %w", err)
-	}
-	for _, c := range comments {
-		m, ok := github.ParseMarker(c.Body)
-		if !ok || m.Kind != "plan" || m.PR != n || m.Part != 1 || !id.Is(c.Author) {
-			continue
-		}
-		body := render.SetGateLine(render.SetStaleBanner(c.Body, render.StaleBanner(s)), render.StaleGateLine(s))
-		if body == c.Body {
-			return nil
-		}
-		if utf8.RuneCountInString(body) > github.MaxCommentChars {
-			warn(fmt.Sprintf("pull request #%d: the stale banner does not fit into the plan comment (GitHub's 65,536-character limit); the status tfgate/gate says it", n))
-			return nil
-		}
-		if _, err := api.EditIssueComment(ctx, repo, c.ID, body); err != nil {
-			return fmt.Errorf("stale banner: %w", err)
-		}
-		return nil
-	}
-	return nil
 }

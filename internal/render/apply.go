@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -184,8 +185,8 @@ func summaryOf(p report.Project) (plan.Summary, bool) {
 func reasons(p report.Project) (gate []string, errText string) {
 	if p.Gate != nil {
 		for _, r := range p.Gate.Reasons {
-			if strings.TrimSpace(r) != "" {
-				gate = append(gate, r)
+			if strings.TrimSpace(r.Text) != "" {
+				gate = append(gate, r.Text)
 			}
 		}
 	}
@@ -234,13 +235,6 @@ func isHex(s string) bool {
 	return true
 }
 
-// Verdict states, as the gate's commit status has them.
-const (
-	stateSuccess = "success"
-	statePending = "pending"
-	stateFailure = "failure"
-)
-
 // verdictOf is the run's verdict, or (when the pipeline gave none) one derived from the
 // projects' outcomes. Its description is unescaped.
 func verdictOf(r report.Run) report.Verdict {
@@ -276,44 +270,19 @@ func derivedVerdict(r report.Run) report.Verdict {
 	}
 	switch {
 	case len(r.Projects) == 0:
-		return report.Verdict{State: stateSuccess, Description: "no projects to apply"}
+		return report.Verdict{State: github.StateSuccess, Description: "no projects to apply"}
 	case len(bad) > 0:
-		return report.Verdict{State: stateFailure, Description: describe(bad, outcomeOf(r, bad[0]).word(bad[0]))}
+		return report.Verdict{State: github.StateFailure, Description: describe(bad, outcomeOf(r, bad[0]).word(bad[0]))}
 	case len(pending) > 0:
-		return report.Verdict{State: statePending, Description: describe(pending, "pending")}
+		return report.Verdict{State: github.StatePending, Description: describe(pending, "pending")}
 	}
-	return report.Verdict{State: stateSuccess, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
-}
-
-// stateWord is how a verdict's state reads after "Gate:".
-func stateWord(state string) string {
-	switch state {
-	case stateSuccess:
-		return "allowed"
-	case statePending:
-		return "pending"
-	case stateFailure, "error":
-		return "refused"
-	}
-	return clean(state)
-}
-
-func stateIcon(state string) string {
-	switch state {
-	case stateSuccess:
-		return "✅"
-	case statePending:
-		return "⏳"
-	case stateFailure, "error":
-		return "❌"
-	}
-	return "❔"
+	return report.Verdict{State: github.StateSuccess, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
 }
 
 // reviewStatusDescription is StatusDescription for gate and apply runs.
 func reviewStatusDescription(r report.Run) string {
 	if r.Kind == report.KindGate {
-		return fit(clean(verdictOf(r).Description), StatusLimit)
+		return fit(clean(verdictOf(r).Description), github.MaxStatusDescription)
 	}
 	lead := pick(r.DryRun, "dry run: ", "")
 	if len(r.Projects) == 0 {
@@ -335,13 +304,13 @@ func reviewStatusDescription(r report.Run) string {
 	if all && r.DryRun && r.Count(report.StatusAllowed) == len(r.Projects) {
 		return lead + "would apply " + english.Plural(len(r.Projects), "project", "projects")
 	}
-	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), StatusLimit)
+	s := fit(lead+strings.Join(outcomeCounts(r, false), ", "), github.MaxStatusDescription)
 	if first == nil {
 		return s
 	}
 	// The first project that was not applied, and why: the reader of a red status wants
 	// the name before opening the run.
-	room := StatusLimit - runes(s) - len(" ()")
+	room := github.MaxStatusDescription - runes(s) - len(" ()")
 	if room < 16 {
 		return s
 	}

@@ -54,7 +54,7 @@ func TestReviewJSONEmpty(t *testing.T) {
 	}
 	ps := doc["projects"].([]any)
 	g := ps[0].(map[string]any)["gate"].(map[string]any)
-	for _, k := range []string{"reasons", "approvals", "policy_overridden_by"} {
+	for _, k := range []string{"reasons", "reason_details", "approvals", "policy_overridden_by"} {
 		if l, ok := g[k].([]any); !ok || len(l) != 0 {
 			t.Errorf("gate.%s = %v, want []", k, g[k])
 		}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -41,8 +42,8 @@ func applyReport() report.Run {
 				Gate:  &report.Gate{Allowed: true, Approvals: []report.Approval{bob, carol}},
 				Apply: bundle("77c2"+strings.Repeat("1", 56)+"1d0e", plan.Summary{Change: 1, Replace: 1})},
 			{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Status: report.StatusRefused,
-				Gate: &report.Gate{Reasons: []string{"policy deny not overridden",
-					"protected-resources: terraform_data.vpc: deleting a protected resource (a policy owner, @org/platform, must approve)"},
+				Gate: &report.Gate{Reasons: []report.Reason{{Code: "policy-denied", Text: "policy deny not overridden", Pending: true},
+					{Code: "policy-denied", Text: "protected-resources: terraform_data.vpc: deleting a protected resource (a policy owner, @org/platform, must approve)"}},
 					Approvals: []report.Approval{bob}},
 				Apply: bundle("c0de"+strings.Repeat("2", 56)+"beef", plan.Summary{Destroy: 1})},
 			{Name: "envs/prod/db", Dir: "envs/prod/db", Workspace: "default", Status: report.StatusFailed, Duration: 1500 * time.Millisecond,
@@ -75,7 +76,7 @@ func gatePendingReport() report.Run {
 			{Name: "envs/dev/app", Status: report.StatusAllowed, Gate: &report.Gate{Allowed: true, Approvals: []report.Approval{bob}},
 				Apply: bundle("5e1f"+strings.Repeat("0", 56)+"90ab", plan.Summary{Add: 2, Change: 1})},
 			{Name: "envs/prod/network", Status: report.StatusRefused,
-				Gate: &report.Gate{Pending: true, Reasons: []string{"needs 2 approvals (destroy_min_approvals: the plan destroys terraform_data.vpc); has 1"},
+				Gate: &report.Gate{Pending: true, Reasons: []report.Reason{{Code: "approvals", Text: "needs 2 approvals (destroy_min_approvals: the plan destroys terraform_data.vpc); has 1", Pending: true}},
 					Approvals: []report.Approval{bob}},
 				Apply: bundle("c0de"+strings.Repeat("2", 56)+"beef", plan.Summary{Destroy: 1})},
 		},
@@ -128,7 +129,7 @@ func TestApplyComment(t *testing.T) {
 	for name, r := range map[string]report.Run{"mixed": applyReport(), "dry run": dryRunReport()} {
 		t.Run(name, func(t *testing.T) {
 			c := ApplyComment(r, applyMarkdownOptions)
-			checkParts(t, []string{c}, CommentLimit)
+			checkParts(t, []string{c}, github.MaxCommentChars)
 			golden(t, []byte(c))
 		})
 	}
@@ -178,7 +179,7 @@ func TestApplyHeading(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := strings.SplitN(strings.SplitN(ApplyComment(tt.r, MarkdownOptions{}), "\n", 3)[1], "\n", 2)[0]
+			got := strings.SplitN(ApplyComment(tt.r, MarkdownOptions{}), "\n", 2)[0] // no marker asked: the heading first
 			if got != tt.want {
 				t.Errorf("heading\n got %q\nwant %q", got, tt.want)
 			}
@@ -199,7 +200,7 @@ func hostileRun(kind report.Kind) report.Run {
 				Gate:  &report.Gate{Allowed: true, Approvals: []report.Approval{{Login: hostile}, {Login: "octocat"}}, PolicyOverriddenBy: []string{hostile}},
 				Apply: &report.Apply{PlanSHA256: hostile, InputHash: hostile, TerraformVersion: hostile, Summary: plan.Summary{Read: 1}}},
 			{Name: "envs/" + hostile, Status: report.StatusRefused,
-				Gate: &report.Gate{Reasons: []string{hostile, "second " + hostile}, Approvals: []report.Approval{{Login: "@" + hostile}}}},
+				Gate: &report.Gate{Reasons: []report.Reason{{Text: hostile}, {Text: "second " + hostile}}, Approvals: []report.Approval{{Login: "@" + hostile}}}},
 			{Name: "failed", Status: report.StatusFailed, Error: hostile + "\n" + hostile},
 			{Name: "odd", Status: report.Status(hostile), Error: hostile},
 		},
@@ -215,11 +216,11 @@ func TestApplyCommentHostile(t *testing.T) {
 			var docs []string
 			if kind == report.KindApply {
 				c := ApplyComment(r, applyMarkdownOptions)
-				checkParts(t, []string{c}, CommentLimit)
+				checkParts(t, []string{c}, github.MaxCommentChars)
 				docs = append(docs, strings.SplitN(c, "\n", 2)[1])
 			} else {
 				parts := CommentParts(r, applyMarkdownOptions)
-				checkParts(t, parts, CommentLimit)
+				checkParts(t, parts, github.MaxCommentChars)
 			}
 			var md bytes.Buffer
 			if err := Markdown(&md, r, applyMarkdownOptions); err != nil {
@@ -266,7 +267,7 @@ func TestApplyCommentHostile(t *testing.T) {
 			if strings.Contains(text.String(), "\n| forged") || strings.Contains(text.String(), "\n```") {
 				t.Errorf("a newline in the input started a line of its own:\n%s", text.String())
 			}
-			if d := StatusDescription(r); utf8.RuneCountInString(d) > StatusLimit || strings.ContainsAny(d, "\n\x1b") {
+			if d := StatusDescription(r); utf8.RuneCountInString(d) > github.MaxStatusDescription || strings.ContainsAny(d, "\n\x1b") {
 				t.Errorf("status description %q", d)
 			}
 		})
@@ -284,7 +285,7 @@ func TestApplyCommentLimit(t *testing.T) {
 				Apply: bundle(strings.Repeat("5e1f", 16), plan.Summary{Add: 1})})
 		}
 		c := ApplyComment(r, applyMarkdownOptions)
-		checkParts(t, []string{c}, CommentLimit)
+		checkParts(t, []string{c}, github.MaxCommentChars)
 		rows := strings.Count(c, "\n| <code>")
 		want := "| … and " + english.Count(len(r.Projects)-rows) + " more projects (see the job summary / audit log) | | | |"
 		if rows == 0 || rows == len(r.Projects) || !strings.Contains(c, want) {
@@ -310,7 +311,7 @@ func TestApplyCommentLimit(t *testing.T) {
 			t.Fatalf("a capped error should keep 30 lines and count the rest")
 		}
 		c := ApplyComment(r, applyMarkdownOptions)
-		checkParts(t, []string{c}, CommentLimit)
+		checkParts(t, []string{c}, github.MaxCommentChars)
 		shown := strings.Count(c, "### ❌")
 		if want := fmt.Sprintf("*… and why %d more projects were not applied: not shown here (see the job summary / audit log).*", 30-shown); shown == 30 || !strings.Contains(c, want) {
 			t.Fatalf("%d sections shown; no %q", shown, want)

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -61,7 +62,7 @@ func TestDriftJSON(t *testing.T) {
 func TestDriftIssueDetails(t *testing.T) {
 	for _, p := range driftReport(t).Projects {
 		t.Run(strings.ReplaceAll(p.Name, "/", "-"), func(t *testing.T) {
-			golden(t, []byte(DriftIssueDetails(p, CommentLimit)))
+			golden(t, []byte(DriftIssueDetails(p, github.MaxCommentChars)))
 		})
 	}
 }
@@ -69,7 +70,7 @@ func TestDriftIssueDetails(t *testing.T) {
 // A diff too long for an issue is cut line by line, keeping its fences.
 func TestDriftIssueDetailsLimit(t *testing.T) {
 	p := driftReport(t).Projects[1]
-	whole := DriftIssueDetails(p, CommentLimit)
+	whole := DriftIssueDetails(p, github.MaxCommentChars)
 	limit := utf8.RuneCountInString(whole) * 2 / 3
 	got := DriftIssueDetails(p, limit)
 	if n := utf8.RuneCountInString(got); n > limit {

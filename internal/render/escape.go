@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 )
 
 // clean makes s safe to print on a terminal: control characters (ANSI escapes, newlines,
@@ -81,6 +82,9 @@ func cleanLines(s string) []string {
 func runes(s string) int {
 	return utf8.RuneCountInString(s)
 }
+
+// FitStatus cuts s to GitHub's limit on a commit status description, ending it with "…".
+func FitStatus(s string) string { return fit(s, github.MaxStatusDescription) }
 
 // fit shortens s to at most n runes, marking the cut with "…".
 func fit(s string, n int) string {

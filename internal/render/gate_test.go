@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -45,7 +46,7 @@ func TestGateLine(t *testing.T) {
 		{"full sha, and a longer hex left alone", report.Run{Kind: report.KindGate, Reviewed: testReviewed, Verdict: v("success", "approved on "+testReviewed+", not a1b2c3d99")},
 			"**Gate:** ✅ allowed — approved on `" + testReviewed + "`, not a1b2c3d99"},
 		{"unknown state", report.Run{Kind: report.KindGate, Verdict: v("weird", "x")}, "**Gate:** ❔ weird — x"},
-		{"no description", report.Run{Kind: report.KindGate, Verdict: v("failure", ""), Projects: []report.Project{{Name: "p", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []string{"no approvals"}}}}},
+		{"no description", report.Run{Kind: report.KindGate, Verdict: v("failure", ""), Projects: []report.Project{{Name: "p", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []report.Reason{{Text: "no approvals"}}}}}},
 			"**Gate:** ❌ p refused\\: no approvals"},
 		{"no verdict: derived, allowed", report.Run{Kind: report.KindGate, Projects: []report.Project{{Name: "p", Status: report.StatusAllowed}, {Name: "q", Status: report.StatusAllowed}}},
 			"**Gate:** ✅ allowed — 2 projects allowed"},
@@ -81,7 +82,7 @@ func TestReviewStatusDescription(t *testing.T) {
 		r := report.Run{Kind: kind, Verdict: &report.Verdict{State: "failure", Description: strings.Repeat("é", 100) + strings.Repeat("日本", 40)}}
 		for i := range 3 {
 			r.Projects = append(r.Projects, report.Project{Name: fmt.Sprint(long, i), Status: report.StatusRefused,
-				Gate: &report.Gate{Reasons: []string{strings.Repeat("a reason that goes on ", 10)}}})
+				Gate: &report.Gate{Reasons: []report.Reason{{Text: strings.Repeat("a reason that goes on ", 10)}}}})
 		}
 		r.Projects = append(r.Projects, report.Project{Name: long, Status: report.StatusApplied})
 		return r
@@ -102,12 +103,12 @@ func TestReviewStatusDescription(t *testing.T) {
 		{"gate pending", gatePendingReport()},
 		{"gate allowed", gateAllowedReport()},
 		{"gate long", longRun(report.KindGate)},
-		{"gate no verdict", report.Run{Kind: report.KindGate, Projects: []report.Project{{Name: long + "\x1b[31m", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []string{"x\ny"}}}}}},
+		{"gate no verdict", report.Run{Kind: report.KindGate, Projects: []report.Project{{Name: long + "\x1b[31m", Status: report.StatusRefused, Gate: &report.Gate{Reasons: []report.Reason{{Text: "x\ny"}}}}}}},
 	}
 	var out strings.Builder
 	for _, tt := range tests {
 		d := StatusDescription(tt.r)
-		if n := utf8.RuneCountInString(d); n > StatusLimit || !utf8.ValidString(d) || strings.ContainsAny(d, "\n\x1b") {
+		if n := utf8.RuneCountInString(d); n > github.MaxStatusDescription || !utf8.ValidString(d) || strings.ContainsAny(d, "\n\x1b") {
 			t.Errorf("%s: %d characters: %q", tt.name, n, d)
 		}
 		fmt.Fprintf(&out, "%-18s %s\n", tt.name, d)

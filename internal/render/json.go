@@ -73,10 +73,20 @@ type JSONProjectReview struct {
 type JSONGate struct {
 	Allowed bool `json:"allowed"`
 	// Pending: the only reasons are missing approvals, which more reviews can give.
-	Pending            bool           `json:"pending"`
-	Reasons            []string       `json:"reasons"`              // why not, one sentence each; empty when allowed
+	Pending bool     `json:"pending"`
+	Reasons []string `json:"reasons"` // why not, one sentence each; empty when allowed
+	// ReasonDetails are the same reasons, in the same order, with their codes (the table
+	// in docs/gate-and-apply.md) and whether more reviews can lift them.
+	ReasonDetails      []JSONReason   `json:"reason_details"`
 	Approvals          []JSONApproval `json:"approvals"`            // the reviews that counted, oldest first
 	PolicyOverriddenBy []string       `json:"policy_overridden_by"` // policy owners whose approval overrode a deny
+}
+
+// JSONReason is one reason a project may not apply.
+type JSONReason struct {
+	Code    string `json:"code"`    // stable, e.g. "approvals", "stale-inputs"; "" from a result an older tfgate wrote
+	Text    string `json:"text"`    // the sentence of reasons
+	Pending bool   `json:"pending"` // more reviews can lift it
 }
 
 // JSONApproval is one review that counted.
@@ -308,10 +318,13 @@ func jsonGate(g *report.Gate) *JSONGate {
 	if g == nil {
 		return nil
 	}
-	out := &JSONGate{Allowed: g.Allowed, Pending: g.Pending, Reasons: append([]string{}, g.Reasons...),
+	out := &JSONGate{Allowed: g.Allowed, Pending: g.Pending, Reasons: g.Texts(), ReasonDetails: make([]JSONReason, len(g.Reasons)),
 		Approvals: make([]JSONApproval, len(g.Approvals)), PolicyOverriddenBy: append([]string{}, g.PolicyOverriddenBy...)}
 	for i, a := range g.Approvals {
 		out.Approvals[i] = JSONApproval{Login: a.Login, At: a.At.UTC(), Commit: a.Commit}
+	}
+	for i, r := range g.Reasons {
+		out.ReasonDetails[i] = JSONReason(r)
 	}
 	return out
 }

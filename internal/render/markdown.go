@@ -12,21 +12,18 @@ import (
 	"github.com/tfgate/tfgate/internal/report"
 )
 
-// CommentLimit is GitHub's limit on a comment (and issue) body, in characters.
-const CommentLimit = 65536
-
 // MarkdownOptions tune the markdown renderers. Every field is optional.
 type MarkdownOptions struct {
 	Version string // tfgate's version, for the footer
 	Commit  string // the commit that was planned; shown as its first 7 characters
 	RunURL  string // the CI run, linked from the footer (http or https only)
 	// Marker is the hidden first line of comment part `part` of `total` (from 1), by which
-	// the publisher finds its own comments again, e.g. "<!-- tfgate:plan pr=42 part=2 -->".
-	// It must be one line of the caller's own text: it is written as is. nil gives
-	// "<!-- tfgate:KIND part=P/T -->"; a Marker returning "" leaves the line out (for a
-	// publisher that writes its own marker: lower Limit by what it adds).
+	// the publisher finds its own comments again (notify.CommentMarker). It must be one
+	// line of the caller's own text: it is written as is. nil, or a Marker returning "",
+	// leaves the line out (for a publisher that writes its own marker: lower Limit by
+	// what it adds).
 	Marker func(part, total int) string
-	// Limit is the size of one comment part; 0 means CommentLimit. Tests lower it.
+	// Limit is the size of one comment part; 0 means github.MaxCommentChars. Tests lower it.
 	Limit int
 	// Timings are the projects' phases by project name (metrics.Recorder): StepSummary
 	// adds a timing table of them. nil: no table (durations would make goldens and
@@ -190,16 +187,6 @@ func shortCounts(s plan.Summary) string {
 		return "no changes"
 	}
 	return strings.Join(out, " ")
-}
-
-func statusIcon(s report.Status) string {
-	switch s {
-	case report.StatusFailed, report.StatusInterrupted:
-		return "💥"
-	case report.StatusNotStarted, report.StatusRefused:
-		return "⏭"
-	}
-	return "✅"
 }
 
 // mdAlerts makes what a reviewer must not miss loud: projects that did not finish (their

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -27,10 +28,10 @@ const (
 )
 
 // ApplyComment is an apply run's comment (r.Kind is report.KindApply) on the merged pull request (UX.md, "After merge:
-// the apply comment"), marker first, within opts.Limit (GitHub's CommentLimit by
+// the apply comment"), marker first, within opts.Limit (GitHub's github.MaxCommentChars by
 // default; a limit under 4 KiB cannot always hold the verdict and the notes).
 func ApplyComment(r report.Run, opts MarkdownOptions) string {
-	return fitApply(r, opts, opts.limit(CommentLimit), true, "the job summary / audit log")
+	return fitApply(r, opts, opts.limit(github.MaxCommentChars), true, "the job summary / audit log")
 }
 
 // applyDoc is the apply comment in pieces, so that it can be fitted to a limit: the
@@ -104,7 +105,7 @@ func fitApply(r report.Run, opts MarkdownOptions, limit int, marker bool, where 
 	d := applyDocument(r)
 	head := ""
 	if marker {
-		if m := opts.marker(r.Kind, 1, 1); m != "" {
+		if m := opts.marker(1, 1); m != "" {
 			head = m + "\n"
 		}
 	}

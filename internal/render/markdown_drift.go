@@ -18,27 +18,6 @@ import (
 var driftStatuses = []report.Status{report.StatusDrifted, report.StatusPending, report.StatusFailed,
 	report.StatusInterrupted, report.StatusNotStarted, report.StatusInSync}
 
-// DriftWord is how a drift status reads ("error" for a project that could not be checked).
-func DriftWord(s report.Status) string {
-	if s == report.StatusFailed {
-		return "error"
-	}
-	return statusWord(s)
-}
-
-// DriftIcon is a drift status's emoji.
-func DriftIcon(s report.Status) string {
-	switch s {
-	case report.StatusDrifted:
-		return "⚡"
-	case report.StatusPending:
-		return "⏳"
-	case report.StatusInSync:
-		return "✅"
-	}
-	return statusIcon(s)
-}
-
 // driftVerdict is the heading's items: how many projects, then how many of each status.
 func driftVerdict(r report.Run) []string {
 	if len(r.Projects) == 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/report"
@@ -162,7 +163,7 @@ func fuzzReport(name, value, msg string) report.Run {
 		Base: name, MergeBase: value, Policies: msg, PolicyNotes: []string{msg}, Notes: []string{msg, value},
 		Projects: []report.Project{
 			{Name: name, Dir: name, Workspace: value, Status: report.StatusPlanned, Changes: c, Policy: pol,
-				Gate: &report.Gate{Reasons: []string{msg}, Approvals: []report.Approval{{Login: name}}}},
+				Gate: &report.Gate{Reasons: []report.Reason{{Text: msg}}, Approvals: []report.Approval{{Login: name}}}},
 			{Name: value, Dir: value, Status: report.StatusFailed, Error: msg},
 			{Name: "ok", Status: report.StatusPlanned, Changes: c},
 		},
@@ -181,7 +182,7 @@ func fuzzReview(kind report.Kind, name, value, msg string) report.Run {
 				Gate:  &report.Gate{Allowed: true, Approvals: []report.Approval{{Login: name}, {Login: value}}, PolicyOverriddenBy: []string{msg}},
 				Apply: &report.Apply{PlanSHA256: value, InputHash: msg, TerraformVersion: name, Summary: plan.Summary{Add: 1, Read: 1}}},
 			{Name: value, Status: report.StatusAllowed, Gate: &report.Gate{Allowed: true}},
-			{Name: msg, Status: report.StatusRefused, Gate: &report.Gate{Pending: len(name)%2 == 0, Reasons: []string{msg, name}, Approvals: []report.Approval{{Login: msg}}},
+			{Name: msg, Status: report.StatusRefused, Gate: &report.Gate{Pending: len(name)%2 == 0, Reasons: []report.Reason{{Text: msg}, {Text: name}}, Approvals: []report.Approval{{Login: msg}}},
 				Apply: &report.Apply{PlanSHA256: "5e1f" + value}},
 			{Name: "f", Status: report.StatusFailed, Error: msg + "\n" + value},
 			{Name: "i", Status: report.StatusInterrupted, Error: value},
@@ -236,7 +237,7 @@ func FuzzMarkdown(f *testing.F) {
 		if err := Text(&text, r, TextOptions{Width: 80}); err != nil {
 			t.Fatal(err)
 		}
-		if d := StatusDescription(r); utf8.RuneCountInString(d) > StatusLimit {
+		if d := StatusDescription(r); utf8.RuneCountInString(d) > github.MaxStatusDescription {
 			t.Fatalf("status description too long: %q", d)
 		}
 		var commands strings.Builder
@@ -268,7 +269,7 @@ func FuzzMarkdown(f *testing.F) {
 				t.Fatal(err)
 			}
 			checkMarkdown(t, whole.String())
-			if d := StatusDescription(rr); utf8.RuneCountInString(d) > StatusLimit || strings.ContainsAny(d, "\r\n") {
+			if d := StatusDescription(rr); utf8.RuneCountInString(d) > github.MaxStatusDescription || strings.ContainsAny(d, "\r\n") {
 				t.Fatalf("status description %q", d)
 			}
 			text.WriteString(whole.String())

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -20,13 +21,13 @@ func GateLine(r report.Run) string {
 	desc := mdDescription(fit(v.Description, maxCellRunes), r.Reviewed)
 	line := "**Gate:** " + stateIcon(v.State) + " "
 	switch v.State {
-	case stateSuccess:
+	case github.StateSuccess:
 		line += "allowed"
 		if desc != "" {
 			line += " — " + desc
 		}
 		return line
-	case statePending, stateFailure:
+	case github.StatePending, github.StateFailure:
 		if desc != "" {
 			return line + desc
 		}

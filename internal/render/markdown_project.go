@@ -132,7 +132,7 @@ func mdGate(s *mdSection, p report.Project) {
 		}
 		s.prose(line)
 		for _, r := range g.Reasons {
-			s.prose("- " + mdLines(r, "  "))
+			s.prose("- " + mdLines(r.Text, "  "))
 		}
 	}
 	if a := p.Apply; a != nil {

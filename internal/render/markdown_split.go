@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
 // CommentParts renders the report as the sticky pull-request comment: one or more bodies,
-// each within opts.Limit (GitHub's CommentLimit by default) and each starting with
+// each within opts.Limit (GitHub's github.MaxCommentChars by default) and each starting with
 // opts.Marker's line. The first part always holds the verdict, the alerts and the summary
 // table, so a reviewer never needs the later parts to decide; the rest continues in
 // parts headed "tfgate plan (2/3)". Parts break between projects when they can, and
@@ -22,7 +23,7 @@ func CommentParts(r report.Run, opts MarkdownOptions) []string {
 	if r.Kind == report.KindApply {
 		return []string{ApplyComment(r, opts)}
 	}
-	return splitDocument(r, opts, opts.limit(CommentLimit)).bodies(r, opts)
+	return splitDocument(r, opts, opts.limit(github.MaxCommentChars)).bodies(r, opts)
 }
 
 func (o MarkdownOptions) limit(def int) int {
@@ -32,14 +33,13 @@ func (o MarkdownOptions) limit(def int) int {
 	return def
 }
 
-func (o MarkdownOptions) marker(k report.Kind, part, total int) string {
-	if o.Marker != nil {
-		return strings.NewReplacer("\n", " ", "\r", " ").Replace(o.Marker(part, total))
+// marker is part's marker line, "" for none. The format is notify's (notify.CommentMarker):
+// render only leaves it where the publisher asked.
+func (o MarkdownOptions) marker(part, total int) string {
+	if o.Marker == nil {
+		return ""
 	}
-	if k == "" {
-		k = report.KindPlan
-	}
-	return fmt.Sprintf("<!-- tfgate:%s part=%d/%d -->", k, part, total)
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(o.Marker(part, total))
 }
 
 // cost is what a text counts against a limit. GitHub counts characters; a byte count is
@@ -52,7 +52,7 @@ func cost(s string) int {
 // reserve is what each part keeps free for what is added after splitting: the marker,
 // the continuation heading and notes, and the footer.
 func reserve(r report.Run, opts MarkdownOptions) int {
-	return cost(opts.marker(r.Kind, 1000, 1000)) + cost(footerFor(r, opts)) + 400
+	return cost(opts.marker(1000, 1000)) + cost(footerFor(r, opts)) + 400
 }
 
 type splitPart struct {
@@ -201,7 +201,7 @@ func (sp *splitParts) bodies(r report.Run, opts MarkdownOptions) []string {
 	out := make([]string, total)
 	for i, p := range sp.parts {
 		var b strings.Builder
-		if m := opts.marker(r.Kind, i+1, total); m != "" {
+		if m := opts.marker(i+1, total); m != "" {
 			b.WriteString(m + "\n")
 		}
 		if i > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/plan/plangen"
 	"github.com/tfgate/tfgate/internal/policy"
@@ -59,7 +60,7 @@ func mockupReport() report.Run {
 // goldenParts joins comment parts with a visible separator for one golden file.
 func goldenParts(t *testing.T, parts []string) {
 	t.Helper()
-	checkParts(t, parts, CommentLimit)
+	checkParts(t, parts, github.MaxCommentChars)
 	golden(t, []byte(strings.Join(parts, "\n======== next comment ========\n")))
 }
 
@@ -236,7 +237,7 @@ func TestStatusDescription(t *testing.T) {
 	var out strings.Builder
 	for _, tt := range tests {
 		d := StatusDescription(tt.r)
-		if n := utf8.RuneCountInString(d); n > StatusLimit {
+		if n := utf8.RuneCountInString(d); n > github.MaxStatusDescription {
 			t.Errorf("%s: %d characters: %q", tt.name, n, d)
 		}
 		fmt.Fprintf(&out, "%-20s %s\n", tt.name, d)
@@ -270,7 +271,7 @@ func TestCommentPartsManyProjects(t *testing.T) {
 			Changes: &plan.Changes{}})
 	}
 	parts := CommentParts(r, testMarkdownOptions)
-	checkParts(t, parts, CommentLimit)
+	checkParts(t, parts, github.MaxCommentChars)
 	if len(parts) < 2 || !strings.Contains(parts[1], "| project | changes |") {
 		t.Fatalf("%d parts; the table is not continued with its head", len(parts))
 	}
@@ -286,7 +287,7 @@ func TestCommentPartsManyProjects(t *testing.T) {
 func TestCommentPartsWithoutMarker(t *testing.T) {
 	opts := testMarkdownOptions
 	opts.Marker = func(int, int) string { return "" }
-	opts.Limit = CommentLimit - 100
+	opts.Limit = github.MaxCommentChars - 100
 	parts := CommentParts(bigReport(t), opts)
 	for i, p := range parts {
 		if strings.HasPrefix(p, "<!--") || len(p) > opts.Limit {

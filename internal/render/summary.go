@@ -5,14 +5,12 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
 // StepSummaryLimit is GitHub's limit on what one step writes to $GITHUB_STEP_SUMMARY.
 const StepSummaryLimit = 1 << 20
-
-// StatusLimit is GitHub's limit on a commit status description, in characters.
-const StatusLimit = 140
 
 // StepSummary is the report for $GITHUB_STEP_SUMMARY: the same markdown as the comment,
 // in one piece. Over StepSummaryLimit (opts.Limit when set, for tests) it keeps the
@@ -68,7 +66,7 @@ func StepSummary(r report.Run, opts MarkdownOptions) string {
 }
 
 // StatusDescription is the commit status line, e.g. "3 projects: +4 ~1 -0, 1 denied",
-// within GitHub's StatusLimit. It holds no text from the plan or the pull request.
+// within GitHub's github.MaxStatusDescription. It holds no text from the plan or the pull request.
 //
 // A gate run's is its verdict's description; an apply run's counts the outcomes and names
 // the first project that was not applied and why: "2 applied, 1 refused
@@ -108,5 +106,5 @@ func StatusDescription(r report.Run) string {
 			items = append(items, fmt.Sprintf("%d %s", n, statusWord(st)))
 		}
 	}
-	return fit(s+" "+strings.Join(items, ", "), StatusLimit)
+	return fit(s+" "+strings.Join(items, ", "), github.MaxStatusDescription)
 }

@@ -279,23 +279,6 @@ func projectLabel(p report.Project) string {
 	return clean(name)
 }
 
-// statusWord is how a status reads in a sentence or a table cell.
-func statusWord(s report.Status) string {
-	return strings.ReplaceAll(string(s), "_", " ")
-}
-
-func statusColour(s report.Status) string {
-	switch s {
-	case report.StatusNotStarted:
-		return ansiDim
-	case report.StatusRefused, report.StatusDrifted, report.StatusPending:
-		return ansiYellow
-	case report.StatusFailed, report.StatusInterrupted:
-		return ansiRed
-	}
-	return ansiGreen
-}
-
 // closingLabel names the kind of run on its closing line ("Plan: 3 projects, …").
 func closingLabel(k report.Kind) string {
 	if k == "" {

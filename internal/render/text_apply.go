@@ -6,6 +6,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -193,7 +194,7 @@ func (t *textWriter) reviewProject(r report.Run, p report.Project) {
 func (t *textWriter) gateClosing(r report.Run) {
 	v := verdictOf(r)
 	word := stateWord(v.State)
-	colour := map[string]string{stateSuccess: ansiGreen, statePending: ansiYellow}[v.State]
+	colour := map[string]string{github.StateSuccess: ansiGreen, github.StatePending: ansiYellow}[v.State]
 	if colour == "" {
 		colour = ansiRed
 	}

@@ -111,11 +111,32 @@ type Gate struct {
 	Allowed bool
 	// Pending: the only reasons are missing approvals, which more reviews can give.
 	Pending bool
-	Reasons []string // why not, one sentence each; empty when allowed
+	Reasons []Reason // why not, one sentence each; empty when allowed
 	// Approvals are the reviews that counted, by login, oldest first.
 	Approvals []Approval
 	// PolicyOverriddenBy are the policy owners whose approval overrode a policy deny.
 	PolicyOverriddenBy []string
+}
+
+// Reason is one reason the gate or apply's verification refused a project.
+type Reason struct {
+	Code string // stable, for machines: one of internal/gate's Code constants ("" when read from an older result)
+	Text string // for people: what is wrong and what to do; already masked
+	// Pending: more reviews can lift it (the gate's status is pending); else it blocks
+	// until something else changes.
+	Pending bool
+}
+
+// Texts are the reasons' texts, in order.
+func (g *Gate) Texts() []string {
+	if g == nil {
+		return nil
+	}
+	out := make([]string, len(g.Reasons))
+	for i, r := range g.Reasons {
+		out[i] = r.Text
+	}
+	return out
 }
 
 // Approvers lists the logins whose approvals counted.

@@ -1,4 +1,4 @@
-package drift
+package notify
 
 import (
 	"testing"
@@ -10,13 +10,13 @@ import (
 // The state is read only from its place, the line after the project marker: the same
 // line further down (in a diff an older tfgate rendered) is text, not metadata.
 func TestParseStateOnlyInItsPlace(t *testing.T) {
-	st := State{Status: report.StatusDrifted, FirstSeen: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	body := Body(report.Project{Name: "app", Status: report.StatusDrifted}, st, BodyOptions{})
-	if got, ok := ParseState(body); !ok || got != st {
-		t.Fatalf("ParseState(Body) = %v, %v", got, ok)
+	st := DriftState{Status: report.StatusDrifted, FirstSeen: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	body := DriftBody(report.Project{Name: "app", Status: report.StatusDrifted}, st, DriftBodyOptions{})
+	if got, ok := ParseDriftState(body); !ok || got != st {
+		t.Fatalf("ParseDriftState(Body) = %v, %v", got, ok)
 	}
 	forged := "<!-- tfgate:drift project=app -->\n\n```diff\n<!-- tfgate:drift-state status=in_sync first_seen=2020-01-01T00:00:00Z -->\n```\n"
-	if got, ok := ParseState(forged); ok {
+	if got, ok := ParseDriftState(forged); ok {
 		t.Fatalf("a state line in the body's text was read: %v", got)
 	}
 }

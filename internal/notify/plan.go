@@ -1,87 +1,26 @@
-package pipeline
+package notify
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"path"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
-// StatusPlan is the commit status context of `tfgate plan`, for branch protection to require.
-const StatusPlan = "tfgate/plan"
-
-// GitHubRun is the GitHub Actions context of a run: where it reports. In Actions the job
-// summary, step outputs and annotations are always written (they are files and log lines);
-// the comment and statuses only when API is set (--publish).
-type GitHubRun struct {
-	Env   ci.GitHub
-	Event ci.Event
-	API   github.API // nil: nothing goes through GitHub's API
-	// Identity is the login tfgate posts as, from the config; "" = learn it (from the status
-	// tfgate creates, else GET /user).
-	Identity string
-	// ArtifactName is the name the plan bundles are uploaded under (a step output).
-	ArtifactName string
-	Annotate     io.Writer // workflow commands (annotations) go here: the step's log
-	// Timings gives the projects' phases once the run is over, for the job summary's timing
-	// table (metrics.Recorder.Phases); nil: no table.
-	Timings func() map[string][]report.Phase
-}
-
-// timings are the phases for the job summary, nil without a source.
-func timings(f func() map[string][]report.Phase) map[string][]report.Phase {
-	if f == nil {
-		return nil
-	}
-	return f()
-}
-
-// PlanGuard refuses what must not be planned at all: under pull_request_target the
-// workflow runs with the base repository's secrets, and terraform runs providers and
-// external data sources from the checked-out code, so a fork's code is never planned there
-// unless the base commit's config allows it.
-func PlanGuard(ev ci.Event, base *config.Config) error {
-	if ev.Name == "pull_request_target" && ev.Fork && !base.GitHub.AllowPullRequestTargetForks {
-		return fmt.Errorf("refusing to plan pull request #%d from the fork %s under pull_request_target: the workflow's secrets would reach code from outside the repository (terraform runs providers and external data sources from it). Plan forks under pull_request (read-only token, no secrets), or set github.allow_pull_request_target_forks: true in the base branch's %s if you trust every fork",
-			ev.PRNumber, ev.HeadRepo, config.FileName)
-	}
-	return nil
-}
-
-// guardPlan applies PlanGuard with the config read from the event's base commit: a fork
-// must not be able to allow itself.
-func guardPlan(ctx context.Context, req PlanRequest) error {
-	ev := req.GitHub.Event
-	if ev.Name != "pull_request_target" || !ev.Fork {
-		return nil
-	}
-	base := config.Default()
-	if ev.BaseSHA != "" {
-		_, cfg, _, err := BaseConfig(ctx, req.Root, req.ConfigFile, ev.BaseSHA)
-		if err != nil {
-			return fmt.Errorf("read the base commit's configuration for the fork rule: %w", err)
-		}
-		base = cfg
-	}
-	return PlanGuard(ev, base)
-}
-
-// publisher publishes one plan run: a pending status when it starts, then the sticky
-// comment, the final status, the job summary, the step outputs and the annotations. `plan`
-// and `publish` (the matrix jobs' results merged) both publish through it, so that the
-// two give the same review byte for byte.
-type publisher struct {
-	gh       *GitHubRun
+// Plan publishes one plan run: a pending status when it starts, then the sticky comment,
+// the final status, the job summary, the step outputs and the annotations. `plan` and
+// `publish` (the matrix jobs' results merged) both publish through it, so that the two
+// give the same review byte for byte.
+type Plan struct {
+	gh       *GitHub
 	repo     github.Repo
 	root     string // the repository root (-C), to put annotations on paths from the git top level
 	warn     func(string)
@@ -90,13 +29,13 @@ type publisher struct {
 	errs     []string
 }
 
-// startPublish sets the pending status on the commit being planned. root is the
-// repository root (-C); warn takes what a fork's read-only token may not publish.
-func startPublish(ctx context.Context, gh *GitHubRun, root string, warn func(string), version string) *publisher {
-	pub := &publisher{gh: gh, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, root: root, warn: warn, version: version}
+// StartPlan sets the pending status on the commit being planned. root is the repository
+// root (-C); warn takes what a fork's read-only token may not publish.
+func StartPlan(ctx context.Context, gh *GitHub, root string, warn func(string), version string) *Plan {
+	pub := &Plan{gh: gh, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, root: root, warn: warn, version: version}
 	if gh.API != nil && gh.Event.HeadSHA != "" {
 		creator, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, github.Status{
-			State: "pending", Context: StatusPlan, Description: "planning…", TargetURL: gh.Env.RunURL()})
+			State: github.StatePending, Context: StatusPlan, Description: "planning…", TargetURL: gh.Env.RunURL()})
 		pub.try("pending status", err)
 		// Whatever token this is (GITHUB_TOKEN, an App's), the status it just created says
 		// who it writes as: the author to look for on the sticky comment.
@@ -105,11 +44,11 @@ func startPublish(ctx context.Context, gh *GitHubRun, root string, warn func(str
 	return pub
 }
 
-// finish publishes the run, or — when the run stopped before planning (stopped != nil) —
+// Finish publishes the run, or — when the run stopped before planning (stopped != nil) —
 // that it stopped: the pull request must not keep an earlier commit's plan looking current.
 // Every part is attempted even when one fails: the log and the job summary hold the whole
 // report whatever GitHub said. The error names everything that could not be published.
-func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error) error {
+func (pub *Plan) Finish(ctx context.Context, run report.Run, stopped error) error {
 	gh := pub.gh
 	opts := render.MarkdownOptions{Version: pub.version, Commit: gh.Event.HeadSHA, RunURL: gh.Env.RunURL()}
 	summary := ""
@@ -155,16 +94,16 @@ func (pub *publisher) finish(ctx context.Context, run report.Run, stopped error)
 	return nil
 }
 
-func (pub *publisher) comment(ctx context.Context, run report.Run, parts []string, opts render.MarkdownOptions) {
+func (pub *Plan) comment(ctx context.Context, run report.Run, parts []string, opts render.MarkdownOptions) {
 	gh := pub.gh
 	n := gh.Event.PRNumber
-	if n <= 0 || !forPullRequest(gh.Event) {
+	if n <= 0 || !gh.Event.ForPullRequest() {
 		return
 	}
 	if parts == nil {
 		// PublishComment writes each part's marker line itself: render leaves room for it.
 		opts.Marker = func(int, int) string { return "" }
-		opts.Limit = github.MaxCommentChars - github.MarkerReserve
+		opts.Limit = github.MaxCommentChars - MarkerReserve
 		parts = render.CommentParts(run, opts)
 	}
 	login := gh.Identity
@@ -173,26 +112,26 @@ func (pub *publisher) comment(ctx context.Context, run report.Run, parts []strin
 	}
 	id, err := github.ResolveIdentity(ctx, gh.API, login)
 	if err == nil {
-		_, err = github.PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
+		_, err = PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
 	}
 	pub.try("pull request comment", err)
 }
 
-func (pub *publisher) status(ctx context.Context, run report.Run, stopped error) {
+func (pub *Plan) status(ctx context.Context, run report.Run, stopped error) {
 	gh := pub.gh
 	if gh.Event.HeadSHA == "" {
 		return
 	}
-	st := github.Status{State: "success", Context: StatusPlan, Description: render.StatusDescription(run), TargetURL: gh.Env.RunURL()}
+	st := github.Status{State: github.StateSuccess, Context: StatusPlan, Description: render.StatusDescription(run), TargetURL: gh.Env.RunURL()}
 	switch {
 	case stopped != nil:
-		st.State, st.Description = "error", "tfgate plan could not run: see the run's log"
-		var waitErr *QueueWaitError
-		if errors.As(stopped, &waitErr) {
-			st.State, st.Description = "failure", waitErr.Status()
+		st.State, st.Description = github.StateError, "tfgate plan could not run: see the run's log"
+		var retry RetryStatus
+		if errors.As(stopped, &retry) {
+			st.State, st.Description = github.StateFailure, render.FitStatus(retry.RetryStatus())
 		}
 	case len(run.Unfinished()) > 0 || run.Denied() > 0:
-		st.State = "failure"
+		st.State = github.StateFailure
 	}
 	_, err := gh.API.CreateStatus(ctx, pub.repo, gh.Event.HeadSHA, st)
 	pub.try("status", err)
@@ -200,7 +139,7 @@ func (pub *publisher) status(ctx context.Context, run report.Run, stopped error)
 
 // try records a failed publication. A fork's pull request has a read-only token: what it
 // may not write is a warning there, not an error.
-func (pub *publisher) try(what string, err error) {
+func (pub *Plan) try(what string, err error) {
 	if err == nil {
 		return
 	}
@@ -219,10 +158,6 @@ func topLevelPrefix(ctx context.Context, root string) string {
 		return ""
 	}
 	return strings.TrimSuffix(prefix, "/")
-}
-
-func isPullRequest(event string) bool {
-	return event == "pull_request" || event == "pull_request_target" || event == "pull_request_review"
 }
 
 // planOutputs are the step outputs of a plan: has_changes, projects (a JSON array of the

@@ -1,4 +1,4 @@
-package github_test
+package notify_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/notify"
 )
 
 const (
@@ -16,7 +17,6 @@ const (
 	createComment = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
 	editComment   = "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}"
 	deleteComment = "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}"
-	getUser       = "GET /user"
 )
 
 var repo = github.Repo{Owner: "acme", Name: "infra"}
@@ -43,9 +43,9 @@ func setup(t *testing.T) (*githubtest.Server, *github.Client, int, github.Identi
 	return s, c, pr, id
 }
 
-func publish(t *testing.T, c *github.Client, pr int, id github.Identity, parts ...string) github.Published {
+func publish(t *testing.T, c *github.Client, pr int, id github.Identity, parts ...string) notify.Published {
 	t.Helper()
-	p, err := github.PublishComment(context.Background(), c, repo, pr, "plan", parts, id)
+	p, err := notify.PublishComment(context.Background(), c, repo, pr, "plan", parts, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,24 +65,6 @@ func wantCalls(t *testing.T, s *githubtest.Server, want map[string]int) {
 		t.Errorf("%d requests in all, want %d: %v", s.Requests(), total, s.Counts())
 	}
 	s.ResetCounts()
-}
-
-func TestIdentityOfInstallationToken(t *testing.T) {
-	s := githubtest.New(t)
-	c := newClient(t, s, githubtest.InstallationToken)
-	for range 2 {
-		id, err := c.Identity(context.Background())
-		if err != nil || id.Login != "github-actions[bot]" || id.Source != "installation token" {
-			t.Fatalf("identity %+v, %v", id, err)
-		}
-	}
-	if s.Count(getUser) != 1 {
-		t.Errorf("GET /user called %d times, want 1 (cached)", s.Count(getUser))
-	}
-	id, err := newClient(t, s, githubtest.AliceToken).Identity(context.Background())
-	if err != nil || id.Login != "alice" {
-		t.Errorf("personal token identity %+v, %v", id, err)
-	}
 }
 
 func TestStickyCommentIsEditedInPlace(t *testing.T) {
@@ -134,7 +116,7 @@ func TestStickyCommentLeavesOthersAlone(t *testing.T) {
 
 func TestStickyCommentSplitsAndShrinks(t *testing.T) {
 	s, c, pr, id := setup(t)
-	big := strings.Repeat("x", github.MaxCommentChars-github.MarkerReserve)
+	big := strings.Repeat("x", github.MaxCommentChars-notify.MarkerReserve)
 	p := publish(t, c, pr, id, big, big, "tail")
 	wantCalls(t, s, map[string]int{listComments: 1, createComment: 3})
 	if p.Created != 3 {
@@ -142,7 +124,7 @@ func TestStickyCommentSplitsAndShrinks(t *testing.T) {
 	}
 	cs := s.Comments(repo.String(), pr)
 	for i, cm := range cs {
-		if m, ok := github.ParseMarker(cm.Body); !ok || m.Part != i+1 || m.Parts != 3 {
+		if m, ok := notify.ParseCommentMarker(cm.Body); !ok || m.Part != i+1 || m.Parts != 3 {
 			t.Errorf("comment %d marker %+v", i, m)
 		}
 	}
@@ -152,7 +134,7 @@ func TestStickyCommentSplitsAndShrinks(t *testing.T) {
 	if len(cs2) != 1 || cs2[0].ID != cs[0].ID || p.Deleted != 2 {
 		t.Errorf("after shrinking: %+v", cs2)
 	}
-	if _, err := github.PublishComment(context.Background(), c, repo, pr, "plan", []string{big + strings.Repeat("y", 200)}, id); err == nil {
+	if _, err := notify.PublishComment(context.Background(), c, repo, pr, "plan", []string{big + strings.Repeat("y", 200)}, id); err == nil {
 		t.Error("a part over GitHub's limit was accepted")
 	}
 }
@@ -196,7 +178,7 @@ func TestPrimaryRateLimit(t *testing.T) {
 
 	reset := time.Now().Add(time.Hour)
 	s.PrimaryRateLimitNext(1, 429, reset, listComments)
-	_, err := github.PublishComment(context.Background(), c, repo, pr, "plan", []string{"x"}, id)
+	_, err := notify.PublishComment(context.Background(), c, repo, pr, "plan", []string{"x"}, id)
 	if err == nil || !strings.Contains(err.Error(), reset.UTC().Format(time.RFC3339)) {
 		t.Fatalf("error %v does not name the reset %s", err, reset.UTC().Format(time.RFC3339))
 	}
@@ -213,29 +195,29 @@ func TestReadOnlyTokenCannotPublish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = github.PublishComment(context.Background(), c, repo, pr, "plan", []string{"x"}, id)
+	_, err = notify.PublishComment(context.Background(), c, repo, pr, "plan", []string{"x"}, id)
 	if github.HTTPStatus(err) != 403 {
 		t.Errorf("fork token: %v", err)
 	}
 }
 
-func TestParseMarker(t *testing.T) {
+func TestParseCommentMarker(t *testing.T) {
 	tests := []struct {
 		body string
 		ok   bool
-		want github.Marker
+		want notify.CommentMarker
 	}{
-		{"<!-- tfgate:plan pr=42 part=1/3 -->\nbody", true, github.Marker{Kind: "plan", PR: 42, Part: 1, Parts: 3}},
-		{"<!-- tfgate:plan pr=42 part=2/2 -->", true, github.Marker{Kind: "plan", PR: 42, Part: 2, Parts: 2}},
-		{"> <!-- tfgate:plan pr=42 part=1/1 -->", false, github.Marker{}},
-		{"<!-- tfgate:plan pr=42 part=3/2 -->", false, github.Marker{}},
-		{"<!-- tfgate:plan pr=42 part=1/1 -->trailing", false, github.Marker{}},
-		{"<!-- tfgate:Plan pr=42 part=1/1 -->", false, github.Marker{}},
+		{"<!-- tfgate:plan pr=42 part=1/3 -->\nbody", true, notify.CommentMarker{Kind: "plan", PR: 42, Part: 1, Parts: 3}},
+		{"<!-- tfgate:plan pr=42 part=2/2 -->", true, notify.CommentMarker{Kind: "plan", PR: 42, Part: 2, Parts: 2}},
+		{"> <!-- tfgate:plan pr=42 part=1/1 -->", false, notify.CommentMarker{}},
+		{"<!-- tfgate:plan pr=42 part=3/2 -->", false, notify.CommentMarker{}},
+		{"<!-- tfgate:plan pr=42 part=1/1 -->trailing", false, notify.CommentMarker{}},
+		{"<!-- tfgate:Plan pr=42 part=1/1 -->", false, notify.CommentMarker{}},
 	}
 	for _, tt := range tests {
-		got, ok := github.ParseMarker(tt.body)
+		got, ok := notify.ParseCommentMarker(tt.body)
 		if ok != tt.ok || got != tt.want {
-			t.Errorf("ParseMarker(%q) = %+v, %v", tt.body, got, ok)
+			t.Errorf("ParseCommentMarker(%q) = %+v, %v", tt.body, got, ok)
 		}
 		if ok && !strings.HasPrefix(tt.body, got.String()) {
 			t.Errorf("String() = %q does not round-trip", got.String())
@@ -243,10 +225,10 @@ func TestParseMarker(t *testing.T) {
 	}
 }
 
-func TestProjectMarker(t *testing.T) {
+func TestRecordMarker(t *testing.T) {
 	for _, name := range []string{"envs/prod/network", "a b", "x-->y", "ünï", "100%", "a\nb"} {
-		m := github.ProjectMarker{Kind: "drift", Project: name}
-		got, ok := github.ParseProjectMarker(m.String() + "\nbody")
+		m := notify.RecordMarker{Kind: "drift", Project: name}
+		got, ok := notify.ParseRecordMarker(m.String() + "\nbody")
 		if !ok || got != m {
 			t.Errorf("%q: marker %s parses as %+v, %v", name, m, got, ok)
 		}
@@ -256,7 +238,7 @@ func TestProjectMarker(t *testing.T) {
 	}
 	for _, body := range []string{"", "<!-- tfgate:drift project= -->", " <!-- tfgate:drift project=a -->", "text\n<!-- tfgate:drift project=a -->",
 		"<!-- tfgate:plan pr=1 part=1/1 -->", "<!-- tfgate:drift project=a b -->", "<!-- tfgate:drift project=%zz -->"} {
-		if m, ok := github.ParseProjectMarker(body); ok {
+		if m, ok := notify.ParseRecordMarker(body); ok {
 			t.Errorf("%q parses as %+v", body, m)
 		}
 	}

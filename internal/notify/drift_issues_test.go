@@ -1,4 +1,4 @@
-package drift
+package notify
 
 import (
 	"strings"
@@ -42,7 +42,7 @@ func withStatus(p report.Project, s report.Status) report.Project {
 // issueFor is the issue tfgate would have written for p when it was first seen at first.
 func issueFor(n int, p report.Project, state string, first time.Time, author github.User) github.Issue {
 	return github.Issue{Number: n, State: state, Author: author, HTMLURL: "https://github.com/acme/infra/issues/" + string(rune('0'+n)),
-		Body: Body(p, State{Status: p.Status, FirstSeen: first}, BodyOptions{Now: first})}
+		Body: DriftBody(p, DriftState{Status: p.Status, FirstSeen: first}, DriftBodyOptions{Now: first})}
 }
 
 func TestPlanIssues(t *testing.T) {
@@ -72,7 +72,7 @@ func TestPlanIssues(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			run := report.Run{Kind: report.KindDrift, Projects: []report.Project{withStatus(web, tt.status)}}
-			acts := PlanIssues(run, tt.issues, bot, BodyOptions{Now: t1})
+			acts := PlanDriftIssues(run, tt.issues, bot, DriftBodyOptions{Now: t1})
 			if tt.op == "" {
 				if len(acts) != 0 {
 					t.Fatalf("actions %+v, want none", acts)
@@ -82,15 +82,15 @@ func TestPlanIssues(t *testing.T) {
 			if len(acts) != 1 || acts[0].Op != tt.op || acts[0].Number != tt.number {
 				t.Fatalf("actions %+v, want one %s of #%d", acts, tt.op, tt.number)
 			}
-			st, ok := ParseState(acts[0].Body)
+			st, ok := ParseDriftState(acts[0].Body)
 			if !ok || !st.FirstSeen.Equal(tt.first) || st.Status != tt.status {
 				t.Errorf("state %+v %v, want %s first seen %s", st, ok, tt.status, tt.first)
 			}
-			if m, ok := github.ParseProjectMarker(acts[0].Body); !ok || m.Kind != "drift" || m.Project != "web" {
+			if m, ok := ParseRecordMarker(acts[0].Body); !ok || m.Kind != "drift" || m.Project != "web" {
 				t.Errorf("marker %+v %v", m, ok)
 			}
-			if (tt.op == OpClose || tt.op == OpReopen) != (acts[0].Comment != "") {
-				t.Errorf("comment %q for %s", acts[0].Comment, tt.op)
+			if (tt.op == OpClose || tt.op == OpReopen) != (acts[0].Note != "") {
+				t.Errorf("comment %q for %s", acts[0].Note, tt.op)
 			}
 		})
 	}
@@ -98,7 +98,7 @@ func TestPlanIssues(t *testing.T) {
 
 func TestBody(t *testing.T) {
 	p := driftedProject("envs/prod/network")
-	body := Body(p, State{Status: p.Status, FirstSeen: t0}, BodyOptions{Now: t1, Commit: "0123456789", RunURL: "https://github.com/acme/infra/actions/runs/1", Version: "v1"})
+	body := DriftBody(p, DriftState{Status: p.Status, FirstSeen: t0}, DriftBodyOptions{Now: t1, Commit: "0123456789", RunURL: "https://github.com/acme/infra/actions/runs/1", Version: "v1"})
 	for _, want := range []string{
 		"<!-- tfgate:drift project=envs/prod/network -->\n<!-- tfgate:drift-state status=drifted first_seen=2026-11-27T03:00:00Z -->\n",
 		"drifted since 2026-11-27 03:00 UTC · last checked 2026-11-29 03:00 UTC",
@@ -108,11 +108,11 @@ func TestBody(t *testing.T) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}
 	}
-	closed := Body(withStatus(p, report.StatusInSync), State{Status: report.StatusInSync, FirstSeen: t0}, BodyOptions{Now: t1})
+	closed := DriftBody(withStatus(p, report.StatusInSync), DriftState{Status: report.StatusInSync, FirstSeen: t0}, DriftBodyOptions{Now: t1})
 	if !strings.Contains(closed, "back in sync at 2026-11-29 03:00 UTC") || strings.Contains(closed, "content") {
 		t.Errorf("in-sync body:\n%s", closed)
 	}
-	failed := Body(withStatus(p, report.StatusFailed), State{Status: report.StatusFailed, FirstSeen: t0}, BodyOptions{Now: t1})
+	failed := DriftBody(withStatus(p, report.StatusFailed), DriftState{Status: report.StatusFailed, FirstSeen: t0}, DriftBodyOptions{Now: t1})
 	if !strings.Contains(failed, "Error: boom") {
 		t.Errorf("failed body hides the error:\n%s", failed)
 	}
@@ -124,9 +124,9 @@ func TestBodyWithinLimit(t *testing.T) {
 		p.Changes.Drift = append(p.Changes.Drift, plan.Resource{Address: "fakecloud_object.o" + strings.Repeat("x", 40), Action: plan.ActionUpdate,
 			Attributes: []plan.Attribute{{Path: "content", Before: plan.Value{Text: `"a"`}, After: plan.Value{Text: `"b"`}}}})
 	}
-	body := Body(p, State{Status: p.Status, FirstSeen: t0}, BodyOptions{Now: t1})
-	if n := utf8.RuneCountInString(body); n > MaxBodyChars {
-		t.Fatalf("body has %d characters, GitHub allows %d", n, MaxBodyChars)
+	body := DriftBody(p, DriftState{Status: p.Status, FirstSeen: t0}, DriftBodyOptions{Now: t1})
+	if n := utf8.RuneCountInString(body); n > github.MaxCommentChars {
+		t.Fatalf("body has %d characters, GitHub allows %d", n, github.MaxCommentChars)
 	}
 	if !strings.Contains(body, "never fixes it") {
 		t.Error("the body lost its end")
@@ -134,14 +134,14 @@ func TestBodyWithinLimit(t *testing.T) {
 }
 
 func TestTitle(t *testing.T) {
-	if got := Title(driftedProject("envs/prod/network")); got != "Drift: envs/prod/network — infrastructure changed outside Terraform" {
+	if got := DriftTitle(driftedProject("envs/prod/network")); got != "Drift: envs/prod/network — infrastructure changed outside Terraform" {
 		t.Errorf("Title = %q", got)
 	}
-	long := Title(driftedProject(strings.Repeat("ü", 400)))
-	if n := utf8.RuneCountInString(long); n > MaxTitleChars {
+	long := DriftTitle(driftedProject(strings.Repeat("ü", 400)))
+	if n := utf8.RuneCountInString(long); n > github.MaxIssueTitle {
 		t.Errorf("title has %d characters", n)
 	}
-	if got := Title(withStatus(driftedProject("a\nb"), report.StatusPending)); got != "Drift: a b — code in Git is not applied" {
+	if got := DriftTitle(withStatus(driftedProject("a\nb"), report.StatusPending)); got != "Drift: a b — code in Git is not applied" {
 		t.Errorf("Title = %q", got)
 	}
 }

@@ -1,26 +1,27 @@
-package pipeline
+package notify
 
 import (
 	"context"
 	"slices"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
-// forPullRequest reports whether a run's event is about one pull request: its own events,
-// or a workflow_dispatch that re-plans it (resolved by dispatchedPull).
-func forPullRequest(ev ci.Event) bool {
-	return isPullRequest(ev.Name) || ev.Name == "workflow_dispatch" && ev.PRNumber > 0 && ev.HeadSHA != "" && ev.BaseSHA != ""
+// RetryStatus is an error that stopped a plan run and says, for the tfgate/plan status,
+// why and that the run is to be tried again (a merge queue group that gave up waiting for
+// its base's apply): the status is failure with these words, not "could not run".
+type RetryStatus interface {
+	error
+	RetryStatus() string
 }
 
-// projectLabels are the labels a plan run's pull request carries: one per project planned
+// ProjectLabels are the labels a plan run's pull request carries: one per project planned
 // (github.ProjectLabel), so that tfgate notify-stale finds the pull requests a merge makes
 // stale by label; beyond github.MaxProjectLabels projects the one label
 // github.ManyProjectsLabel (related to every change).
-func projectLabels(run report.Run) []string {
+func ProjectLabels(run report.Run) []string {
 	var out []string
 	for _, p := range run.Projects {
 		if l := github.ProjectLabel(p.Name); !slices.Contains(out, l) {
@@ -36,13 +37,13 @@ func projectLabels(run report.Run) []string {
 // labelProjects makes the pull request's tfgate:<project> labels those of the projects
 // just planned: one call to add the missing ones (GitHub creates a label on first use), one
 // per label no longer planned; none when they are already right (the event lists them).
-func (pub *publisher) labelProjects(ctx context.Context, run report.Run) {
+func (pub *Plan) labelProjects(ctx context.Context, run report.Run) {
 	gh := pub.gh
 	api, ok := gh.API.(github.StaleAPI)
-	if !ok || gh.Event.PRNumber <= 0 || !forPullRequest(gh.Event) {
+	if !ok || gh.Event.PRNumber <= 0 || !gh.Event.ForPullRequest() {
 		return
 	}
-	want := projectLabels(run)
+	want := ProjectLabels(run)
 	var have []string
 	for _, l := range gh.Event.LabelList() {
 		if strings.HasPrefix(l, github.ProjectLabelPrefix) {

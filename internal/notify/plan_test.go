@@ -1,4 +1,4 @@
-package pipeline
+package notify
 
 import (
 	"context"
@@ -26,14 +26,14 @@ func TestPublishLearnsAnAppsIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	req := PlanRequest{Root: dir, Warn: func(s string) { t.Log(s) }, GitHub: &GitHubRun{API: api,
+	gh := &GitHub{API: api,
 		Env:   ci.GitHub{Repository: "acme/infra", StepSummary: filepath.Join(dir, "summary.md"), Output: filepath.Join(dir, "out")},
-		Event: ci.Event{Name: "pull_request", Owner: "acme", Repo: "infra", PRNumber: 3, HeadSHA: strings.Repeat("a", 40)}}}
+		Event: ci.Event{Name: "pull_request", Owner: "acme", Repo: "infra", PRNumber: 3, HeadSHA: strings.Repeat("a", 40)}}
 	run := report.Run{Kind: report.KindPlan, Projects: []report.Project{{Name: "app", Dir: "app", Status: report.StatusPlanned, Changes: &plan.Changes{}}}}
 	for i := range 3 {
 		run.Projects[0].Changes.Summary.Add = i // a different plan each run: the comment is edited
-		pub := startPublish(context.Background(), req.GitHub, req.Root, req.Warn, req.TfgateVersion)
-		if err := pub.finish(context.Background(), run, nil); err != nil {
+		pub := StartPlan(context.Background(), gh, dir, func(s string) { t.Log(s) }, "")
+		if err := pub.Finish(context.Background(), run, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,12 +54,12 @@ func TestPublishLearnsAnAppsIdentity(t *testing.T) {
 func TestPublishWithoutAPIWritesFiles(t *testing.T) {
 	dir := t.TempDir()
 	var log strings.Builder
-	req := PlanRequest{Root: dir, GitHub: &GitHubRun{Annotate: &log,
+	gh := &GitHub{Annotate: &log,
 		Env:   ci.GitHub{StepSummary: filepath.Join(dir, "summary.md"), Output: filepath.Join(dir, "out")},
-		Event: ci.Event{Name: "pull_request", PRNumber: 3}}}
+		Event: ci.Event{Name: "pull_request", PRNumber: 3}}
 	run := report.Run{Kind: report.KindPlan, Projects: []report.Project{{Name: "app", Status: report.StatusFailed,
 		Error: "Error: Unsupported argument\n\n  on main.tf line 2, in resource \"terraform_data\" \"a\":"}}}
-	if err := startPublish(context.Background(), req.GitHub, req.Root, req.Warn, req.TfgateVersion).finish(context.Background(), run, nil); err != nil {
+	if err := StartPlan(context.Background(), gh, dir, nil, "").Finish(context.Background(), run, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"summary.md", "out"} {

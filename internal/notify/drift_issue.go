@@ -1,4 +1,4 @@
-package drift
+package notify
 
 import (
 	"fmt"
@@ -8,63 +8,66 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
-// MarkerKind names drift issues in their marker: <!-- tfgate:drift project=NAME -->.
-const MarkerKind = "drift"
+// DriftKind names drift issues in their marker: <!-- tfgate:drift project=NAME -->.
+const DriftKind = "drift"
 
-// DefaultLabels label drift issues when the config names none.
-var DefaultLabels = []string{"drift"}
+// DriftLabels label drift issues when the config names none.
+var DriftLabels = []string{"drift"}
 
-// GitHub's limits on an issue.
-const (
-	MaxTitleChars = 256
-	MaxBodyChars  = github.MaxCommentChars
-)
-
-// State is what an issue's hidden metadata remembers between runs: the status it last
-// reported and when the current episode (drift, pending code or errors, until the project is
-// back in sync) was first seen.
-type State struct {
+// DriftState is what a drift issue's hidden metadata remembers between runs: the status it
+// last reported and when the current episode (drift, pending code or errors, until the
+// project is back in sync) was first seen.
+type DriftState struct {
 	Status    report.Status
 	FirstSeen time.Time
 }
 
-var stateRE = regexp.MustCompile(`^<!-- tfgate:drift-state status=([a-z_]+) first_seen=([0-9TZ:+-]+) -->$`)
+// driftStateKind is the marker kind of the metadata line:
+//
+//	<!-- tfgate:drift-state status=drifted first_seen=2026-11-27T03:00:00Z -->
+const driftStateKind = "drift-state"
 
-func (s State) line() string {
-	return fmt.Sprintf("<!-- tfgate:drift-state status=%s first_seen=%s -->", s.Status, s.FirstSeen.UTC().Format(time.RFC3339))
+var (
+	statusValueRE = regexp.MustCompile(`^[a-z_]+$`)
+	stampValueRE  = regexp.MustCompile(`^[0-9TZ:+-]+$`)
+)
+
+func (s DriftState) line() string {
+	return tag(driftStateKind, field{"status", string(s.Status)}, field{"first_seen", s.FirstSeen.UTC().Format(time.RFC3339)})
 }
 
-// ParseState reads an issue body's metadata from where Body writes it, the line after the
-// project marker: a line further down is the report's text, never metadata.
-func ParseState(body string) (State, bool) {
+// ParseDriftState reads an issue body's metadata from where DriftBody writes it, the line
+// after the project marker: a line further down is the report's text, never metadata.
+func ParseDriftState(body string) (DriftState, bool) {
 	_, rest, _ := strings.Cut(body, "\n")
 	line, _, _ := strings.Cut(rest, "\n")
-	g := stateRE.FindStringSubmatch(strings.TrimSuffix(line, "\r"))
-	if g == nil {
-		return State{}, false
+	kind, v, ok := parseTag(strings.TrimSuffix(line, "\r"), []string{"status", "first_seen"}, []*regexp.Regexp{statusValueRE, stampValueRE})
+	if !ok || kind != driftStateKind {
+		return DriftState{}, false
 	}
-	t, err := time.Parse(time.RFC3339, g[2])
+	t, err := time.Parse(time.RFC3339, v[1])
 	if err != nil {
-		return State{}, false
+		return DriftState{}, false
 	}
-	return State{Status: report.Status(g[1]), FirstSeen: t}, true
+	return DriftState{Status: report.Status(v[0]), FirstSeen: t}, true
 }
 
-// BodyOptions are what an issue says about the run that wrote it.
-type BodyOptions struct {
+// DriftBodyOptions are what a drift issue says about the run that wrote it.
+type DriftBodyOptions struct {
 	Now     time.Time // when the project was checked
 	Commit  string    // the commit checked
 	RunURL  string
 	Version string
 }
 
-// Title is the issue's title for a project's status, within GitHub's 256 characters.
-func Title(p report.Project) string {
+// DriftTitle is the drift issue's title for a project's status, within GitHub's limit.
+func DriftTitle(p report.Project) string {
 	what := "infrastructure changed outside Terraform"
 	switch p.Status {
 	case report.StatusPending:
@@ -81,18 +84,16 @@ func Title(p report.Project) string {
 		return r
 	}, p.Name)
 	suffix := " — " + what
-	room := MaxTitleChars - utf8.RuneCountInString("Drift: "+suffix)
-	if utf8.RuneCountInString(name) > room {
-		name = string([]rune(name)[:room-1]) + "…"
-	}
+	room := github.MaxIssueTitle - utf8.RuneCountInString("Drift: "+suffix)
+	name = english.Clip(name, room)
 	return "Drift: " + name + suffix
 }
 
-// Body is a project's whole issue body: the marker, the metadata, the status line, the
+// DriftBody is a project's whole drift issue body: the marker, the metadata, the status line, the
 // redacted details and how to resolve it, within GitHub's limit.
-func Body(p report.Project, st State, o BodyOptions) string {
+func DriftBody(p report.Project, st DriftState, o DriftBodyOptions) string {
 	var b strings.Builder
-	b.WriteString(github.ProjectMarker{Kind: MarkerKind, Project: p.Name}.String() + "\n")
+	b.WriteString(RecordMarker{Kind: DriftKind, Project: p.Name}.String() + "\n")
 	b.WriteString(st.line() + "\n\n")
 	b.WriteString(statusLine(p, st, o.Now) + "\n\n")
 	tail := "tfgate reports drift and never fixes it. To resolve: revert the change made outside Terraform, " +
@@ -100,14 +101,14 @@ func Body(p report.Project, st State, o BodyOptions) string {
 		"drift check and closed when the project is back in sync.\n\n" +
 		render.Footer(render.MarkdownOptions{Commit: o.Commit, RunURL: o.RunURL, Version: o.Version})
 	if p.Status != report.StatusInSync {
-		room := MaxBodyChars - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
+		room := github.MaxCommentChars - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
 		b.WriteString(render.DriftIssueDetails(p, room))
 	}
 	b.WriteString(tail)
 	return b.String()
 }
 
-func statusLine(p report.Project, st State, now time.Time) string {
+func statusLine(p report.Project, st DriftState, now time.Time) string {
 	since, checked := stamp(st.FirstSeen), stamp(now)
 	switch p.Status {
 	case report.StatusInSync:

@@ -1,15 +1,17 @@
-package github
+package notify
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/github"
 )
 
 // Published is what PublishComment left on the pull request.
 type Published struct {
-	Comments []Comment // the parts, in order
+	Comments []github.Comment // the parts, in order
 	Created  int
 	Edited   int
 	Same     int // parts already up to date, not sent again
@@ -17,18 +19,17 @@ type Published struct {
 }
 
 // PublishComment makes parts the pull request's sticky comment of kind marker ("plan"):
-// part i is a comment whose first line is Marker{marker, pr, i, len(parts)}.
+// part i is a comment whose first line is CommentMarker{marker, pr, i, len(parts)}.
 //
-// tfgate's earlier parts are the comments that carry a marker of this kind and pull request
-// AND are written by identity; anything else, even quoting the marker, is never edited,
-// deleted or read. Earlier parts are reused in the order they were created (so the parts
+// tfgate's earlier parts are Own's; anything else, even quoting the marker, is never
+// edited, deleted or read. Earlier parts are reused in the order they were created (so the parts
 // keep reading top to bottom), edited only when their text changed; missing parts are
 // created after them; surplus ones (the plan shrank, or a duplicate) are deleted.
 //
 // Calls: one list per 100 comments on the pull request, then one per part created or
 // changed and one per part deleted — none of it depends on how many projects the parts
 // describe.
-func PublishComment(ctx context.Context, api API, repo Repo, pr int, marker string, parts []string, identity Identity) (Published, error) {
+func PublishComment(ctx context.Context, api github.API, repo github.Repo, pr int, marker string, parts []string, identity github.Identity) (Published, error) {
 	var out Published
 	if !kindRE.MatchString(marker) {
 		return out, fmt.Errorf("comment kind %q: want lowercase letters, digits and dashes", marker)
@@ -41,10 +42,10 @@ func PublishComment(ctx context.Context, api API, repo Repo, pr int, marker stri
 	}
 	bodies := make([]string, len(parts))
 	for i, p := range parts {
-		bodies[i] = Marker{Kind: marker, PR: pr, Part: i + 1, Parts: len(parts)}.String() + "\n" + p
-		if n := utf8.RuneCountInString(bodies[i]); n > MaxCommentChars {
+		bodies[i] = CommentMarker{Kind: marker, PR: pr, Part: i + 1, Parts: len(parts)}.String() + "\n" + p
+		if n := utf8.RuneCountInString(bodies[i]); n > github.MaxCommentChars {
 			return out, fmt.Errorf("comment part %d/%d on %s#%d has %d characters; GitHub allows %d",
-				i+1, len(parts), repo, pr, n, MaxCommentChars)
+				i+1, len(parts), repo, pr, n, github.MaxCommentChars)
 		}
 	}
 
@@ -52,12 +53,7 @@ func PublishComment(ctx context.Context, api API, repo Repo, pr int, marker stri
 	if err != nil {
 		return out, err
 	}
-	var ours []Comment
-	for _, c := range all {
-		if m, ok := ParseMarker(c.Body); ok && m.Kind == marker && m.PR == pr && identity.Is(c.Author) {
-			ours = append(ours, c) // GitHub lists comments oldest first
-		}
-	}
+	ours := Own(all, marker, pr, identity)
 
 	for i, body := range bodies {
 		if i < len(ours) {
@@ -88,4 +84,18 @@ func PublishComment(ctx context.Context, api API, repo Repo, pr int, marker stri
 		out.Deleted++
 	}
 	return out, nil
+}
+
+// Own is the one rule for which comments are tfgate's: those that start with a
+// CommentMarker of this kind and pull request AND are written by identity (anyone can type
+// a marker). They keep GitHub's order, oldest first, so Own(...)[0] is part 1 of the
+// sticky comment whenever there is one.
+func Own(comments []github.Comment, kind string, pr int, identity github.Identity) []github.Comment {
+	var ours []github.Comment
+	for _, c := range comments {
+		if m, ok := ParseCommentMarker(c.Body); ok && m.Kind == kind && m.PR == pr && identity.Is(c.Author) {
+			ours = append(ours, c)
+		}
+	}
+	return ours
 }

@@ -1,4 +1,4 @@
-package drift
+package notify
 
 import (
 	"context"
@@ -25,12 +25,12 @@ func TestPublishIssuesWithAnAppToken(t *testing.T) {
 	run := report.Run{Kind: report.KindDrift, Projects: []report.Project{driftedProject("web")}}
 	ctx := context.Background()
 
-	_, err = PublishIssues(ctx, IssueOptions{API: api, Repo: repo}, run)
+	_, err = PublishDriftIssues(ctx, DriftIssues{API: api, Repo: repo}, run)
 	if err == nil || !strings.Contains(err.Error(), `set github.identity: "tfgate-app[bot]"`) {
 		t.Fatalf("a wrong guess must be named with the login to configure, got %v", err)
 	}
 	for range 2 {
-		if _, err := PublishIssues(ctx, IssueOptions{API: api, Repo: repo, Identity: app.Login}, run); err != nil {
+		if _, err := PublishDriftIssues(ctx, DriftIssues{API: api, Repo: repo, Identity: app.Login}, run); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package drift
+package notify
 
 import (
 	"bytes"
@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/drift"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -58,7 +60,7 @@ func NewPayload(run report.Run, commit, runURL string) Payload {
 		}
 		pl.Counts[string(p.Status)]++
 		pl.Projects = append(pl.Projects, pp)
-		if Tracked(p.Status) {
+		if drift.Tracked(p.Status) {
 			l := fmt.Sprintf("• %s: %s", p.Name, word(p.Status))
 			if n := len(pp.Drifted); n > 0 {
 				l += " (" + english.Plural(n, "resource", "resources") + ")"
@@ -90,63 +92,40 @@ func NewPayload(run report.Run, commit, runURL string) Payload {
 	return pl
 }
 
-// WebhookOptions configure Post. Zero values take the defaults shown.
-type WebhookOptions struct {
-	URL      string       // a secret: it never appears in an error
-	Client   *http.Client // default: http.DefaultClient's transport
-	Attempts int          // default 4
-	Backoff  time.Duration
-	Timeout  time.Duration // per attempt; default 10s
+// Webhook configures PostWebhook. Zero values take the defaults shown.
+type Webhook struct {
+	URL string // a secret: it never appears in an error
+	// Transport is where the POST goes (default: a clone of http.DefaultTransport); the
+	// retry policy is layered on it.
+	Transport http.RoundTripper
+	Attempts  int           // default 4
+	Backoff   time.Duration // first backoff; default 1s
+	Timeout   time.Duration // how long one attempt waits for an answer; default 10s
 }
 
-// Post sends the payload once, retrying network errors, timeouts, 429 and 5xx with
-// exponential backoff (Backoff, default 1s, doubling) up to Attempts times. Errors say what
-// went wrong, never where: the URL of a webhook is its credential.
-func Post(ctx context.Context, o WebhookOptions, pl Payload) error {
-	if o.Attempts <= 0 {
-		o.Attempts = 4
-	}
-	if o.Backoff <= 0 {
-		o.Backoff = time.Second
-	}
+// PostWebhook sends the payload under notify's one retry policy (github.RetryPolicy, as
+// for GitHub's API): a 5xx or 429 is sent again after a jittered, doubling backoff, up to
+// Attempts attempts; a POST that got no answer (a network error, no answer within
+// Timeout) is never sent again, since the receiver may have posted the message already.
+// Errors say what went wrong, never where: the URL of a webhook is its credential.
+func PostWebhook(ctx context.Context, o Webhook, pl Payload) error {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
-	client := o.Client
-	if client == nil {
-		client = &http.Client{}
+	base := o.Transport
+	if base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.ResponseHeaderTimeout = o.Timeout
+		base = t
 	}
+	client := &http.Client{Transport: github.NewRetryTransport(base, github.RetryPolicy{MaxAttempts: o.Attempts, Backoff: o.Backoff})}
 	body, err := json.Marshal(pl)
 	if err != nil {
 		return err
 	}
-	wait := o.Backoff
-	var last error
-	for attempt := 1; ; attempt++ {
-		retry, err := postOnce(ctx, client, o, body)
-		if err == nil {
-			return nil
-		}
-		last = err
-		if !retry || attempt >= o.Attempts {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("webhook: %w (after %d attempts)", ctx.Err(), attempt)
-		case <-time.After(wait):
-		}
-		wait *= 2
-	}
-	return fmt.Errorf("webhook: %w", last)
-}
-
-func postOnce(ctx context.Context, client *http.Client, o WebhookOptions, body []byte) (retry bool, err error) {
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.URL, bytes.NewReader(body))
 	if err != nil {
-		return false, errors.New("the webhook URL is not a valid URL")
+		return errors.New("webhook: the webhook URL is not a valid URL")
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "tfgate")
@@ -156,18 +135,18 @@ func postOnce(ctx context.Context, client *http.Client, o WebhookOptions, body [
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL
 		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			return true, fmt.Errorf("no answer within %s", o.Timeout)
+		if ue != nil && ue.Timeout() && ctx.Err() == nil {
+			err = fmt.Errorf("no answer within %s", o.Timeout)
 		}
-		return true, err
+		return fmt.Errorf("webhook: %w (a POST without an answer is not sent again: it may have arrived)", err)
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return false, nil
+		return nil
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		return true, fmt.Errorf("the webhook answered %s", resp.Status)
+		return fmt.Errorf("webhook: the webhook answered %s", resp.Status)
 	}
-	return false, fmt.Errorf("the webhook answered %s (not retried)", resp.Status)
+	return fmt.Errorf("webhook: the webhook answered %s (not retried)", resp.Status)
 }

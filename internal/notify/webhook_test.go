@@ -1,4 +1,4 @@
-package drift
+package notify
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func TestNewPayload(t *testing.T) {
 	}
 }
 
-func TestPostRetries(t *testing.T) {
+func TestPostWebhookRetries(t *testing.T) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
@@ -40,18 +40,40 @@ func TestPostRetries(t *testing.T) {
 		case 1:
 			w.WriteHeader(http.StatusBadGateway)
 		case 2:
-			time.Sleep(300 * time.Millisecond) // past the timeout
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
 		}
 	}))
 	defer srv.Close()
 	url := srv.URL + "/hooks/s3cr3t"
-	err := Post(context.Background(), WebhookOptions{URL: url, Backoff: time.Millisecond, Timeout: 100 * time.Millisecond}, Payload{Text: "x"})
+	err := PostWebhook(context.Background(), Webhook{URL: url, Backoff: time.Millisecond, Timeout: time.Second}, Payload{Text: "x"})
 	if err != nil || calls.Load() != 3 {
 		t.Fatalf("err %v after %d calls, want success on the third", err, calls.Load())
 	}
 }
 
-func TestPostGivesUp(t *testing.T) {
+// A POST that got no answer may have been received (Slack posted the message, then the
+// connection dropped): it is not sent again, as the GitHub client never repeats one.
+func TestPostWebhookNeverRepeatsAnUnansweredPost(t *testing.T) {
+	var calls atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		calls.Add(1)
+		<-release // past the timeout
+	}))
+	defer srv.Close()
+	defer close(release)
+	err := PostWebhook(context.Background(), Webhook{URL: srv.URL + "/hooks/s3cr3t", Backoff: time.Millisecond, Timeout: 100 * time.Millisecond}, Payload{Text: "x"})
+	if err == nil || !strings.Contains(err.Error(), "no answer within 100ms") || calls.Load() != 1 {
+		t.Fatalf("err %v after %d calls, want one call and no answer", err, calls.Load())
+	}
+	if strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("the error names the URL: %v", err)
+	}
+}
+
+func TestPostWebhookGivesUp(t *testing.T) {
 	for _, tt := range []struct {
 		status    int
 		wantCalls int32
@@ -62,7 +84,7 @@ func TestPostGivesUp(t *testing.T) {
 			w.WriteHeader(tt.status)
 		}))
 		url := srv.URL + "/hooks/s3cr3t"
-		err := Post(context.Background(), WebhookOptions{URL: url, Attempts: 3, Backoff: time.Millisecond}, Payload{})
+		err := PostWebhook(context.Background(), Webhook{URL: url, Attempts: 3, Backoff: time.Millisecond}, Payload{})
 		srv.Close()
 		if err == nil || calls.Load() != tt.wantCalls {
 			t.Errorf("%d: err %v after %d calls, want an error after %d", tt.status, err, calls.Load(), tt.wantCalls)
@@ -72,7 +94,7 @@ func TestPostGivesUp(t *testing.T) {
 		}
 	}
 	// Nothing listens: the network error leaves the URL out too.
-	err := Post(context.Background(), WebhookOptions{URL: "http://127.0.0.1:1/hooks/s3cr3t", Attempts: 2, Backoff: time.Millisecond}, Payload{})
+	err := PostWebhook(context.Background(), Webhook{URL: "http://127.0.0.1:1/hooks/s3cr3t", Attempts: 2, Backoff: time.Millisecond}, Payload{})
 	if err == nil || strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("err %v", err)
 	}

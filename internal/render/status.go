@@ -1,0 +1,90 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// How a status reads, in one place. There are three models, each for its own concept:
+//   - report.Status, a project's status in a run (planned, applied, drifted, failed, …):
+//     statusWord, statusIcon (markdown), statusColour (terminal), and DriftWord/DriftIcon
+//     for a drift run, where "failed" reads "error" and drifted and pending have their own
+//     icons;
+//   - outcome (apply.go), how a gate or apply run reads a project's status: pending before
+//     merge, refused after, would apply in a dry run;
+//   - a commit status state (github.State*), the gate's verdict: stateWord, stateIcon.
+
+// statusWord is how a status reads in a sentence or a table cell.
+func statusWord(s report.Status) string {
+	return strings.ReplaceAll(string(s), "_", " ")
+}
+
+func statusColour(s report.Status) string {
+	switch s {
+	case report.StatusNotStarted:
+		return ansiDim
+	case report.StatusRefused, report.StatusDrifted, report.StatusPending:
+		return ansiYellow
+	case report.StatusFailed, report.StatusInterrupted:
+		return ansiRed
+	}
+	return ansiGreen
+}
+
+func statusIcon(s report.Status) string {
+	switch s {
+	case report.StatusFailed, report.StatusInterrupted:
+		return "💥"
+	case report.StatusNotStarted, report.StatusRefused:
+		return "⏭"
+	}
+	return "✅"
+}
+
+// DriftWord is how a drift status reads ("error" for a project that could not be checked).
+func DriftWord(s report.Status) string {
+	if s == report.StatusFailed {
+		return "error"
+	}
+	return statusWord(s)
+}
+
+// DriftIcon is a drift status's emoji.
+func DriftIcon(s report.Status) string {
+	switch s {
+	case report.StatusDrifted:
+		return "⚡"
+	case report.StatusPending:
+		return "⏳"
+	case report.StatusInSync:
+		return "✅"
+	}
+	return statusIcon(s)
+}
+
+// stateWord is how a verdict's state reads after "Gate:".
+func stateWord(state string) string {
+	switch state {
+	case github.StateSuccess:
+		return "allowed"
+	case github.StatePending:
+		return "pending"
+	case github.StateFailure, github.StateError:
+		return "refused"
+	}
+	return clean(state)
+}
+
+func stateIcon(state string) string {
+	switch state {
+	case github.StateSuccess:
+		return "✅"
+	case github.StatePending:
+		return "⏳"
+	case github.StateFailure, github.StateError:
+		return "❌"
+	}
+	return "❔"
+}
