@@ -15,7 +15,8 @@ import (
 // approved; #7 merges and apply.yml applies it, then its notify-stale step turns #8's
 // tfgate/gate pending (stale) and dispatches plan.yml for #8; that workflow_dispatch run
 // checks out GitHub's test merge of #8 with the new main (refs/pull/8/merge, fetched from
-// origin), plans and gates it; #8 merges and apply.yml applies the re-plan cleanly.
+// origin) and plans it; a review runs gate.yml, which holds on the re-plan; #8 merges and
+// apply.yml applies the re-plan cleanly.
 func TestTwoPullRequestsWorkflows(t *testing.T) {
 	env := newActEnv(t)
 	action := env.actionSource(t)
@@ -113,8 +114,8 @@ func TestTwoPullRequestsWorkflows(t *testing.T) {
 				t.Errorf("act's log lacks %q", want)
 			}
 		}
-		if got := lastStatus(api, headB, "tfgate/gate"); got != "success" {
-			t.Errorf("#8's tfgate/gate after the re-plan = %q, want success", got)
+		if got := lastStatus(api, headB, "tfgate/plan"); got != "success" {
+			t.Errorf("#8's tfgate/plan after the re-plan = %q, want success", got)
 		}
 		for _, c := range api.Comments("acme/infra", 8) {
 			if strings.Contains(c.Body, "tfgate:stale") {
@@ -122,6 +123,27 @@ func TestTwoPullRequestsWorkflows(t *testing.T) {
 			}
 		}
 	})
+
+	// (The re-plan run's own gate step cannot see the run's artifact here: act's artifact
+	// server is not githubtest's, which gets it above only after the run. A review then runs
+	// gate.yml, on GitHub's test merge as pull_request_review checks it out.)
+	git(t, repo, "checkout", "-q", "--detach", testMerge)
+	api.AddReview("acme/infra", 8, githubtest.Review{User: githubtest.Bob, State: "APPROVED", CommitID: headB})
+	step(t, "review #8", func(t *testing.T) {
+		ev := pullRequestEvent(8, base, headB)
+		ev["action"] = "submitted"
+		ev["review"] = map[string]any{"state": "approved", "user": map[string]any{"login": "bob"}, "commit_id": headB}
+		res := env.run(t, actRun{Event: "pull_request_review", Workflow: ".github/workflows/gate.yml", Dir: repo, Payload: ev, SHA: testMerge,
+			Actions: actions, Env: runEnv, Secrets: secrets})
+		logOnFailure(t, res)
+		if res.Err != nil {
+			t.Fatalf("act: %v; want the gate job to succeed", res.Err)
+		}
+		if got := lastStatus(api, headB, "tfgate/gate"); got != "success" {
+			t.Errorf("#8's tfgate/gate after the re-plan and a review = %q, want success", got)
+		}
+	})
+	git(t, repo, "checkout", "-q", "app-b")
 
 	mergeB := mergeBranch(t, repo, origin, 8, "app-b")
 	api.MergePull("acme/infra", 8, mergeB)
@@ -150,7 +172,7 @@ func twoPullsRepo(t *testing.T, root, state string) (dir, origin, base, headA, h
 	backend := fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %q\n  }\n}\n", state)
 	writeFile(t, filepath.Join(dir, "app", "main.tf"), []byte(backend+"\nresource \"terraform_data\" \"app\" {\n  input = \"v1\"\n}\n"))
 	writeFile(t, filepath.Join(dir, ".gitignore"), []byte(".terraform/\n*.tfstate\n*.tfstate.*\n"))
-	for _, wf := range []string{"plan.yml", "apply.yml"} {
+	for _, wf := range []string{"plan.yml", "apply.yml", "gate.yml"} {
 		copyFile(t, filepath.Join(root, "examples", "workflows", wf), filepath.Join(dir, ".github", "workflows", wf))
 	}
 	base = commitMain(t, dir)
