@@ -48,6 +48,11 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github status SHA CONTEXT STATE [REGEXP]  the latest status CONTEXT on SHA has STATE (and a matching description)
 //	github fail N STATUS MATCH          the next N requests matching MATCH get STATUS
 //	github secondary N MATCH            the next N requests matching MATCH hit a secondary rate limit
+//	github writefail N STATUS MATCH     the next N requests matching MATCH are served (the write happens), then answered STATUS
+//	github stall N DURATION MATCH       the next N requests matching MATCH are held DURATION (or until tfgate gives up) before being served
+//	github stallbody N DURATION MATCH   as stall, after sending the headers and half the body
+//	github empty|truncate|html N MATCH  the next N requests matching MATCH are answered 200 with an empty body, half
+//	                                    their body (malformed JSON), or an HTML page
 //	github calls MAX                    at most MAX requests since start (or reset); prints the counts
 //	github reset                        resets the request counts
 //	github issues COUNT                 the repository has exactly COUNT issues; writes issue-N.md (body), issue-N.title,
@@ -222,6 +227,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		status, err := strconv.Atoi(rest[1])
 		ts.Check(err)
 		ghServer(ts).FailNext(n, status, rest[2])
+	case "writefail", "stall", "stallbody", "empty", "truncate", "html":
+		cmdGitHubFault(ts, sub, rest)
 	case "calls":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github calls MAX")

@@ -22,6 +22,10 @@ type GitHub struct {
 	StepSummary string // GITHUB_STEP_SUMMARY: file for the job summary, "" outside Actions
 	Output      string // GITHUB_OUTPUT: file for step outputs, "" outside Actions
 	Token       Token  // GITHUB_TOKEN
+
+	// Time limits of GitHub API use, Go durations ("" = tfgate's defaults): one request's
+	// attempt (TFGATE_GITHUB_TIMEOUT) and all of a run's publishing (TFGATE_PUBLISH_TIMEOUT).
+	RequestTimeout, PublishTimeout string
 }
 
 // Token is a secret: it formats as "(redacted)" (or "" when empty) so that printing a
@@ -59,6 +63,9 @@ func GitHubFromEnv(getenv func(string) string) GitHub {
 		StepSummary: getenv("GITHUB_STEP_SUMMARY"),
 		Output:      getenv("GITHUB_OUTPUT"),
 		Token:       Token(getenv("GITHUB_TOKEN")),
+
+		RequestTimeout: getenv("TFGATE_GITHUB_TIMEOUT"),
+		PublishTimeout: getenv("TFGATE_PUBLISH_TIMEOUT"),
 	}
 }
 

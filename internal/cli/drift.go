@@ -85,7 +85,7 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 		return err
 	}
 	env := ci.GitHubFromEnv(a.getenv)
-	api, err := githubAPI(env, "--report", opts.Report)
+	api, err := githubAPI(env, "--report", opts.Report, cfg.GitHub.Identity)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (a *app) githubRun(cfg *config.Config, publish, outDir string) (*pipeline.G
 	if g.ArtifactName == "" && outDir != "" {
 		g.ArtifactName = "tfgate-plan-" + ev.HeadSHA
 	}
-	if g.API, err = githubAPI(env, "--publish", publish); err != nil {
+	if g.API, err = githubAPI(env, "--publish", publish, cfg.GitHub.Identity); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -36,8 +36,8 @@ func (a *app) githubRun(cfg *config.Config, publish, outDir string) (*pipeline.G
 
 // githubAPI is the client a command publishes with, or nil: for mode "github" always (a
 // token is required), for "auto" in GitHub Actions with a token, for "none" never. flag
-// names the option in the error.
-func githubAPI(env ci.GitHub, flag, mode string) (github.API, error) {
+// names the option in the error; login is the config's github.identity ("" = learn it).
+func githubAPI(env ci.GitHub, flag, mode, login string) (github.API, error) {
 	switch {
 	case mode == "none", mode == "auto" && (!env.Actions || env.Token == ""):
 		return nil, nil
@@ -46,7 +46,11 @@ func githubAPI(env ci.GitHub, flag, mode string) (github.API, error) {
 	case env.Repository == "":
 		return nil, fmt.Errorf("%s github needs GITHUB_REPOSITORY (owner/name), which GitHub Actions sets", flag)
 	}
-	api, err := github.New(github.Options{BaseURL: env.APIURL, Token: string(env.Token)})
+	timeout, _, err := env.Timeouts()
+	if err != nil {
+		return nil, err
+	}
+	api, err := github.New(github.Options{BaseURL: env.APIURL, Token: string(env.Token), Login: login, RequestTimeout: timeout})
 	if err != nil {
 		return nil, err
 	}

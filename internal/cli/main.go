@@ -1,5 +1,8 @@
-// Package cli wires tfgate's cobra commands: flags → options → a call into a domain package.
-// It is the only place that reads the process environment (with internal/ci) and exits.
+// Package cli wires tfgate's cobra commands: flags → a request → one runner of
+// internal/pipeline (or a domain package) → a renderer → the exit code (exit.go). It is the
+// only place that reads the process environment (with internal/ci), knows the flags (an
+// option error from below names the request field; option_errors.go writes the flag), and
+// exits. No orchestration, no rules and no text of its own beyond the commands' help.
 package cli
 
 import (
@@ -96,7 +99,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetErr(gerr)
 	err := cmd.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(gerr, "tfgate: %s\n", err)
+		fmt.Fprintf(gerr, "tfgate: %s\n", errorMessage(err))
 	}
 	return exitCode(err)
 }

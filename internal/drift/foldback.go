@@ -1,10 +1,3 @@
-// Package drift finds what changed outside Terraform and helps fold it back into Git.
-//
-// Fold-back (foldback*.go): for each drifted attribute whose value is a literal in the
-// project's own .tf files or its local modules, Suggest names the file and line and the
-// edit that makes the code say what the infrastructure now is; Patch writes those edits as
-// a unified diff. Values that come from variables, expressions or modules outside the
-// repository are named as such, never guessed, and sensitive values are never written.
 package drift
 
 import (

@@ -1,7 +1,15 @@
-// Package drift decides what a drift check found: each project's status from its one normal
-// plan (Status, Tracked), and the fold-back of drift into the code (Suggest). Running the
-// checks is the pipeline's job (pipeline.RunDrift); reporting them — the issue kept per
-// project, the job summary, the webhook — is notify's (notify.PublishDrift).
+// Package drift classifies a drift check and helps fold drift back into Git: Status says
+// whether a project drifted, has code in Git not yet applied, or is in sync; Tracked says
+// which drifted resources tfgate reports.
+//
+// Fold-back (foldback*.go): for each drifted attribute whose value is a literal in the
+// project's own .tf files or its local modules, Suggest names the file and line and the
+// edit that makes the code say what the infrastructure now is; Patch writes those edits as
+// a unified diff. Values that come from variables, expressions or modules outside the
+// repository are named as such, never guessed, and sensitive values are never written.
+//
+// Running the check is internal/pipeline's (RunDrift); its issues and webhook are
+// internal/notify's; its text is internal/render's.
 package drift
 
 import (

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -37,12 +38,19 @@ func (c *Client) ListIssueComments(ctx context.Context, repo Repo, number int) (
 	return out, wrap(fmt.Sprintf("list comments of %s#%d", repo, number), err)
 }
 
+// CreateIssueComment posts once: see createOnce.
 func (c *Client) CreateIssueComment(ctx context.Context, repo Repo, number int, body string) (Comment, error) {
-	ic, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: &body})
-	if err != nil {
-		return Comment{}, wrap(fmt.Sprintf("comment on %s#%d", repo, number), err)
-	}
-	return comment(ic), nil
+	return createOnce(ctx, c, fmt.Sprintf("comment on %s#%d", repo, number),
+		func(ctx context.Context) (Comment, error) {
+			ic, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: &body})
+			if err != nil {
+				return Comment{}, err
+			}
+			return comment(ic), nil
+		},
+		func(ctx context.Context, id Identity) (Comment, bool, error) {
+			return c.findComment(ctx, repo, number, body, id)
+		})
 }
 
 func (c *Client) EditIssueComment(ctx context.Context, repo Repo, id int64, body string) (Comment, error) {
@@ -66,11 +74,14 @@ func (c *Client) CreateStatus(ctx context.Context, repo Repo, sha string, st Sta
 	if st.TargetURL != "" {
 		s.TargetURL = &st.TargetURL
 	}
-	created, _, err := c.gh.Repositories.CreateStatus(ctx, repo.Owner, repo.Name, sha, s)
+	// Setting a status again is harmless (the newest counts): retried like any call.
+	created, _, err := c.gh.Repositories.CreateStatus(idempotent(ctx), repo.Owner, repo.Name, sha, s)
 	if err != nil {
 		return User{}, wrap(fmt.Sprintf("set status %s on %s@%s", st.Context, repo, sha), err)
 	}
-	return user(created.GetCreator()), nil
+	creator := user(created.GetCreator())
+	c.learnIdentity(creator)
+	return creator, nil
 }
 
 func (c *Client) ListReviews(ctx context.Context, repo Repo, number int) ([]Review, error) {
@@ -170,12 +181,19 @@ func issueRequest(r IssueRequest) *gh.IssueRequest {
 	return &gh.IssueRequest{Title: r.Title, Body: r.Body, State: r.State, Labels: r.Labels}
 }
 
+// CreateIssue creates once: see createOnce.
 func (c *Client) CreateIssue(ctx context.Context, repo Repo, r IssueRequest) (Issue, error) {
-	i, _, err := c.gh.Issues.Create(ctx, repo.Owner, repo.Name, issueRequest(r))
-	if err != nil {
-		return Issue{}, wrap(fmt.Sprintf("create issue in %s", repo), err)
-	}
-	return issue(i), nil
+	return createOnce(ctx, c, fmt.Sprintf("create issue in %s", repo),
+		func(ctx context.Context) (Issue, error) {
+			i, _, err := c.gh.Issues.Create(ctx, repo.Owner, repo.Name, issueRequest(r))
+			if err != nil {
+				return Issue{}, err
+			}
+			return issue(i), nil
+		},
+		func(ctx context.Context, id Identity) (Issue, bool, error) {
+			return c.findIssue(ctx, repo, r, id)
+		})
 }
 
 func (c *Client) EditIssue(ctx context.Context, repo Repo, number int, r IssueRequest) (Issue, error) {
@@ -206,7 +224,8 @@ func (c *Client) CreateLabel(ctx context.Context, repo Repo, l Label) error {
 	if l.Description != "" {
 		gl.Description = &l.Description
 	}
-	_, _, err := c.gh.Issues.CreateLabel(ctx, repo.Owner, repo.Name, gl)
+	// Sent again after a lost answer, a label GitHub did create is a 422 "already exists".
+	_, _, err := c.gh.Issues.CreateLabel(idempotent(ctx), repo.Owner, repo.Name, gl)
 	return wrap(fmt.Sprintf("create label %q in %s", l.Name, repo), err)
 }
 
@@ -249,24 +268,52 @@ func (c *Client) DownloadArtifact(ctx context.Context, repo Repo, id int64) ([]b
 	if err != nil {
 		return nil, wrap(what, err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	b, err := c.fetchBlob(ctx, u.String())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return b, nil
+}
+
+// fetchBlob downloads from storage; a body that stops halfway (StallError) is fetched again
+// after a backoff, like a stall before the answer, up to Options.MaxAttempts in all.
+func (c *Client) fetchBlob(ctx context.Context, u string) ([]byte, error) {
+	backoff := c.o.Backoff
+	for attempt := 1; ; attempt++ {
+		b, midway, err := c.fetchBlobOnce(ctx, u)
+		var stall *StallError
+		// (A stall before the answer was retried by the transport already.)
+		if err == nil || !midway || !errors.As(err, &stall) || attempt >= c.o.MaxAttempts {
+			return b, err
+		}
+		if serr := sleep(ctx, jitter(backoff)); serr != nil {
+			return nil, err
+		}
+		backoff *= 2
+		c.n.retries.Add(1)
+	}
+}
+
+// fetchBlobOnce is one download; midway reports an error while reading the body.
+func (c *Client) fetchBlobOnce(ctx context.Context, u string) (b []byte, midway bool, err error) {
+	req, err := http.NewRequestWithContext(streamed(ctx), http.MethodGet, u, nil)
+	if err != nil {
+		return nil, false, err
 	}
 	resp, err := c.plain.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, false, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: storage answered %s", what, resp.Status)
+		return nil, false, fmt.Errorf("storage answered %s", resp.Status)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, c.o.MaxArtifact+1))
+	b, err = io.ReadAll(io.LimitReader(resp.Body, c.o.MaxArtifact+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, true, err
 	}
 	if int64(len(b)) > c.o.MaxArtifact {
-		return nil, fmt.Errorf("%s: larger than %d bytes", what, c.o.MaxArtifact)
+		return nil, false, fmt.Errorf("larger than %d bytes", c.o.MaxArtifact)
 	}
-	return b, nil
+	return b, false, nil
 }

@@ -1,8 +1,10 @@
 // Package github is tfgate's GitHub client: go-github behind the narrow API interface of
 // the calls tfgate makes (comments, statuses, reviews, permissions, issues, labels,
-// artifacts), with pagination, retries and rate-limit handling, and the sticky pull request
-// comment built on it. It never reads the environment: the caller passes GITHUB_API_URL
-// and the token in Options.
+// artifacts, rules), with pagination, bounded requests, one retry policy (retry.go) and
+// rate-limit handling, and GitHub's limits and commit status states (limits.go, state.go).
+// It never reads the environment: the caller passes GITHUB_API_URL and the token in
+// Options. What tfgate publishes, and which comments and issues are its own, is
+// internal/notify's; the fake GitHub tests use is githubtest.
 package github
 
 import (
@@ -186,6 +188,10 @@ type Options struct {
 	MaxWait      time.Duration     // longest single wait for a rate limit; default 60s
 	MaxRetryTime time.Duration     // longest total waiting per request; default 2m
 	MaxArtifact  int64             // largest artifact download; default 512 MiB
+
+	// RequestTimeout bounds one attempt of an API call, its body included (for a download
+	// from storage: each read's progress); a stall is retried like a 5xx. Default 30s.
+	RequestTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -206,6 +212,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRetryTime <= 0 {
 		o.MaxRetryTime = 2 * time.Minute
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = 30 * time.Second
 	}
 	if o.MaxArtifact <= 0 {
 		o.MaxArtifact = 512 << 20
@@ -251,7 +260,7 @@ func New(o Options) (*Client, error) {
 
 // Stats is what the client has sent so far.
 func (c *Client) Stats() Stats {
-	return Stats{Calls: c.n.calls.Load(), Retries: c.n.retries.Load(),
+	return Stats{Calls: c.n.calls.Load(), Retries: c.n.retries.Load(), Recovered: c.n.recovered.Load(),
 		RateLimitWaits: c.n.limitWaits.Load(), RateLimitWait: time.Duration(c.n.limitWait.Load())}
 }
 

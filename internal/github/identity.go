@@ -53,3 +53,17 @@ func (c *Client) Identity(ctx context.Context) (Identity, error) {
 	c.identity = &id
 	return id, nil
 }
+
+// learnIdentity caches who the token writes as from something it just created (a status's
+// creator), when neither Options.Login nor an earlier lookup said: any token's writes
+// name it, where GET /user is refused to installation tokens (a GitHub App's too).
+func (c *Client) learnIdentity(u User) {
+	if u.Login == "" || c.o.Login != "" {
+		return
+	}
+	c.identityMu.Lock()
+	defer c.identityMu.Unlock()
+	if c.identity == nil {
+		c.identity = &Identity{Login: u.Login, Source: "status creator"}
+	}
+}

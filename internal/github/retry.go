@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -20,6 +21,9 @@ import (
 //   - a request that got no answer (a network error, a timeout) is sent again unless it is
 //     a POST: a POST may have been received and acted on (a second comment, issue or
 //     webhook message), so it is never repeated;
+//   - on GitHub's API a POST answered 5xx is not sent again either (GitHub sometimes does
+//     the write, then fails), except one marked idempotent (a commit status, a label): a
+//     comment or an issue is created through createOnce, which looks before it posts again;
 //   - everything else (4xx) is final.
 //
 // All waits of one request together stay within MaxRetryTime, and a cancelled context ends
@@ -62,6 +66,9 @@ type retryTransport struct {
 	base http.RoundTripper
 	p    RetryPolicy
 	n    *counters
+	// resend, when set, decides whether a request may be sent again after a 5xx or no
+	// answer (GitHub's API: repeatable); nil: anything but a POST without an answer.
+	resend func(*http.Request) bool
 }
 
 func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -72,6 +79,9 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp, err := t.base.RoundTrip(r)
 		wait, retry, limited := t.shouldRetry(r, resp, err, backoff)
 		if !retry || attempt >= t.p.MaxAttempts || time.Now().Add(wait).After(deadline) {
+			if err != nil && attempt > 1 {
+				err = fmt.Errorf("%w (%d attempts)", err, attempt)
+			}
 			return resp, err
 		}
 		if resp != nil {
@@ -94,11 +104,16 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func (t *retryTransport) shouldRetry(r *http.Request, resp *http.Response, err error, backoff time.Duration) (wait time.Duration, retry, limited bool) {
 	if err != nil {
 		// A POST that never got an answer may have created something: do not repeat it.
-		return jitter(backoff), r.Context().Err() == nil && r.Method != http.MethodPost, false
+		again := r.Method != http.MethodPost
+		if t.resend != nil {
+			again = t.resend(r)
+		}
+		return jitter(backoff), r.Context().Err() == nil && again, false
 	}
 	switch resp.StatusCode {
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return jitter(backoff), true, false
+		// So may a POST answered 5xx, on GitHub's API.
+		return jitter(backoff), t.resend == nil || t.resend(r), false
 	case http.StatusForbidden, http.StatusTooManyRequests:
 		reset, ok := primaryReset(resp)
 		if !ok {

@@ -13,6 +13,9 @@ import (
 type Stats struct {
 	Calls   int64 // HTTP requests sent, retries included
 	Retries int64 // requests sent again after a 5xx, a secondary or a near primary rate limit
+	// Recovered counts creates (a comment, an issue) whose answer was lost (a 5xx, a stall)
+	// and that were found done on GitHub, so not posted again.
+	Recovered int64
 	// RateLimitWaits counts the waits for a rate limit (primary or secondary) before a
 	// retry; RateLimitWait is how long they lasted together. Backoff after a 5xx is not a
 	// rate-limit wait.
@@ -22,6 +25,7 @@ type Stats struct {
 
 type counters struct {
 	calls, retries, limitWaits atomic.Int64
+	recovered                  atomic.Int64
 	limitWait                  atomic.Int64 // nanoseconds
 }
 
@@ -36,13 +40,15 @@ func (n *counters) waited(d time.Duration) {
 //	retryTransport       RetryPolicy: 5xx with jittered backoff; a primary rate limit whose reset is near
 //	secondary limiter    github.com/gofri/go-github-ratelimit/v2: waits out secondary limits
 //	replayTransport      gives every attempt a fresh copy of the request body
+//	timeoutTransport     bounds one attempt by Options.RequestTimeout; a 200 must be JSON
 //	countTransport       counts what reaches the network
 //
 // Every wait is bounded by Options.MaxWait (one wait) and Options.MaxRetryTime (all waits
 // of one request), and ends early when the context is cancelled.
 func newTransport(base http.RoundTripper, o Options, n *counters) http.RoundTripper {
 	counted := &countTransport{base: base, n: n}
-	replay := &replayTransport{base: counted}
+	bounded := &timeoutTransport{base: counted, timeout: o.RequestTimeout}
+	replay := &replayTransport{base: bounded}
 	secondary := github_ratelimit.NewSecondaryLimiter(replay,
 		github_secondary_ratelimit.WithSingleSleepLimit(o.MaxWait, nil),
 		github_secondary_ratelimit.WithTotalSleepLimit(o.MaxRetryTime, nil),
@@ -54,7 +60,7 @@ func newTransport(base http.RoundTripper, o Options, n *counters) http.RoundTrip
 			}
 		}),
 	)
-	return &retryTransport{base: secondary, p: o.retryPolicy(), n: n}
+	return &retryTransport{base: secondary, p: o.retryPolicy(), n: n, resend: repeatable}
 }
 
 type countTransport struct {

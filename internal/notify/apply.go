@@ -54,6 +54,7 @@ func PublishApply(ctx context.Context, a Apply) error {
 		}
 	}
 	if gh.API != nil && !a.DryRun {
+		ctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
 		if a.Run.PR > 0 && len(a.Run.Projects) > 0 {
 			copts := opts
 			marker := CommentMarker{Kind: "apply", PR: a.Run.PR, Part: 1, Parts: 1}.String()
@@ -74,6 +75,9 @@ func PublishApply(ctx context.Context, a Apply) error {
 			if _, err := gh.API.CreateStatus(ctx, a.Repo, a.Run.Commit, st); err != nil {
 				errs = append(errs, "status: "+err.Error())
 			}
+		}
+		if err := phase.End(nil); err != nil {
+			errs = append(errs, err.Error())
 		}
 	}
 	if len(errs) > 0 {

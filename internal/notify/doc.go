@@ -6,7 +6,9 @@
 // note; drift issues are built on it) and the drift webhook. It owns the marker grammar
 // and the one rule for which comments and issues are tfgate's own (Own, FindRecords).
 // Everything it sends follows one retry policy, github.RetryPolicy: a jittered backoff on
-// 5xx and rate limits, and never a second POST after one that got no answer. What a run
-// decides (plans, the gate, drift statuses) is not here, nor is the text (render) or the
-// GitHub calls themselves (github).
+// 5xx and rate limits, and never a second POST after one that got no answer or a 5xx
+// (GitHub may have done it): a comment or an issue is looked for before it is posted again;
+// every request and a run's whole publishing are bounded in time. What a run decides
+// (plans, the gate, drift statuses) is not here, nor is the text (render) or the GitHub
+// calls themselves (github).
 package notify

@@ -40,6 +40,7 @@ func PublishDrift(ctx context.Context, p Drift, run report.Run) (report.Run, err
 	}
 	var errs []string
 	opts := render.MarkdownOptions{Version: p.Version, Commit: run.Commit, RunURL: p.Env.RunURL()}
+	ctx, phase := github.StartPublish(ctx, publishLimit(p.Env))
 	if p.API != nil {
 		repo, err := github.ParseRepo(p.Env.Repository)
 		if err == nil {
@@ -63,6 +64,9 @@ func PublishDrift(ctx context.Context, p Drift, run report.Run) (report.Run, err
 			NewPayload(run, run.Commit, opts.RunURL)); err != nil {
 			errs = append(errs, err.Error())
 		}
+	}
+	if err := phase.End(nil); err != nil {
+		errs = append(errs, err.Error())
 	}
 	if len(errs) > 0 {
 		return run, fmt.Errorf("could not report the drift run (the report above is complete): %s", strings.Join(errs, "; "))

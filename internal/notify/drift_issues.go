@@ -57,6 +57,9 @@ func PlanDriftIssues(run report.Run, issues []github.Issue, id github.Identity, 
 			out = append(out, DriftChange{i, Change{Op: OpClose, Number: is.Number, Body: DriftBody(p, st, o),
 				Note: fmt.Sprintf("✅ Back in sync at %s: infrastructure, state and code agree. Closing; tfgate reopens this issue if the project drifts again.", stamp(o.Now))}})
 		}
+		for _, c := range Duplicates(issues, DriftKind, p.Name, id) {
+			out = append(out, DriftChange{i, c})
+		}
 	}
 	return out
 }
@@ -118,6 +121,11 @@ func PublishDriftIssues(ctx context.Context, o DriftIssues, run report.Run) (rep
 		is, err := t.Apply(ctx, c.Change)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %s issue: %v", projects[c.Project].Name, c.Op, err))
+			continue
+		}
+		if c.Op == OpDuplicate {
+			kept, _ := t.Find(issues, projects[c.Project].Name)
+			run.Notes = append(slices.Clip(run.Notes), DuplicateNote(DriftKind, projects[c.Project].Name, c.Number, kept.Number))
 			continue
 		}
 		projects[c.Project].Issue = is.HTMLURL

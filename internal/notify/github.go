@@ -2,6 +2,7 @@ package notify
 
 import (
 	"io"
+	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/github"
@@ -39,4 +40,11 @@ func timings(f func() map[string][]report.Phase) map[string][]report.Phase {
 		return nil
 	}
 	return f()
+}
+
+// publishLimit is TFGATE_PUBLISH_TIMEOUT (validated when the client was made), 0 for the
+// default: all of a run's publishing is bounded (github.StartPublish).
+func publishLimit(env ci.GitHub) time.Duration {
+	_, d, _ := env.Timeouts()
+	return d
 }

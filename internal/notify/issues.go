@@ -21,7 +21,8 @@ const (
 )
 
 // Change is one change to a record. Note, when set, is a comment posted on the issue
-// before the edit: why it reopens or closes.
+// after the edit: why it reopens or closes. After, so that a failed edit never leaves a
+// note that the next run would post again.
 type Change struct {
 	Op     Op
 	Number int    // the existing issue; 0 for OpCreate
@@ -95,17 +96,27 @@ func Records(issues []github.Issue, kind, project string, id github.Identity) []
 	return out
 }
 
-// Apply carries out one change: one call, two when a note is posted first.
+// Apply carries out one change: one call, two when a note follows the edit. The edit
+// comes first: if it fails, nothing was said; if the note fails, the issue is already in
+// its new state, so the next run has nothing to do and says nothing twice (the error says
+// the note is missing).
 func (t Tracker) Apply(ctx context.Context, c Change) (github.Issue, error) {
 	if c.Op == OpCreate {
 		labels := t.Labels
 		return t.API.CreateIssue(ctx, t.Repo, github.IssueRequest{Title: &c.Title, Body: &c.Body, Labels: &labels})
 	}
-	if c.Note != "" {
-		if _, err := t.API.CreateIssueComment(ctx, t.Repo, c.Number, c.Note); err != nil {
-			return github.Issue{}, err
-		}
+	is, err := t.API.EditIssue(ctx, t.Repo, c.Number, t.edit(c))
+	if err != nil || c.Note == "" {
+		return is, err
 	}
+	if _, err := t.API.CreateIssueComment(ctx, t.Repo, c.Number, c.Note); err != nil {
+		return is, fmt.Errorf("issue #%d is %s, but its note could not be posted: %w", c.Number, is.State, err)
+	}
+	return is, nil
+}
+
+// edit is the request that carries out a change other than a creation.
+func (t Tracker) edit(c Change) github.IssueRequest {
 	req := github.IssueRequest{Body: &c.Body}
 	if c.Title != "" {
 		req.Title = &c.Title
@@ -114,11 +125,11 @@ func (t Tracker) Apply(ctx context.Context, c Change) (github.Issue, error) {
 	case OpReopen:
 		open := "open"
 		req.State = &open
-	case OpClose:
+	case OpClose, OpDuplicate:
 		closed := "closed"
 		req.State = &closed
 	}
-	return t.API.EditIssue(ctx, t.Repo, c.Number, req)
+	return req
 }
 
 // EnsureLabels creates the labels the repository lacks (GitHub compares names without

@@ -27,6 +27,9 @@ type Plan struct {
 	identity string // learnt from the pending status tfgate created
 	version  string // tfgate's, for the footer
 	errs     []string
+	// stale: the pull request comment could not be updated, so it still shows an earlier
+	// run's plan; the status must not vouch for it.
+	stale bool
 }
 
 // StartPlan sets the pending status on the commit being planned. root is the repository
@@ -82,11 +85,15 @@ func (pub *Plan) Finish(ctx context.Context, run report.Run, stopped error) erro
 		}
 	}
 	if gh.API != nil {
-		pub.comment(ctx, run, parts, opts)
+		pctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
+		pub.comment(pctx, run, parts, opts)
 		if stopped == nil {
-			pub.labelProjects(ctx, run)
+			pub.labelProjects(pctx, run)
 		}
-		pub.status(ctx, run, stopped)
+		pub.status(pctx, run, stopped)
+		if err := phase.End(nil); err != nil {
+			pub.errs = append(pub.errs, err.Error())
+		}
 	}
 	if len(pub.errs) > 0 {
 		return fmt.Errorf("could not publish to GitHub (the report above is complete): %s", strings.Join(pub.errs, "; "))
@@ -112,9 +119,13 @@ func (pub *Plan) comment(ctx context.Context, run report.Run, parts []string, op
 	}
 	id, err := github.ResolveIdentity(ctx, gh.API, login)
 	if err == nil {
-		_, err = PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
+		var p Published
+		p, err = PublishComment(ctx, gh.API, pub.repo, n, "plan", parts, id)
+		if p.Duplicates > 0 {
+			pub.warn(fmt.Sprintf("deleted %d duplicate plan comment(s) tfgate had left on #%d: the pull request keeps one", p.Duplicates, n))
+		}
 	}
-	pub.try("pull request comment", err)
+	pub.stale = pub.try("pull request comment", err)
 }
 
 func (pub *Plan) status(ctx context.Context, run report.Run, stopped error) {
@@ -130,6 +141,8 @@ func (pub *Plan) status(ctx context.Context, run report.Run, stopped error) {
 		if errors.As(stopped, &retry) {
 			st.State, st.Description = github.StateFailure, render.FitStatus(retry.RetryStatus())
 		}
+	case pub.stale:
+		st.State, st.Description = github.StateError, staleComment
 	case len(run.Unfinished()) > 0 || run.Denied() > 0:
 		st.State = github.StateFailure
 	}
@@ -137,17 +150,21 @@ func (pub *Plan) status(ctx context.Context, run report.Run, stopped error) {
 	pub.try("status", err)
 }
 
-// try records a failed publication. A fork's pull request has a read-only token: what it
-// may not write is a warning there, not an error.
-func (pub *Plan) try(what string, err error) {
+// staleComment is tfgate/plan's description when the comment could not be updated.
+const staleComment = "the pull request comment could not be updated (it shows an earlier plan): see the run's log"
+
+// try records a failed publication, and reports whether it failed. A fork's pull request
+// has a read-only token: what it may not write is a warning there, not an error.
+func (pub *Plan) try(what string, err error) bool {
 	if err == nil {
-		return
+		return false
 	}
 	if pub.gh.Event.Fork && github.HTTPStatus(err) == http.StatusForbidden {
 		pub.warn(fmt.Sprintf("%s not published: the token of a pull request from a fork is read-only (%v)", what, err))
-		return
+		return false
 	}
 	pub.errs = append(pub.errs, what+": "+err.Error())
+	return true
 }
 
 // topLevelPrefix is root relative to the git top level ("" when they are the same or git

@@ -16,6 +16,9 @@ type Published struct {
 	Edited   int
 	Same     int // parts already up to date, not sent again
 	Deleted  int
+	// Duplicates are the parts deleted because an earlier part carried the same marker
+	// (a copy tfgate itself left: an older version, an answer lost after the write).
+	Duplicates int
 }
 
 // PublishComment makes parts the pull request's sticky comment of kind marker ("plan"):
@@ -77,12 +80,21 @@ func PublishComment(ctx context.Context, api github.API, repo github.Repo, pr in
 		out.Created++
 		out.Comments = append(out.Comments, c)
 	}
+	seen := map[CommentMarker]bool{}
+	for _, c := range ours {
+		m, _ := ParseCommentMarker(c.Body)
+		if seen[m] {
+			out.Duplicates++
+		}
+		seen[m] = true
+	}
 	for _, c := range ours[min(len(ours), len(bodies)):] {
 		if err := api.DeleteIssueComment(ctx, repo, c.ID); err != nil {
 			return out, fmt.Errorf("remove surplus part: %w", err)
 		}
 		out.Deleted++
 	}
+	out.Duplicates = min(out.Duplicates, out.Deleted)
 	return out, nil
 }
 

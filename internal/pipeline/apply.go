@@ -169,10 +169,10 @@ type target struct {
 func (a *applier) prepare(ctx context.Context) error {
 	req := a.req
 	if req.GitHub == nil || req.GitHub.API == nil {
-		return errors.New("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass --publish github")
+		return Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
 	}
 	if req.Plans == nil {
-		return errors.New("tfgate apply needs the reviewed plan bundles: --plans DIR (what `tfgate plan --out DIR` wrote) or --plans github (the workflow's artifacts)")
+		return Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
 	}
 	gh := req.GitHub
 	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}

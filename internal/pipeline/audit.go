@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"time"
 
@@ -83,11 +82,11 @@ func AppendAudit(path string, entries []AuditEntry) error {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("--audit-log: %w", err)
+		return Optionf("{AuditLog}: %w", err)
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		f.Close()
-		return fmt.Errorf("--audit-log %s: %w", path, err)
+		return Optionf("{AuditLog} %s: %w", path, err)
 	}
 	return f.Close()
 }

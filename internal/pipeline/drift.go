@@ -54,7 +54,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if req.Parallel < 0 {
-		return run, fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", req.Parallel)
+		return run, Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
 	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names, All: len(req.Names) == 0})
 	if err != nil {
@@ -112,13 +112,13 @@ func writePatch(req DriftRequest, s []drift.Suggestion) error {
 	slices.SortStableFunc(s, func(a, b drift.Suggestion) int { return strings.Compare(a.File, b.File) })
 	patch, err := drift.Patch(req.Root, s)
 	if err != nil {
-		return fmt.Errorf("--suggest-patch: %w", err)
+		return Optionf("{PatchFile}: %w", err)
 	}
 	if req.Masker.String(patch) != patch {
-		return fmt.Errorf("--suggest-patch %s: not written: the edits would put a secret value into the file", req.PatchFile)
+		return Optionf("{PatchFile} %s: not written: the edits would put a secret value into the file", req.PatchFile)
 	}
 	if err := os.WriteFile(req.PatchFile, []byte(patch), 0o644); err != nil {
-		return fmt.Errorf("--suggest-patch: %w", err)
+		return Optionf("{PatchFile}: %w", err)
 	}
 	return nil
 }

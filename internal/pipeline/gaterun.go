@@ -53,7 +53,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	run := report.Run{Kind: report.KindGate}
 	if req.GitHub == nil || req.GitHub.API == nil {
-		return run, errors.New("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass --publish github")
+		return run, Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
 	}
 	gh := req.GitHub
 	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
@@ -62,7 +62,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		n = gh.Event.PRNumber
 	}
 	if n <= 0 {
-		return run, fmt.Errorf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass --pr N (event %q has none)", gh.Event.Name)
+		return run, Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
 	}
 	pr, err := gh.API.GetPull(ctx, repo, n)
 	if err != nil {
@@ -96,7 +96,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if err != nil {
 		run.Projects = nil
 		if req.Publish {
-			pub.Status(ctx, &report.Verdict{State: github.StateError, Description: "tfgate gate could not run: see the run's log"})
+			return run, pub.PublishError(ctx, run, err, a.queue == "", req.Warn)
 		}
 		return run, err
 	}
@@ -117,13 +117,9 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		run.Verdict = &report.Verdict{State: github.StateFailure, Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
-		if perr := pub.Status(ctx, run.Verdict); perr != nil {
+		// (A merge queue's group has no line: the comment is about the head's plan.)
+		if perr := pub.Publish(ctx, run, a.queue == "", req.Warn); perr != nil {
 			return run, perr
-		}
-		if a.queue == "" { // the comment is about the head's plan, not the queue's
-			if perr := pub.Line(ctx, run, req.Warn); perr != nil {
-				req.Warn(perr.Error())
-			}
 		}
 	}
 	if run.Verdict.State != github.StateSuccess {

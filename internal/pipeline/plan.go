@@ -81,7 +81,7 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 		defer os.RemoveAll(tmp)
 		work = tmp
 	} else if err := os.MkdirAll(work, 0o700); err != nil {
-		return run, fmt.Errorf("--out %s: %w", work, err)
+		return run, Optionf("{Out} %s: %w", work, err)
 	}
 	dirs := bundleDirs(opts.Projects)
 	byName := make(map[string]string, len(opts.Projects))

@@ -3,10 +3,11 @@ package pipeline
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/project"
 	"path/filepath"
 	"strings"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/project"
 )
 
 // Where a plan run's files go and which files a project's plan covers.

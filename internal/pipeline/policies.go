@@ -191,7 +191,7 @@ func configPath(root, file string) (string, error) {
 	}
 	rel, err := filepath.Rel(root, file)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", fmt.Errorf("--config %s is outside the repository: the base commit's rules cannot be read from it", file)
+		return "", Optionf("{ConfigFile} %s is outside the repository: the base commit's rules cannot be read from it", file)
 	}
 	return filepath.ToSlash(rel), nil
 }

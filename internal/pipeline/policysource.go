@@ -1,7 +1,5 @@
 package pipeline
 
-import "fmt"
-
 // PolicySource decides where the policies that judge a run come from: the pure form of the
 // rule "a change must not choose the policies that judge it".
 //
@@ -22,11 +20,11 @@ func PolicySource(from, base string, inCI bool) (source string, needDefaultBase 
 		return PoliciesFromBase, base == "", nil
 	case PoliciesFromWorktree:
 		if inCI {
-			return "", false, fmt.Errorf("--policies-from worktree is refused in CI: a change must not choose the policies that judge it; policies come from the base commit")
+			return "", false, Optionf("{PoliciesFrom} worktree is refused in CI: a change must not choose the policies that judge it; policies come from the base commit")
 		}
 		return PoliciesFromWorktree, false, nil
 	case PoliciesFromBase:
 		return PoliciesFromBase, base == "", nil
 	}
-	return "", false, fmt.Errorf("--policies-from %q: want one of %s, %s", from, PoliciesFromBase, PoliciesFromWorktree)
+	return "", false, Optionf("{PoliciesFrom} %q: want one of %s, %s", from, PoliciesFromBase, PoliciesFromWorktree)
 }

@@ -22,7 +22,7 @@ func TestPolicySource(t *testing.T) {
 		{name: "worktree asked in CI with a base is refused", from: "worktree", base: "origin/main", ci: true, wantErr: "refused in CI"},
 		{name: "base asked without a base", from: "base", want: PoliciesFromBase, wantDefault: true},
 		{name: "base asked with a base", from: "base", base: "v1", want: PoliciesFromBase},
-		{name: "unknown source", from: "head", wantErr: `--policies-from "head": want one of base, worktree`},
+		{name: "unknown source", from: "head", wantErr: `PoliciesFrom "head": want one of base, worktree`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,17 +56,17 @@ type Expected struct {
 func ReadMatrix(path string) ([]Expected, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("--matrix: %w", err)
+		return nil, Optionf("{Matrix}: %w", err)
 	}
 	var m struct {
 		Include *[]Expected `json:"include"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil || m.Include == nil {
-		return nil, fmt.Errorf("--matrix %s: not the output of `tfgate projects --format matrix` ({\"include\": [...]}): %v", path, err)
+		return nil, Optionf("{Matrix} %s: not the output of `tfgate projects --format matrix` ({\"include\": [...]}): %v", path, err)
 	}
 	for i, e := range *m.Include {
 		if e.Name == "" {
-			return nil, fmt.Errorf("--matrix %s: entry %d has no project", path, i+1)
+			return nil, Optionf("{Matrix} %s: entry %d has no project", path, i+1)
 		}
 	}
 	return *m.Include, nil
@@ -98,7 +98,7 @@ func Publish(ctx context.Context, req PublishRequest) (report.Run, error) {
 	if len(req.ExpectNames) > 0 {
 		named, err := project.Select(sel.All, req.ExpectNames)
 		if err != nil {
-			return run, fmt.Errorf("--expect: %w", err)
+			return run, Optionf("{Expect}: %w", err)
 		}
 		for _, p := range named {
 			expect = append(expect, Expected{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace})
@@ -338,7 +338,7 @@ func planOf(pr int, commit string) string {
 // out, as `plan --out` lays them out, and points the project at its copy.
 func gatherBundles(out string, projects []report.Project, dirs []string) error {
 	if err := os.MkdirAll(out, 0o700); err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
+		return Optionf("{Out} %s: %w", out, err)
 	}
 	used := map[string]bool{}
 	for i := range projects {
@@ -348,7 +348,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		}
 		name, ok := matrixresult.BundleDir(p.Bundle, dirs[i])
 		if !ok {
-			return fmt.Errorf("--out: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
+			return Optionf("{Out}: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
 		}
 		target := name
 		if used[target] { // as bundleDirs tells apart names that sanitise alike
@@ -358,7 +358,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		used[target] = true
 		rest, _ := filepath.Rel(filepath.Join(dirs[i], name), p.Bundle)
 		if err := fileio.CopyTree(filepath.Join(dirs[i], name), filepath.Join(out, target), fileio.OwnerOnly); err != nil {
-			return fmt.Errorf("--out: the bundle of %s: %w", p.Name, err)
+			return Optionf("{Out}: the bundle of %s: %w", p.Name, err)
 		}
 		p.Bundle = filepath.Join(out, target, rest)
 	}

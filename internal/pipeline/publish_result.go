@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/tfgate/tfgate/internal/matrixresult"
@@ -30,7 +29,7 @@ func writeResult(req PlanRequest, run report.Run, err error) error {
 		werr = matrixresult.Write(req.OutDir, f, run)
 	}
 	if werr != nil {
-		return errors.Join(err, fmt.Errorf("--out: the result for tfgate publish: %w", werr))
+		return errors.Join(err, Optionf("{Out}: the result for tfgate publish: %w", werr))
 	}
 	return err
 }

@@ -117,13 +117,13 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	run = report.Run{Kind: report.KindPlan}
 	if req.Parallel < 0 {
-		return run, fmt.Errorf("--parallel %d: want a positive number (0 = number of CPUs)", req.Parallel)
+		return run, Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
 	if req.All && len(req.Names) > 0 {
-		return run, fmt.Errorf("--all and project names are exclusive: pass one or the other")
+		return run, Optionf("{All} and project names are exclusive: pass one or the other")
 	}
 	if req.All && req.Changed {
-		return run, fmt.Errorf("--all and --changed are exclusive: pass one or the other")
+		return run, Optionf("{All} and {Changed} are exclusive: pass one or the other")
 	}
 	if req.OutDir != "" {
 		out, oerr := outDir(req.OutDir)
@@ -230,7 +230,7 @@ func readHead(ctx context.Context, git ci.Git) (headFacts, error) {
 	commit, err := git.Head(ctx)
 	if err != nil {
 		// A bundle exists to prove which commit was planned: without one it is worthless.
-		return headFacts{}, fmt.Errorf("--out: plan bundles record the commit they plan: %w", err)
+		return headFacts{}, Optionf("{Out}: plan bundles record the commit they plan: %w", err)
 	}
 	dirty, err := git.Dirty(ctx)
 	return headFacts{commit: commit, dirty: dirty}, err
@@ -308,9 +308,9 @@ func outDir(dir string) (string, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return abs, nil
 	case err != nil:
-		return "", fmt.Errorf("--out %s: %w", dir, err)
+		return "", Optionf("{Out} %s: %w", dir, err)
 	case len(entries) > 0:
-		return "", fmt.Errorf("--out %s is not empty: bundles from an earlier run could be mistaken for this one's; use a new or empty directory", dir)
+		return "", Optionf("{Out} %s is not empty: bundles from an earlier run could be mistaken for this one's; use a new or empty directory", dir)
 	}
 	return abs, nil
 }

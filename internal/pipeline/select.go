@@ -173,7 +173,7 @@ func onlyNamed(sel Selection, named []project.Project) (Selection, error) {
 		}
 	}
 	if len(untouched) > 0 {
-		return sel, fmt.Errorf("--changed: the change since %s does not touch %s: `tfgate projects --changed` lists the projects it touches", sel.Base, strings.Join(untouched, ", "))
+		return sel, Optionf("{Changed}: the change since %s does not touch %s: `tfgate projects --changed` lists the projects it touches", sel.Base, strings.Join(untouched, ", "))
 	}
 	sel.Projects, sel.Why = projects, why
 	return sel, nil

@@ -1,6 +1,8 @@
 // Package report is the neutral model of one tfgate run — plan, gate, apply or drift — over
-// several projects. The pipeline returns a whole Run; renderers (text, markdown, JSON) and
-// publishers only read it. Nothing here formats text or knows about a medium.
+// several projects: per-project status, changes, policy result, gate verdict with its typed
+// reasons (Reason: code, text, pending), apply outcome, notes. The runners return a whole
+// Run; renderers (text, markdown, JSON) and publishers only read it. Nothing here formats
+// text, knows a medium or decides anything.
 package report
 
 import (

@@ -6,11 +6,19 @@ import (
 	"time"
 )
 
-// fault answers the next n requests that match it with an error instead of serving them.
+// fault answers the next n requests that match it with an error instead of serving them
+// (write), or changes how they are served (see faults_write.go: serve first, then answer
+// something else; stall).
 type fault struct {
 	match string // "" for any request, else "METHOD /pattern" as counted
 	n     int
 	write func(w http.ResponseWriter)
+	// before, when set, runs instead of write before the request is served; false: it
+	// answered the request itself (the client gave up, or the server is closing).
+	before func(w http.ResponseWriter, r *http.Request) bool
+	// after, when set, serves the request (the write happens), then answers with what
+	// after makes of the handler's response instead.
+	after func(w http.ResponseWriter, r *http.Request, rec *recorder)
 }
 
 // FailNext answers the next n requests matching match with status (a 5xx). match is a
@@ -58,23 +66,17 @@ func (s *Server) addFault(n int, match string, write func(http.ResponseWriter)) 
 	s.faults = append(s.faults, &fault{match: match, n: n, write: write})
 }
 
-// injectFault answers the request with the first pending fault that matches it.
-func (s *Server) injectFault(w http.ResponseWriter, key string) bool {
+// takeFault is the first pending fault that matches key, counted as used; nil for none.
+func (s *Server) takeFault(key string) *fault {
 	s.mu.Lock()
-	var hit *fault
+	defer s.mu.Unlock()
 	for _, f := range s.faults {
 		if f.n > 0 && (f.match == "" || f.match == key) {
 			f.n--
-			hit = f
-			break
+			return f
 		}
 	}
-	s.mu.Unlock()
-	if hit == nil {
-		return false
-	}
-	hit.write(w)
-	return true
+	return nil
 }
 
 // Requests is the number of requests the server received, faults and refusals included.

@@ -97,6 +97,7 @@ type Server struct {
 	total      int
 	counts     map[string]int
 	violations []string
+	closing    chan struct{}             // closed when the test ends
 	workflows  map[string]*workflowState // by lower-case "owner/name/file" (dispatch.go)
 	dispatches []Dispatch
 }
@@ -135,7 +136,9 @@ func New(t testing.TB, opts ...Option) *Server {
 	// sees no order between this write and a request's goroutine otherwise.
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	s.srv.Start()
+	s.closing = make(chan struct{})
 	t.Cleanup(func() {
+		close(s.closing) // ends every stall, so that Close does not wait for them
 		s.srv.Close()
 		for _, v := range s.TakeViolations() {
 			t.Errorf("githubtest: request broke GitHub's REST API contract: %s", v)
@@ -187,8 +190,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.HasPrefix(r.URL.Path, blobPrefix) {
-		s.countRequest(r.Method + " " + blobPrefix + "{id}.zip")
-		s.serveBlob(w, r)
+		key := r.Method + " " + blobPrefix + "{id}.zip"
+		s.countRequest(key)
+		f := s.takeFault(key)
+		if f == nil || f.after == nil {
+			if !s.beforeFault(w, r, f) {
+				s.serveBlob(w, r)
+			}
+			return
+		}
+		rec := &recorder{header: http.Header{}, status: http.StatusOK}
+		s.serveBlob(rec, r)
+		f.after(w, r, rec)
 		return
 	}
 	m, cerr := s.contract.Check(r.Context(), r, body)
@@ -216,7 +229,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if s.injectFault(w, key) {
+	f := s.takeFault(key)
+	if s.beforeFault(w, r, f) {
 		return
 	}
 	h := s.handlers[key]
@@ -235,11 +249,28 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.violations = append(s.violations, err.Error())
 		s.mu.Unlock()
 	}
+	if f != nil && f.after != nil {
+		f.after(w, r, rec)
+		return
+	}
 	for k, v := range rec.header {
 		w.Header()[k] = v
 	}
 	w.WriteHeader(rec.status)
 	_, _ = w.Write(rec.body.Bytes())
+}
+
+// beforeFault applies fault f (nil: none) before the request is served; true when it
+// answered the request (or dropped it) and nothing more must be written.
+func (s *Server) beforeFault(w http.ResponseWriter, r *http.Request, f *fault) bool {
+	switch {
+	case f == nil, f.after != nil:
+		return false
+	case f.before != nil:
+		return !f.before(w, r)
+	}
+	f.write(w)
+	return true
 }
 
 // recorder holds a handler's response so it can be checked before it is sent.
