@@ -68,7 +68,7 @@ export TFGATE_TEST_ACTIONS := $(ACTIONS)
 # skips it, naming the make target (internal/testenv).
 export TFGATE_TEST_REQUIRE_ALL := 1
 
-.PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest goreleaser syft release-check release-snapshot lint-workflows test vet bench bench-compare demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest goreleaser syft release-check release-snapshot lint-workflows test vet bench bench-compare kill-campaign demo clean
 
 all: build
 
@@ -205,6 +205,16 @@ test: terraform tofu fakecloud openapi act actions vet lint-workflows release-ch
 bench: terraform fakecloud openapi
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	@$(MAKE) --no-print-directory bench-compare
+
+# The seeded kill campaign of issue 20 (cmd/tfgate/killcampaign_test.go): slow applies on
+# the pg backend cut off by SIGTERM, SIGINT, SIGKILL of tfgate or a PostgreSQL crash, each
+# re-run; prints the table (corrupt state, created twice, false "applied", orphaned
+# processes: all must be 0). KILL_SEED and KILL_TRIALS choose the campaign.
+KILL_SEED ?= 1
+KILL_TRIALS ?= 24
+kill-campaign: terraform fakecloud openapi
+	@KILL_CAMPAIGN_OUT=$(CURDIR)/kill-campaign.md $(GO) test -count=1 -run '^TestKillCampaign$$' -parallel 2 -timeout 60m ./cmd/tfgate -args -kill.seed $(KILL_SEED) -kill.trials $(KILL_TRIALS); \
+		status=$$?; cat $(CURDIR)/kill-campaign.md; exit $$status
 
 bench-compare: terraform conftest build
 	$(GO) run ./internal/bench -tfgate $(TFGATE) -terraform $(TERRAFORM) -conftest $(CONFTEST) -policies policies

@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// scriptDir is where TestScripts finds its scripts; the kill campaign points it at the
+// trials it writes (killcampaign_test.go).
+var scriptDir = "testdata/script"
+
 // TestScripts runs the end-to-end specifications in testdata/script: the real binary, the
 // real terraform (pinned, from .bin/; or the terraform or tofu $TFGATE_TEST_TERRAFORM names),
 // real git repositories. Scripts see the binary's flavour and version as $TF_FLAVOR and
@@ -53,7 +57,7 @@ func TestScripts(t *testing.T) {
 	actionlint := testenv.Actionlint(t) // for scripts checking the workflows tfgate init writes
 	scriptsT = t
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir:                 scriptDir,
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".home")
@@ -117,6 +121,9 @@ func TestScripts(t *testing.T) {
 			"pg":         cmdPG,
 			"promcheck":  cmdPromCheck,
 			"forge":      cmdForgeBundle,
+			"procs":      cmdProcs,
+			"killtf":     cmdKillTF,
+			"campaign":   cmdCampaign,
 		},
 	})
 }

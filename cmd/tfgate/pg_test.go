@@ -34,7 +34,7 @@ var pgClusters sync.Map // work dir → *scriptPG
 //	pg psql SQL         run SQL in database tfstate; its rows (columns joined by |) are the stdout
 func cmdPG(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) == 0 {
-		ts.Fatalf("usage: pg start|stop|locks|hold|release|psql ...")
+		ts.Fatalf("usage: pg start|stop|crash|locks|hold|release|psql ...")
 	}
 	if neg && args[0] != "locks" {
 		ts.Fatalf("pg %s: unsupported: ! pg %s", args[0], args[0])
@@ -78,6 +78,11 @@ func cmdPG(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("usage: pg stop")
 		}
 		ts.Check(cluster().pg.Stop())
+	case "crash": // immediate shutdown
+		if len(rest) != 0 {
+			ts.Fatalf("usage: pg crash")
+		}
+		ts.Check(cluster().pg.Crash())
 	case "locks":
 		if len(rest) < 1 || len(rest) > 2 {
 			ts.Fatalf("usage: pg locks N [WAIT]")

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,6 +28,9 @@ type applyOptions struct {
 	LockTimeout time.Duration
 	Install     bool
 	Metrics     metricsOptions
+	// UnsavedState and StatePushWait: a state terraform applied but could not save.
+	UnsavedState  string
+	StatePushWait time.Duration
 }
 
 func newApplyCmd(a *app) *cobra.Command {
@@ -59,6 +63,8 @@ Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 err
 	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to FILE")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", 5*time.Minute, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
+	f.StringVar(&opts.UnsavedState, "unsaved-state-dir", "", "where to keep a state terraform applied but could not save (errored.tfstate), encrypted with TFGATE_PLAN_KEY when set (default: $RUNNER_TEMP/tfgate-unsaved-state, else in the temporary directory)")
+	f.DurationVar(&opts.StatePushWait, "state-push-wait", pipeline.DefaultStatePushWait, "how long to keep trying to push a state terraform could not save before keeping the file")
 	addMetricsFlags(cmd, &opts.Metrics)
 	return cmd
 }
@@ -80,6 +86,7 @@ func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) err
 		Plans: store, PlanKey: key, DryRun: opts.DryRun, Freeze: a.getenv("TFGATE_FREEZE"),
 		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(), Parallel: opts.Parallel,
 		LockTimeout: opts.LockTimeout, GitHub: gh, AuditLog: opts.AuditLog,
+		UnsavedStateDir: unsavedStateDir(a, opts.UnsavedState), StatePushWait: opts.StatePushWait,
 		Masker: a.masker, Progress: col.watch(progress), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()
@@ -154,4 +161,16 @@ func (a *app) planStore(gh *pipeline.GitHubRun, plans string) (bundle.Store, err
 		return bundle.GitHubStore(api, github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}), nil
 	}
 	return bundle.DirStore(plans), nil
+}
+
+// unsavedStateDir is --unsaved-state-dir, by default under RUNNER_TEMP (which the action
+// uploads as the artifact tfgate-unsaved-state), else the temporary directory.
+func unsavedStateDir(a *app, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if t := a.getenv("RUNNER_TEMP"); t != "" {
+		return filepath.Join(t, "tfgate-unsaved-state")
+	}
+	return ""
 }

@@ -298,11 +298,11 @@ func (c *Client) fetchBlob(ctx context.Context, u string) ([]byte, error) {
 func (c *Client) fetchBlobOnce(ctx context.Context, u string) (b []byte, midway bool, err error) {
 	req, err := http.NewRequestWithContext(streamed(ctx), http.MethodGet, u, nil)
 	if err != nil {
-		return nil, false, err
+		return nil, false, errors.New("the storage URL GitHub redirected to is not a valid URL")
 	}
 	resp, err := c.plain.Do(req)
 	if err != nil {
-		return nil, false, err
+		return nil, false, unsigned(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -316,4 +316,21 @@ func (c *Client) fetchBlobOnce(ctx context.Context, u string) (b []byte, midway 
 		return nil, false, fmt.Errorf("larger than %d bytes", c.o.MaxArtifact)
 	}
 	return b, false, nil
+}
+
+// unsigned is err without the query of the storage URL it names: the signature there is a
+// credential (anyone holding it can download the archive), and errors reach the log.
+func unsigned(err error) error {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err
+	}
+	where := ue.URL
+	if p, perr := url.Parse(ue.URL); perr == nil {
+		p.RawQuery, p.Fragment, p.User = "", "", nil
+		where = p.String()
+	} else {
+		where = "the storage URL"
+	}
+	return fmt.Errorf("%s %s: %w", ue.Op, where, ue.Err)
 }

@@ -226,3 +226,24 @@ func TestLostAnswerWithAnAppToken(t *testing.T) {
 		t.Errorf("%d comments, calls %v", len(cs), s.Counts())
 	}
 }
+
+// The storage URL an artifact download is redirected to is signed: a credential, which no
+// error may carry into the run's log (a stall, a refused connection).
+func TestDownloadErrorHidesSignedURL(t *testing.T) {
+	s := githubtest.New(t)
+	c := quickClient(t, s, 200*time.Millisecond)
+	id := s.AddArtifact(repo.String(), 1, "tfgate-plans", map[string]string{"manifest.json": "{}"})
+	const blob = "GET /_githubtest/blobs/{id}.zip"
+	if _, err := c.DownloadArtifact(context.Background(), repo, id); err != nil {
+		t.Fatal(err)
+	}
+	s.StallNext(100, time.Hour, blob)
+	_, err := c.DownloadArtifact(context.Background(), repo, id)
+	var stall *github.StallError
+	if !errors.As(err, &stall) {
+		t.Fatalf("want a stall, got %v", err)
+	}
+	if strings.Contains(err.Error(), githubtest.StorageSignature) {
+		t.Errorf("the error names the signed storage URL: %v", err)
+	}
+}

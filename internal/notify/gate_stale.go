@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
@@ -33,7 +34,11 @@ func (g *Gate) Publish(ctx context.Context, run report.Run, line bool, warn func
 		return phase.End(nil)
 	}
 	st := report.Verdict{State: github.StateError, Description: fmt.Sprintf("%s, but not written into the plan comment (it shows an earlier verdict): re-run tfgate gate", verdictWord(run.Verdict.State))}
-	if err := g.Status(ctx, &st); err != nil {
+	// The correction goes out even when the phase's end is what stopped the line: a status
+	// left at the verdict would let branch protection pass on it. It gets time of its own.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), correctionTimeout)
+	defer cancel()
+	if err := g.Status(cctx, &st); err != nil {
 		lerr = errors.Join(lerr, fmt.Errorf("the status still says %s: %w", run.Verdict.State, err))
 	}
 	return phase.End(lerr)
@@ -57,6 +62,10 @@ func (g *Gate) PublishError(ctx context.Context, run report.Run, cause error, li
 	}
 	return phase.End(errors.Join(errs...))
 }
+
+// correctionTimeout bounds the status that takes back a verdict the comment does not show,
+// sent after the publishing phase may have ended.
+const correctionTimeout = 30 * time.Second
 
 func verdictWord(state string) string {
 	switch state {

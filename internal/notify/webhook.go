@@ -118,6 +118,7 @@ func PostWebhook(ctx context.Context, o Webhook, pl Payload) error {
 		t.ResponseHeaderTimeout = o.Timeout
 		base = t
 	}
+	base = attemptTimeout{base: base, timeout: o.Timeout}
 	client := &http.Client{Transport: github.NewRetryTransport(base, github.RetryPolicy{MaxAttempts: o.Attempts, Backoff: o.Backoff})}
 	body, err := json.Marshal(pl)
 	if err != nil {

@@ -43,6 +43,11 @@ type ApplyRequest struct {
 	// from there. Its API may be read-only for a dry run.
 	GitHub   *GitHubRun
 	AuditLog string // append one JSON line per project here; "" = none
+	// UnsavedStateDir is where apply keeps a state terraform applied but could not save
+	// (errored.tfstate), outside the checkout; "" = tfgate-unsaved-state in the temporary
+	// directory. StatePushWait is how long it first tries to push it (0 = the default).
+	UnsavedStateDir string
+	StatePushWait   time.Duration
 
 	Masker        *secret.Masker
 	Progress      Progress
@@ -59,7 +64,7 @@ var applying atomic.Int32
 // applied: a first signal then cancels and waits instead of exiting at once.
 func Applying() int { return int(applying.Load()) }
 
-// publishTimeout bounds publishing the audit after the run (which may have been cancelled).
+// publishTimeout bounds publishing the audit after a cancelled run, from the cancellation.
 const publishTimeout = 30 * time.Second
 
 // ErrGateRefused is returned (wrapped) when the gate refused at least one project: exit 4.
@@ -85,9 +90,14 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 		err = a.apply(ctx)
 	}
 	// The audit is published even when the run was cancelled (SIGTERM): what was applied
-	// must be on record. It gets a little time of its own.
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
+	// must be on record. A cancelled run gets a little time of its own from the
+	// cancellation; one that was not is bounded by the publishing phase
+	// (TFGATE_PUBLISH_TIMEOUT), like every run's: a shorter cap here left neither the
+	// comment nor the status after one stalled request.
+	pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(publishTimeout, cancel) })
+	defer stopGrace()
 	if perr := a.publish(pctx, err); perr != nil {
 		err = errors.Join(err, perr)
 	}
@@ -182,10 +192,10 @@ func (a *applier) prepare(ctx context.Context) error {
 		return err
 	}
 	a.run.Commit = head
-	if dirty, err := git.Dirty(ctx); err != nil {
+	if dirty, err := git.Uncommitted(ctx); err != nil {
 		return err
-	} else if dirty {
-		return fmt.Errorf("the working tree has uncommitted changes: apply verifies the reviewed plans against commit %s exactly; check out a clean commit", ci.ShortSHA(head))
+	} else if len(dirty) > 0 {
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
 	}
 	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
 		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(gh.Event.HeadSHA))

@@ -11,12 +11,15 @@ import (
 )
 
 // applyStages: what apply does to each allowed project, from a fresh checkout of the
-// merge commit. The workspace must exist (the plan created it): apply never makes one.
-var applyStages = []stage{
-	{"", refuseTerraformFiles},
-	{"", initProject}, // reports "waiting" and "init" itself
-	{"workspace", selectWorkspace},
-	{"apply", applyPlan},
+// merge commit, keeping its record rec in the state backend (apply_record.go). The
+// workspace must exist (the plan created it): apply never makes one.
+func applyStages(rec *applyRecord) []stage {
+	return []stage{
+		{"", refuseTerraformFiles},
+		{"", initProject}, // reports "waiting" and "init" itself
+		{"workspace", func(ctx context.Context, r *projectRun) error { return recordApply(ctx, r, rec) }}, // and refuses when an earlier apply was cut off
+		{"apply", func(ctx context.Context, r *projectRun) error { return applyPlan(ctx, r, rec) }},
+	}
 }
 
 // apply applies every allowed target in depends_on order, at most Parallel at once. A
@@ -51,9 +54,9 @@ func (a *applier) apply(ctx context.Context) error {
 			}
 			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name),
 				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
-			stages := applyStages
+			stages := applyStages(a.newRecord(t))
 			if t.tf != nil { // derive initialised it
-				r.tf, stages = t.tf, applyStages[1:]
+				r.tf, stages = t.tf, stages[1:]
 			}
 			res := runStages(ctx, r, stages)
 			out := t.result
@@ -63,6 +66,7 @@ func (a *applier) apply(ctx context.Context) error {
 			}
 			return out
 		})
+	stateNotes(&a.run)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply interrupted: %w", err)
 	}
@@ -71,9 +75,10 @@ func (a *applier) apply(ctx context.Context) error {
 
 // applyPlan applies the verified plan file, and nothing else. Terraform's own refusals
 // get a sentence that says what happened and what to do.
-func applyPlan(ctx context.Context, r *projectRun) error {
+func applyPlan(ctx context.Context, r *projectRun, rec *applyRecord) error {
 	progress := newDetailer(r.opts.Now, r.detail, applyDetail)
 	err := r.tf.Apply(ctx, r.planFile, terraform.ApplyOptions{LockTimeout: r.lockTimeout, Progress: progress.update})
+	err = finishApply(ctx, r, rec, err)
 	switch {
 	case err == nil:
 		return nil

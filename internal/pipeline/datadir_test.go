@@ -138,7 +138,7 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		stages []stage
-	}{{"plan", planStages}, {"drift", driftStages}, {"apply", applyStages}} {
+	}{{"plan", planStages}, {"drift", driftStages}, {"apply", applyStages(&applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()})}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []string
 			opts := &PlanOptions{Root: root, NewRunner: func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {

@@ -99,3 +99,20 @@ func TestPlanStagesWithFakeRunner(t *testing.T) {
 		t.Errorf("kind = %q", run.Kind)
 	}
 }
+
+// The fake backend has one workspace and no state; an apply's record comes and goes.
+func (f *fakeRunner) Workspaces(context.Context) ([]string, string, error) {
+	return []string{"default"}, "default", nil
+}
+func (f *fakeRunner) NewWorkspace(_ context.Context, name string) error {
+	*f.calls = append(*f.calls, "workspace new "+name)
+	return nil
+}
+func (f *fakeRunner) DeleteWorkspace(_ context.Context, name string) error {
+	*f.calls = append(*f.calls, "workspace delete "+name)
+	return nil
+}
+func (f *fakeRunner) StateMeta(context.Context) (terraform.StateMeta, error) {
+	return terraform.StateMeta{}, nil
+}
+func (f *fakeRunner) PushState(context.Context, string) error { return errors.New("fake: no backend") }

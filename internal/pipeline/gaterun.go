@@ -66,7 +66,13 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	pr, err := gh.API.GetPull(ctx, repo, n)
 	if err != nil {
-		return run, fmt.Errorf("read pull request #%d: %w", n, err)
+		err = fmt.Errorf("read pull request #%d: %w", n, err)
+		if req.Publish && gh.Event.HeadSHA != "" && (n == gh.Event.PRNumber || gh.Event.Name == "merge_group") {
+			// The event names the commit: an earlier verdict there must not stand.
+			pub := &notify.Gate{GitHub: gh, Repo: repo, PR: n, SHA: gh.Event.HeadSHA}
+			return run, pub.PublishError(ctx, run, err, gh.Event.Name != "merge_group", req.Warn)
+		}
+		return run, err
 	}
 	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
 		// notify-stale's re-plan: the test merge checked out is on the current default

@@ -36,9 +36,12 @@ func (r *runner) Apply(ctx context.Context, planFile string, opts ApplyOptions) 
 	return r.run(ctx, "apply", func() error {
 		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
 		ui := newUIStream(r.log, r.stderr, opts.Progress)
-		cmd.Stdout = ui
-		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		err := cmd.Run()
+		// An apply must survive tfgate: files, not pipes (followOutput).
+		out, err := followOutput(cmd, ui, io.MultiWriter(r.log, r.stderr))
+		if err != nil {
+			return err
+		}
+		err = out.run(cmd)
 		ui.close()
 		return err
 	})

@@ -34,6 +34,8 @@ type Runner interface {
 	ShowPlan(ctx context.Context, planFile string) (raw []byte, err error)
 	// Apply applies the saved plan file, and nothing else.
 	Apply(ctx context.Context, planFile string, opts ApplyOptions) error
+	// Recorder: apply's record in the backend, and saving an unsaved state (record.go).
+	Recorder
 }
 
 // PlanOptions are the plan flags tfgate sets. Paths are relative to the

@@ -272,6 +272,10 @@ func logSince(path string, offset int64) string {
 // going away would. It does nothing when the server is not running.
 func (p *Postgres) Stop() error { return p.stop(syscall.SIGINT) }
 
+// Crash stops the server as a crash would (immediate shutdown: sessions are cut, nothing is
+// flushed or said goodbye to; the next start recovers from the WAL).
+func (p *Postgres) Crash() error { return p.stop(syscall.SIGQUIT) }
+
 // stop sends the postmaster sig (SIGINT fast, SIGQUIT immediate shutdown) and waits for it,
 // escalating to SIGKILL after 30s.
 func (p *Postgres) stop(sig syscall.Signal) error {
