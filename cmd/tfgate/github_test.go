@@ -128,8 +128,14 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+base, head)
 		}
 		author := githubtest.Alice
+		labels := ghServer(ts).PullLabels(scriptRepo, n) // a new push keeps the pull request's labels
 		ghServer(ts).AddPull(scriptRepo, githubtest.Pull{Number: n, Title: "change", Author: author, HeadSHA: head, BaseSHA: base,
 			HeadRef: "change", BaseRef: "main", Fork: fork})
+		ghServer(ts).SetLabels(scriptRepo, n, labels)
+		payloadLabels := []map[string]any{}
+		for _, l := range labels {
+			payloadLabels = append(payloadLabels, map[string]any{"name": l})
+		}
 		headRepo := scriptRepo
 		if fork {
 			headRepo = "mallory/infra"
@@ -137,7 +143,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		event := map[string]any{
 			"action": "synchronize", "number": n,
 			"pull_request": map[string]any{
-				"number": n, "title": "change", "user": map[string]any{"login": author.Login},
+				"number": n, "title": "change", "user": map[string]any{"login": author.Login}, "labels": payloadLabels,
 				"head": map[string]any{"sha": head, "ref": "change", "repo": map[string]any{"full_name": headRepo, "fork": fork}},
 				"base": map[string]any{"sha": base, "ref": "main", "repo": map[string]any{"full_name": scriptRepo}},
 			},
@@ -389,6 +395,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghServer(ts).AddStatus(scriptRepo, rest[1], u, rest[3], rest[2], "set by "+u.Login)
 	case "ruleset", "protect", "secret", "hang":
 		ghSetup(ts, sub, rest)
+	case "workflow", "dispatched", "labels", "token":
+		ghStale(ts, sub, rest)
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}

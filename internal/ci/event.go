@@ -35,6 +35,13 @@ type Event struct {
 	// was deleted). Such code must not run with the base repository's secrets.
 	Fork   bool
 	Review *Review // pull_request_review only
+	// Labels are the pull request's labels as the payload lists them, one per line (a
+	// string keeps Event comparable); see LabelList.
+	Labels string
+	// DispatchBase is a workflow_dispatch's input base: the default branch's commit the
+	// pull request (input pr, in PRNumber) is to be planned on (tfgate notify-stale's
+	// re-plan).
+	DispatchBase string
 }
 
 // Review is the review of a pull_request_review event.
@@ -69,6 +76,8 @@ type payload struct {
 		BaseSHA string `json:"base_sha"`
 		BaseRef string `json:"base_ref"`
 	} `json:"merge_group"`
+	// workflow_dispatch
+	Inputs map[string]json.RawMessage `json:"inputs"`
 }
 
 type repository struct {
@@ -87,6 +96,9 @@ type pullRequest struct {
 	User   *user `json:"user"`
 	Head   *ref  `json:"head"`
 	Base   *ref  `json:"base"`
+	Labels []struct {
+		Name string `json:"name"`
+	} `json:"labels"`
 }
 
 type ref struct {
@@ -131,6 +143,8 @@ func ParseEvent(name string, data []byte) (Event, error) {
 		err = ev.push(p)
 	case "merge_group":
 		err = ev.mergeGroup(p)
+	case "workflow_dispatch":
+		err = ev.dispatch(p)
 	}
 	if err != nil {
 		return Event{}, fmt.Errorf("%s event payload: %w", name, err)
@@ -151,6 +165,9 @@ func (ev *Event) pullRequest(p payload) error {
 		return fmt.Errorf("pull_request.base.sha is missing or not a commit SHA")
 	}
 	ev.PRNumber = pr.Number
+	for _, l := range pr.Labels {
+		ev.Labels += l.Name + "\n"
+	}
 	ev.HeadSHA, ev.HeadRef = pr.Head.SHA, pr.Head.Ref
 	ev.BaseSHA, ev.BaseRef = pr.Base.SHA, pr.Base.Ref
 	if pr.User != nil {

@@ -33,6 +33,7 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newGateCmd(a),
 		newApplyCmd(a),
 		newRecoverCmd(a),
+		newNotifyStaleCmd(a),
 		newDriftCmd(a),
 		newRenderCmd(a),
 		newPolicyCmd(a),

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path"
@@ -86,6 +87,9 @@ func (pub *Plan) Finish(ctx context.Context, run report.Run, stopped error) erro
 	if gh.API != nil {
 		pctx, phase := github.StartPublish(ctx, publishLimit(gh.Env))
 		pub.comment(pctx, run, parts, opts)
+		if stopped == nil {
+			pub.labelProjects(pctx, run)
+		}
 		pub.status(pctx, run, stopped)
 		if err := phase.End(nil); err != nil {
 			pub.errs = append(pub.errs, err.Error())
@@ -100,7 +104,7 @@ func (pub *Plan) Finish(ctx context.Context, run report.Run, stopped error) erro
 func (pub *Plan) comment(ctx context.Context, run report.Run, parts []string, opts render.MarkdownOptions) {
 	gh := pub.gh
 	n := gh.Event.PRNumber
-	if n <= 0 || !ci.IsPullRequest(gh.Event.Name) {
+	if n <= 0 || !gh.Event.ForPullRequest() {
 		return
 	}
 	if parts == nil {
@@ -133,6 +137,10 @@ func (pub *Plan) status(ctx context.Context, run report.Run, stopped error) {
 	switch {
 	case stopped != nil:
 		st.State, st.Description = github.StateError, "tfgate plan could not run: see the run's log"
+		var retry RetryStatus
+		if errors.As(stopped, &retry) {
+			st.State, st.Description = github.StateFailure, render.FitStatus(retry.RetryStatus())
+		}
 	case pub.stale:
 		st.State, st.Description = github.StateError, staleComment
 	case len(run.Unfinished()) > 0 || run.Denied() > 0:

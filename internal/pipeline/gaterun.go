@@ -74,6 +74,15 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		}
 		return run, err
 	}
+	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
+		// notify-stale's re-plan: the test merge checked out is on the current default
+		// branch, which GitHub's base.sha of the pull request may not be yet.
+		ev, err := dispatchedPull(ctx, gh, req.Root)
+		if err != nil {
+			return run, err
+		}
+		pr.BaseSHA = ev.BaseSHA
+	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
 	a := &applier{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
@@ -204,5 +213,5 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 			}
 		}
 	}
-	return nil
+	return a.gateStale(ctx, sel)
 }

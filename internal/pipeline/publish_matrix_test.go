@@ -76,7 +76,8 @@ func matrixGitHub(t *testing.T, srv *githubtest.Server, dir string) *GitHubRun {
 // The API calls of a matrix run are those of one plan run, whatever the number of
 // projects: the matrix jobs make none (--publish none), and publish makes the pending
 // status (which also says who tfgate is), one page of comments, the comment — one call per
-// part, and a big review is split in parts by size, not by project — and the status.
+// part, and a big review is split in parts by size, not by project — the project labels (one
+// call) and the status.
 func TestPublishAPICallsDoNotGrow(t *testing.T) {
 	counts := map[int]int{}
 	for _, n := range []int{1, 20, 500} {
@@ -102,17 +103,22 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			parts := len(srv.Comments("acme/infra", 3))
 			counts[n] = srv.Requests()
 			t.Logf("%d projects: %d API requests (%d comment parts): %v", n, srv.Requests(), parts, srv.Counts())
-			if want := 3 + parts; srv.Requests() != want {
-				t.Errorf("%d requests, want %d: pending status, list comments, %d comment parts, status", srv.Requests(), want, parts)
+			if want := 4 + parts; srv.Requests() != want {
+				t.Errorf("%d requests, want %d: pending status, list comments, %d comment parts, the project labels, status", srv.Requests(), want, parts)
+			}
+			// One label per project, up to 50; beyond, the one label that relates the pull
+			// request to every change (GitHub allows 100 labels on it).
+			if labels := srv.PullLabels("acme/infra", 3); n <= 50 && len(labels) != n || n > 50 && (len(labels) != 1 || labels[0] != "tfgate:*") {
+				t.Errorf("%d projects: labels %q", n, labels)
 			}
 			// Published again (a re-run): the comments are found again and, unchanged, left
-			// alone — pending status, list, status.
+			// alone — pending status, list, the labels (this event lists none), status.
 			srv.ResetCounts()
 			if _, err := Publish(t.Context(), req); err != nil {
 				t.Fatal(err)
 			}
-			if srv.Requests() != 3 || len(srv.Comments("acme/infra", 3)) != parts {
-				t.Errorf("again: %d requests, %d comments; want 3, %d", srv.Requests(), len(srv.Comments("acme/infra", 3)), parts)
+			if srv.Requests() != 4 || len(srv.Comments("acme/infra", 3)) != parts {
+				t.Errorf("again: %d requests, %d comments; want 4, %d", srv.Requests(), len(srv.Comments("acme/infra", 3)), parts)
 			}
 		})
 	}
@@ -120,8 +126,8 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 		return // a size was skipped (what it needs is missing): nothing to compare
 	}
 	// 500 such projects make a review of about 100 KB: two comment parts, one call more.
-	if counts[1] != 4 || counts[20] != 4 || counts[500] != 5 {
-		t.Errorf("requests for 1, 20 and 500 projects: %d, %d, %d; want 4, 4, 5", counts[1], counts[20], counts[500])
+	if counts[1] != 5 || counts[20] != 5 || counts[500] != 6 {
+		t.Errorf("requests for 1, 20 and 500 projects: %d, %d, %d; want 5, 5, 6", counts[1], counts[20], counts[500])
 	}
 }
 

@@ -72,9 +72,17 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	if req.GitHub == nil {
 		return runPlan(ctx, req)
 	}
+	if req.GitHub.Event.Name == "workflow_dispatch" && req.GitHub.Event.PRNumber > 0 {
+		// A re-plan of a pull request (tfgate notify-stale): planned as its own event would be.
+		ev, err := dispatchedPull(ctx, req.GitHub, req.Root)
+		if err != nil {
+			return report.Run{Kind: report.KindPlan}, err
+		}
+		req.GitHub.Event = ev
+	}
 	ev := req.GitHub.Event
 	req.PR, req.Fork = ev.PRNumber, ev.Fork
-	if req.Base == "" && ev.BaseSHA != "" && (ci.IsPullRequest(ev.Name) || ev.Name == "merge_group") {
+	if req.Base == "" && ev.BaseSHA != "" && (ev.ForPullRequest() || ev.Name == "merge_group") {
 		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
 	}
 	pub := notify.StartPlan(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
@@ -94,7 +102,10 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 		run, err = runPlan(ctx, req)
 	}
 	var stopped error
-	if err != nil && run.Projects == nil {
+	var waitErr *QueueWaitError
+	if errors.As(err, &waitErr) {
+		stopped = waitErr // its own words on the status: the queue retries
+	} else if err != nil && run.Projects == nil {
 		stopped = errors.New(req.Masker.String(err.Error()))
 	}
 	if perr := pub.Finish(ctx, run, stopped); perr != nil && err == nil {
@@ -144,6 +155,11 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	run.Base, run.MergeBase, run.Notes = sel.Base, ci.ShortSHA(sel.MergeBase), sel.Notes
 	if len(sel.Projects) == 0 {
 		return run, nil
+	}
+	if req.GitHub != nil && req.GitHub.Event.Name == "merge_group" {
+		if err := waitQueueBase(ctx, req, req.Base, sel.Projects); err != nil {
+			return run, err
+		}
 	}
 
 	base := sel.Base
@@ -305,7 +321,7 @@ func outDir(dir string) (string, error) {
 // records the head, and the merge as the commit planned. Any other checkout records HEAD
 // and warns: its bundles will not match the pull request's head, and apply refuses them.
 func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head string) (commit, planned string, err error) {
-	if req.GitHub == nil || !ci.IsPullRequest(req.GitHub.Event.Name) || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
+	if req.GitHub == nil || !req.GitHub.Event.ForPullRequest() || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
 		return head, "", nil
 	}
 	want := req.GitHub.Event.HeadSHA

@@ -15,6 +15,8 @@ func (s *Server) routes() {
 	s.refRoutes()
 	s.ruleRoutes()
 	s.releaseRoutes()
+	s.labelRoutes()
+	s.dispatchRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in

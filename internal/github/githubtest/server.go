@@ -65,6 +65,9 @@ type Token struct {
 	// Teams is what the token may read of organizations' teams; the default follows
 	// GitHub: an installation token (GITHUB_TOKEN) cannot read them, a personal token can.
 	Teams TeamAccess
+	// ActionsRead: the workflow granted the token actions: read, not write — starting a
+	// workflow (workflow_dispatch) is 403.
+	ActionsRead bool
 }
 
 // epoch is the fake clock's start.
@@ -94,7 +97,9 @@ type Server struct {
 	total      int
 	counts     map[string]int
 	violations []string
-	closing    chan struct{} // closed when the test ends
+	closing    chan struct{}             // closed when the test ends
+	workflows  map[string]*workflowState // by lower-case "owner/name/file" (dispatch.go)
+	dispatches []Dispatch
 }
 
 // New starts a Server that is closed when the test ends. The test fails if GitHub's OpenAPI

@@ -1,0 +1,78 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/project"
+)
+
+// gateStale refuses, in `tfgate gate`, a plan whose inputs differ from the checkout's: the
+// checkout of a review (GitHub's test merge of the pull request with the current default
+// branch) holds what a merge now would, so a plan made before the default branch changed
+// the project is stale, and apply would refuse it after the merge. Without this a review
+// given after notify-stale marked the plan stale would turn tfgate/gate green again. A
+// merge queue's plan is of the very commit checked out: not checked here.
+func (a *applier) gateStale(ctx context.Context, sel Selection) error {
+	if a.queue != "" {
+		return nil
+	}
+	var shared map[string]string
+	for i := range a.targets {
+		t := &a.targets[i]
+		if t.review != "" || t.bundle == nil || t.bundle.InputHash == "" {
+			continue
+		}
+		if shared == nil {
+			rules := a.req.Config
+			if sel.BaseView != nil {
+				rules = sel.BaseView.Config
+			}
+			var err error
+			if shared, err = sharedSums(ctx, a.req.Root, sel.All, rules, a.scratch); err != nil {
+				return err
+			}
+		}
+		files, err := project.InputFiles(ctx, a.req.Root, t.p)
+		if err != nil {
+			return err
+		}
+		sums, _, err := bundle.HashInputs(ctx, a.req.Root, outside(files, a.req.Root, a.scratch))
+		if err != nil {
+			return err
+		}
+		for f, sum := range shared {
+			sums[f] = sum
+		}
+		if bundle.InputHash(sums) != t.bundle.InputHash {
+			t.problems = append(t.problems, gate.Reason{Code: gate.CodeStale, Text: stalePlan(t.bundle.Inputs, sums)})
+		}
+	}
+	return nil
+}
+
+// stalePlan names the input files the checkout changed since the plan.
+func stalePlan(planned, now map[string]string) string {
+	var diffs []string
+	for f, sum := range now {
+		if old, ok := planned[f]; !ok {
+			diffs = append(diffs, f+" (new)")
+		} else if old != sum {
+			diffs = append(diffs, f+" (changed)")
+		}
+	}
+	for f := range planned {
+		if _, ok := now[f]; !ok {
+			diffs = append(diffs, f+" (removed)")
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 5 {
+		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
+	}
+	return fmt.Sprintf("the plan is stale: the default branch changed its inputs since it was planned (%s); plan it again (push, or re-run the plan workflow)", strings.Join(diffs, ", "))
+}
