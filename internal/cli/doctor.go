@@ -12,8 +12,8 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/doctor"
 	"github.com/tfgate/tfgate/internal/github"
-	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 type doctorOptions struct {
@@ -59,11 +59,11 @@ func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
 		Root:   root,
 		Config: func(ctx context.Context) (*config.Config, error) { return a.loadConfig(ctx, root) },
 		Projects: func(ctx context.Context, cfg *config.Config) ([]project.Project, error) {
-			sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), All: true})
+			sel, err := stage.Select(ctx, stage.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), All: true})
 			return sel.Projects, err
 		},
 		Terraform: func(ctx context.Context, cfg *config.Config) (string, error) {
-			bin, err := pipeline.ResolveTerraform(ctx, cfg, a.terraformOptions(false))
+			bin, err := stage.ResolveTerraform(ctx, cfg, a.terraformOptions(false))
 			if err != nil {
 				return "", err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // webhookEnv names the drift webhook's URL when --webhook is not given.
@@ -55,7 +56,7 @@ Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
 	f.StringVar(&opts.Report, "report", "auto", "report to GitHub (an issue per project, job summary): auto (in GitHub Actions with a token), github or none")
 	f.StringVar(&opts.Webhook, "webhook", "", "POST the run's JSON summary to this URL (default $"+webhookEnv+"); a secret, never printed")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects checked at once (default: number of CPUs)")
-	f.DurationVar(&opts.LockTimeout, "lock-timeout", pipeline.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
+	f.DurationVar(&opts.LockTimeout, "lock-timeout", stage.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to FILE as a unified diff, for review and `git apply`")
 	addMetricsFlags(cmd, &opts.Metrics)

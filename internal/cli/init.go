@@ -10,8 +10,8 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
-	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/setup"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 type initOptions struct {
@@ -59,7 +59,7 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 		a.warn(fmt.Sprintf("%v\n(the configuration is replaced: projects are autodetected)", err))
 		cfg = config.Default()
 	}
-	sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), All: true})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), All: true})
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // flagOf is the flag that sets each request field the pipeline names in an OptionError.
@@ -35,7 +35,7 @@ func flagName(field string) string {
 // request field is written as the flag that sets it.
 func errorMessage(err error) string {
 	msg := err.Error()
-	var oe *pipeline.OptionError
+	var oe *stage.OptionError
 	for e := err; errors.As(e, &oe); e = errors.Unwrap(oe) {
 		msg = strings.Replace(msg, oe.Error(), oe.Message(flagName), 1)
 		if errors.Unwrap(oe) == nil {

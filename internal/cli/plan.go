@@ -14,6 +14,7 @@ import (
 	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 type planOptions struct {
@@ -54,7 +55,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
-	f.DurationVar(&opts.LockTimeout, "lock-timeout", pipeline.DefaultLockTimeout, "how long terraform waits for a state lock another run holds (and a merge_group plan for the apply of its base commit)")
+	f.DurationVar(&opts.LockTimeout, "lock-timeout", stage.DefaultLockTimeout, "how long terraform waits for a state lock another run holds (and a merge_group plan for the apply of its base commit)")
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
@@ -130,7 +131,7 @@ func planOutcome(r report.Run, detailed bool) error {
 }
 
 // terraformOptions are the environment's say in which terraform runs.
-func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
+func (a *app) terraformOptions(install bool) stage.TerraformOptions {
 	dir, plugins, versions := "", "", ""
 	if cache := userCacheDir(runtime.GOOS, a.getenv); cache != "" {
 		dir = filepath.Join(cache, "tfgate", "terraform")
@@ -142,7 +143,7 @@ func (a *app) terraformOptions(install bool) pipeline.TerraformOptions {
 	if tools := a.getenv("RUNNER_TOOL_CACHE"); ci.FromEnv(a.getenv).GitHubActions && filepath.IsAbs(tools) {
 		plugins = filepath.Join(tools, "tfgate", "plugins")
 	}
-	return pipeline.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install,
+	return stage.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install,
 		PluginCacheDir: plugins, VersionCache: versions}
 }
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 func newPolicyCmd(a *app) *cobra.Command {
@@ -96,7 +96,7 @@ func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
 	if name == "" {
 		name = filepath.Base(opts.PlanFile)
 	}
-	res, err := pipeline.EvalPlan(cmd.Context(), pipeline.EvalOptions{Source: src, Plan: data, PlanName: opts.PlanFile,
+	res, err := stage.EvalPlan(cmd.Context(), stage.EvalOptions{Source: src, Plan: data, PlanName: opts.PlanFile,
 		Project: name, Masker: a.masker, Print: a.printWriter()})
 	if err != nil {
 		return err
@@ -135,7 +135,7 @@ func (a *app) policySource(cmd *cobra.Command, dir string) (policy.Source, error
 	if err != nil {
 		return policy.Source{}, err
 	}
-	pols, err := pipeline.WorktreePolicyPaths(root, cfg)
+	pols, err := stage.WorktreePolicyPaths(root, cfg)
 	if err != nil {
 		return policy.Source{}, err
 	}

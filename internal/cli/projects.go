@@ -7,8 +7,8 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
-	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 type projectsOptions struct {
@@ -42,7 +42,7 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 	if err != nil {
 		return err
 	}
-	sel, err := pipeline.Select(ctx, pipeline.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), Changed: opts.Changed, Base: opts.Base})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile(), Changed: opts.Changed, Base: opts.Base})
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func runPublish(cmd *cobra.Command, a *app, opts publishOptions) error {
 	if err != nil {
 		return err
 	}
-	run, err := pipeline.Publish(ctx, pipeline.PublishRequest{
+	run, err := pipeline.RunPublish(ctx, pipeline.PublishRequest{
 		Root: root, Config: cfg, Dirs: opts.Dirs, Expect: expect, ExpectNames: opts.Expect, Out: opts.Out,
 		GitHub: gh, Warn: a.warn, TfgateVersion: version(),
 	})

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 func newRenderCmd(a *app) *cobra.Command {
@@ -23,7 +23,7 @@ func newRenderCmd(a *app) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("read plan: %w", err)
 			}
-			c, err := pipeline.ReadPlan(data, args[0], a.masker)
+			c, err := stage.ReadPlan(data, args[0], a.masker)
 			if err != nil {
 				return err
 			}

@@ -10,15 +10,15 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
-	"github.com/tfgate/tfgate/internal/pipeline"
 	"github.com/tfgate/tfgate/internal/policy"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // checkPolicies compiles the working tree's policies as plan does and runs their tests as
 // `tfgate policy test` does.
 func checkPolicies(ctx context.Context, o Options, cfg *config.Config) Finding {
 	f := Finding{Check: "policies", Essential: true}
-	paths, err := pipeline.WorktreePolicyPaths(o.Root, cfg)
+	paths, err := stage.WorktreePolicyPaths(o.Root, cfg)
 	if err != nil {
 		// No policies is a choice, not a broken setup: every plan passes the policy check.
 		f.Status, f.Message = OK, "no policies: every plan passes the policy check"

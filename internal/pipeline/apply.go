@@ -20,6 +20,7 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
@@ -34,7 +35,7 @@ type ApplyRequest struct {
 	PlanKey    string         // TFGATE_PLAN_KEY: opens encrypted bundles
 	DryRun     bool
 	Freeze     string // TFGATE_FREEZE: a reason refuses every apply
-	Terraform  TerraformOptions
+	Terraform  stage.TerraformOptions
 	Env        map[string]string
 	Parallel   int
 	// LockTimeout is how long terraform waits for a state lock another run holds.
@@ -55,7 +56,7 @@ type ApplyRequest struct {
 	StatePushWait   time.Duration
 
 	Masker        *secret.Masker
-	Progress      Progress
+	Progress      stage.Progress
 	Warn          func(string)
 	Log           *slog.Logger
 	TfgateVersion string
@@ -83,7 +84,7 @@ var ErrGateRefused = errors.New("the approval gate refused")
 // interrupted run, and wraps ErrGateRefused when anything was refused.
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.defaults()
-	a := &applier{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
+	a := &review{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
 	defer a.cleanup()     // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
 	if err == nil {
@@ -131,8 +132,8 @@ func (req *ApplyRequest) defaults() {
 	}
 }
 
-// applier is one apply run's state, filled in by its steps.
-type applier struct {
+// review is one apply run's state, filled in by its steps.
+type review struct {
 	req     ApplyRequest
 	run     report.Run
 	repo    github.Repo
@@ -160,7 +161,7 @@ type applier struct {
 	// (for the policies), runOpts how terraform runs (see apply_derive.go).
 	ruleRevs []string
 	changed  []string
-	runOpts  *PlanOptions
+	runOpts  *stage.PlanOptions
 	// earlier are the runs of the merges caught up before this one (apply_catchup.go).
 	earlier []earlierRun
 	// identity is the login tfgate writes as, learnt once (apply_issues.go).
@@ -189,13 +190,13 @@ type target struct {
 
 // prepare finds the pull request, the rules, the changed projects and their bundles,
 // verifies every bundle and evaluates the gate. What it refuses is in a.run.
-func (a *applier) prepare(ctx context.Context) error {
+func (a *review) prepare(ctx context.Context) error {
 	req := a.req
 	if req.GitHub == nil || req.GitHub.API == nil {
-		return Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
+		return stage.Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
 	}
 	if req.Plans == nil {
-		return Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
+		return stage.Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
 	}
 	gh := req.GitHub
 	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
@@ -232,7 +233,7 @@ func (a *applier) prepare(ctx context.Context) error {
 	baseRev := revs[0] // what the merge changed is compared with it
 	a.ruleRevs = revs
 	for i, rev := range revs {
-		_, cfg, source, err := BaseConfig(ctx, req.Root, req.ConfigFile, rev)
+		_, cfg, source, err := stage.BaseConfig(ctx, req.Root, req.ConfigFile, rev)
 		if err != nil {
 			return fmt.Errorf("read the rules (the configuration before the merge): %w", err)
 		}
@@ -249,7 +250,7 @@ func (a *applier) prepare(ctx context.Context) error {
 		a.policies = a.policies || has
 	}
 
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
 	if err != nil {
 		return err
 	}
@@ -295,10 +296,10 @@ func (a *applier) prepare(ctx context.Context) error {
 	if err := a.loadBundles(ctx); err != nil {
 		return err
 	}
-	if a.shared, err = sharedSums(ctx, req.Root, sel.All, a.base, a.scratch); err != nil {
+	if a.shared, err = stage.SharedSums(ctx, req.Root, sel.All, a.base, a.scratch); err != nil {
 		return err
 	}
-	if a.bin, err = ResolveTerraform(ctx, req.Config, req.Terraform); err != nil {
+	if a.bin, err = stage.ResolveTerraform(ctx, req.Config, req.Terraform); err != nil {
 		return err
 	}
 	for i := range a.targets {
@@ -335,7 +336,7 @@ func pick(projects []project.Project, names []string) ([]project.Project, error)
 	return out, nil
 }
 
-func (a *applier) refuseAll(why gate.Reason) {
+func (a *review) refuseAll(why gate.Reason) {
 	for i := range a.targets {
 		a.targets[i].problems = append(a.targets[i].problems, why)
 	}
@@ -343,7 +344,7 @@ func (a *applier) refuseAll(why gate.Reason) {
 }
 
 // cleanup removes the run's scratch directory: fetched bundles, decrypted plan files.
-func (a *applier) cleanup() {
+func (a *review) cleanup() {
 	if a.scratch != "" {
 		os.RemoveAll(a.scratch)
 		a.scratch = ""
@@ -353,7 +354,7 @@ func (a *applier) cleanup() {
 // leftOut handles projects the merge changed that the names leave out of the run: a named
 // project depending on one is refused (its foundation would not be applied first), and the
 // run says which were left out.
-func (a *applier) leftOut(changed []project.Project) {
+func (a *review) leftOut(changed []project.Project) {
 	in := map[string]bool{}
 	for _, t := range a.targets {
 		in[t.p.Name] = true

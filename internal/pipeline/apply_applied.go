@@ -12,6 +12,7 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // Recognising a plan an earlier run applied. Terraform refuses a saved plan as stale when
@@ -33,12 +34,12 @@ type stateMeta struct {
 
 // appliedBefore reports whether the state already holds what r's saved plan makes (see
 // above): a sentence saying how tfgate knows, or "" when it does not.
-func appliedBefore(ctx context.Context, r *projectRun) (string, error) {
-	prior, err := planPriorState(r.planFile)
+func appliedBefore(ctx context.Context, r *stage.ProjectRun) (string, error) {
+	prior, err := planPriorState(r.PlanFile)
 	if err != nil {
 		return "", err
 	}
-	raw, err := r.tf.StatePull(ctx)
+	raw, err := r.TF.StatePull(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -49,7 +50,7 @@ func appliedBefore(ctx context.Context, r *projectRun) (string, error) {
 	if prior.Lineage != "" && prior.Lineage != cur.Lineage || cur.Serial <= prior.Serial {
 		return "", nil
 	}
-	planRaw, err := r.tf.ShowPlan(ctx, r.planFile)
+	planRaw, err := r.TF.ShowPlan(ctx, r.PlanFile)
 	if err != nil {
 		return "", err
 	}
@@ -57,7 +58,7 @@ func appliedBefore(ctx context.Context, r *projectRun) (string, error) {
 	if err := json.Unmarshal(planRaw, &p); err != nil {
 		return "", fmt.Errorf("read the saved plan: %w", err)
 	}
-	stateRaw, err := r.tf.ShowState(ctx)
+	stateRaw, err := r.TF.ShowState(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -193,7 +194,7 @@ func hasUnknown(v any) bool {
 }
 
 // noteAlready says in the run's notes how tfgate knows each project it found applied was.
-func (a *applier) noteAlready() {
+func (a *review) noteAlready() {
 	for _, p := range a.run.Projects {
 		if p.Apply != nil && p.Apply.Already != "" {
 			a.run.Notes = append(a.run.Notes, p.Name+": "+p.Apply.Already+".")
@@ -202,7 +203,7 @@ func (a *applier) noteAlready() {
 }
 
 // already reports whether every project the run applied had been applied by an earlier run.
-func (a *applier) already() bool {
+func (a *review) already() bool {
 	n := 0
 	for _, p := range a.run.Projects {
 		if p.Status == report.StatusApplied {

@@ -48,7 +48,7 @@ type earlierMerge struct {
 // a.earlier. An error stops this run before it applies anything of its own: the bound is
 // exceeded, or an earlier merge could not run at all (the next run retries it first, so the
 // order holds).
-func (a *applier) catchUp(ctx context.Context) error {
+func (a *review) catchUp(ctx context.Context) error {
 	req := a.req
 	gh := req.GitHub
 	if req.CatchUp <= 0 || req.DryRun || req.PR > 0 || len(req.Names) > 0 || gh == nil || gh.API == nil ||
@@ -98,7 +98,7 @@ func (a *applier) catchUp(ctx context.Context) error {
 
 // applyEarlier applies one earlier merge as the run of its own push would have: checked
 // out, with its own configuration.
-func (a *applier) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) (report.Run, error) {
+func (a *review) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) (report.Run, error) {
 	req := a.req
 	if err := git.Checkout(ctx, m.commit); err != nil {
 		return report.Run{}, err
@@ -122,7 +122,7 @@ func (a *applier) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) 
 // commit tfgate handled, and returns the pull requests' merges in between, oldest first.
 // Commits that are no pull request's merge (a direct push, the first commit) are passed
 // over: a direct push is never applied, its own run refuses it.
-func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, error) {
+func (a *review) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, error) {
 	req := a.req
 	gh := req.GitHub
 	from := gh.Event.BaseSHA
@@ -191,7 +191,7 @@ func (a *applier) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, er
 }
 
 // handled reports whether a tfgate run set tfgate/apply on commit sha to a verdict.
-func (a *applier) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
+func (a *review) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
 	sts, err := a.req.GitHub.API.ListStatuses(ctx, a.repo, sha)
 	if err != nil {
 		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", ci.ShortSHA(sha), err)
@@ -211,7 +211,7 @@ type earlierRun struct {
 }
 
 // noteEarlier tells the pushed commit's run which earlier merges it caught up.
-func (a *applier) noteEarlier() {
+func (a *review) noteEarlier() {
 	if len(a.earlier) == 0 {
 		return
 	}
@@ -249,7 +249,7 @@ func earlierOutcome(e earlierRun) string {
 // earlierErr is what the caught-up merges add to the run's error: a failure (exit 1) or
 // refusals (exit 4, ErrGateRefused), combined with the pushed commit's own so that a
 // failure anywhere wins.
-func (a *applier) earlierErr(head error) error {
+func (a *review) earlierErr(head error) error {
 	var failed, refused []string
 	for _, e := range a.earlier {
 		label := fmt.Sprintf("the earlier merge %s (#%d)", ci.ShortSHA(e.run.Commit), e.run.PR)

@@ -18,6 +18,7 @@ import (
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // What apply derives from the plan file itself rather than trusting its manifest: a writer
@@ -43,7 +44,7 @@ func (d *derived) destroys() bool { return d.summary.Destroy > 0 || d.summary.Re
 
 // ruleEngine is one base commit's policies.
 type ruleEngine struct {
-	pols Policies
+	pols stage.Policies
 	rev  string
 }
 
@@ -51,7 +52,7 @@ type ruleEngine struct {
 // and verdict from its plan file. A target whose plan file does not hold what was
 // reviewed gets problems; one whose terraform failed, a failure. The runners stay
 // initialised for the apply.
-func (a *applier) derive(ctx context.Context) error {
+func (a *review) derive(ctx context.Context) error {
 	var todo []project.Project
 	byName := map[string]*target{}
 	for i := range a.targets {
@@ -75,25 +76,25 @@ func (a *applier) derive(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	opts.procs = terraformProcs(a.req.Parallel, dirCount(todo))
-	stages := []stage{{"", initProject}} // reports "waiting" and "init" itself
+	opts.Procs = stage.TerraformProcs(a.req.Parallel, stage.DirCount(todo))
+	stages := []stage.Stage{{Phase: "", Run: stage.InitProject}} // reports "waiting" and "init" itself
 	// The phases go on in the apply's (which starts with the next one); the result is the
 	// apply's, so it is not reported here.
 	progress := unfinished{a.req.Progress}
 	if progress.Progress == nil {
-		progress.Progress = nopProgress{}
+		progress.Progress = stage.NopProgress{}
 	}
-	forEach(ctx, todo, poolOptions{Limit: a.req.Parallel, Now: a.req.Now, Progress: progress},
+	stage.ForEach(ctx, todo, stage.PoolOptions{Limit: a.req.Parallel, Now: a.req.Now, Progress: progress},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]
-			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name)}
-			inspect := stage{"verify", func(ctx context.Context, r *projectRun) error { return a.inspect(ctx, r, t, engines) }}
-			res := runStages(ctx, r, append(stages, inspect))
+			r := &stage.ProjectRun{Opts: opts, Project: p, Dir: t.dir, Phase: phase, Detail: stage.DetailOf(a.req.Progress, p.Name)}
+			inspect := stage.Stage{Phase: "verify", Run: func(ctx context.Context, r *stage.ProjectRun) error { return a.inspect(ctx, r, t, engines) }}
+			res := stage.RunStages(ctx, r, append(stages, inspect))
 			if res.Status == report.StatusFailed {
 				t.failure = res.Error
 				return res
 			}
-			t.tf = r.tf
+			t.tf = r.TF
 			phase("gate") // until the apply starts: the reviews, the gate, the projects it waits for
 			return res
 		})
@@ -109,19 +110,19 @@ func (a *applier) derive(ctx context.Context) error {
 }
 
 // unfinished passes on a project's phases but not its result.
-type unfinished struct{ Progress }
+type unfinished struct{ stage.Progress }
 
 func (unfinished) Finished(report.Project) {}
 
 // runOptions are the terraform options apply runs every project with (once per run: the
 // plugin cache is opened once).
-func (a *applier) runOptions() (*PlanOptions, error) {
+func (a *review) runOptions() (*stage.PlanOptions, error) {
 	if a.runOpts != nil {
 		return a.runOpts, nil
 	}
-	opts := &PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker,
-		PluginCacheDir: pluginCacheDir(a.req.Config, a.req.Terraform)}
-	if err := opts.defaults(); err != nil {
+	opts := &stage.PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker,
+		PluginCacheDir: stage.PluginCacheDir(a.req.Config, a.req.Terraform)}
+	if err := opts.Defaults(); err != nil {
 		return nil, err
 	}
 	a.runOpts = opts
@@ -130,14 +131,14 @@ func (a *applier) runOptions() (*PlanOptions, error) {
 
 // loadRuleEngines loads the policies of every commit the rules come from (none when none
 // has policies).
-func (a *applier) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
+func (a *review) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 	if !a.policies {
 		return nil, nil
 	}
 	var out []ruleEngine
 	for _, rev := range a.ruleRevs {
-		pols, err := LoadPolicies(ctx, PolicyOptions{Root: a.req.Root, Config: a.req.Config, ConfigFile: a.req.ConfigFile,
-			From: PoliciesFromBase, BaseRev: rev, Changed: a.changed})
+		pols, err := stage.LoadPolicies(ctx, stage.PolicyOptions{Root: a.req.Root, Config: a.req.Config, ConfigFile: a.req.ConfigFile,
+			From: stage.PoliciesFromBase, BaseRev: rev, Changed: a.changed})
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +150,7 @@ func (a *applier) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 }
 
 // inspect is the stage that judges one target's plan file after init.
-func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines []ruleEngine) error {
+func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, engines []ruleEngine) error {
 	start := a.req.Now()
 	zr, err := zip.OpenReader(t.opened.PlanPath)
 	if err != nil {
@@ -176,14 +177,14 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 	}
 	checked := a.req.Now()
 
-	raw, err := r.tf.ShowPlan(ctx, t.opened.PlanPath)
+	raw, err := r.TF.ShowPlan(ctx, t.opened.PlanPath)
 	if err != nil {
 		return err
 	}
 	keep := func(key string) bool {
 		return slices.ContainsFunc(engines, func(e ruleEngine) bool { return e.pols.Engine.Reads(key) })
 	}
-	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.masker}, keep)
+	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.Masker}, keep)
 	if err != nil {
 		return fmt.Errorf("read plan of %s: %w", t.p.Name, err)
 	}
@@ -199,7 +200,7 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 		var results []policy.Result
 		for _, e := range engines {
 			res := e.pols.Engine.EvalValue(ctx, doc.Input(), policy.Project{Name: e.pols.ProjectName(t.p.Name, t.p.Dir, t.p.Workspace),
-				Dir: t.p.Dir, Workspace: t.p.Workspace, ChangedFiles: projectFiles(t.p, a.changed), Masker: m})
+				Dir: t.p.Dir, Workspace: t.p.Workspace, ChangedFiles: stage.ProjectFiles(t.p, a.changed), Masker: m})
 			results = append(results, res.Masked(m))
 		}
 		d.policy = mergeVerdicts(results)
@@ -220,10 +221,10 @@ func (a *applier) inspect(ctx context.Context, r *projectRun, t *target, engines
 
 // snapshotTree is what a target's plan configuration is compared with: the merge commit's
 // working tree and the modules init installed from it.
-func (a *applier) snapshotTree(r *projectRun) (bundle.SnapshotTree, error) {
-	tree := bundle.SnapshotTree{Repo: os.DirFS(a.req.Root), Root: a.req.Root, Dir: r.p.Dir, Flavor: a.bin.Flavor}
-	dataDir := filepath.Join(a.req.Root, filepath.FromSlash(r.p.Dir), ".terraform")
-	if dd, ok := r.tf.(interface{ DataDir() string }); ok && dd.DataDir() != dataDir {
+func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) {
+	tree := bundle.SnapshotTree{Repo: os.DirFS(a.req.Root), Root: a.req.Root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
+	dataDir := filepath.Join(a.req.Root, filepath.FromSlash(r.Project.Dir), ".terraform")
+	if dd, ok := r.TF.(interface{ DataDir() string }); ok && dd.DataDir() != dataDir {
 		// TF_DATA_DIR: the modules init installed are read there.
 		dataDir = dd.DataDir()
 		tree.DataDir, tree.Data = dataDir, os.DirFS(dataDir)
@@ -274,7 +275,7 @@ func kindProblems(k bundle.PlanKind, rules config.Apply) []string {
 func mergeVerdicts(results []policy.Result) *bundle.PolicyVerdict {
 	var out *bundle.PolicyVerdict
 	for i := range results {
-		v := policyVerdict(&results[i])
+		v := stage.PolicyVerdict(&results[i])
 		if out == nil {
 			out = v
 			continue

@@ -13,7 +13,7 @@ import (
 // findPR is the merged pull request the commit applies: --pr, or the one GitHub associates
 // with the commit whose merge commit it is. found is false when there is none (pr may
 // then name an unmerged one, for the message).
-func (a *applier) findPR(ctx context.Context, head string) (github.PullRequest, bool, error) {
+func (a *review) findPR(ctx context.Context, head string) (github.PullRequest, bool, error) {
 	api := a.req.GitHub.API
 	if a.req.PR > 0 {
 		pr, err := api.GetPull(ctx, a.repo, a.req.PR)
@@ -43,7 +43,7 @@ func (a *applier) findPR(ctx context.Context, head string) (github.PullRequest, 
 // every commit of the pull request lies between it and the head, so none of them can set
 // the rules). Without a push (--pr): the merge's first parent, and the pull request's base
 // too — the gate must hold under both.
-func (a *applier) baseRevs(ctx context.Context, git ci.Git, head string, found bool) ([]string, error) {
+func (a *review) baseRevs(ctx context.Context, git ci.Git, head string, found bool) ([]string, error) {
 	ev := a.req.GitHub.Event
 	if ev.Name == "push" && ev.BaseSHA != "" {
 		sha, err := git.Commit(ctx, ev.BaseSHA)

@@ -13,12 +13,13 @@ import (
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // The gate as apply evaluates it: the base commit's rules, the verdicts and refusals.
 
 // judge evaluates the gate with the base commit's rules and records every verdict.
-func (a *applier) judge(ctx context.Context) error {
+func (a *review) judge(ctx context.Context) error {
 	if a.group != nil { // a merge queue group: each project by the pull requests that changed it
 		return a.judgeGroup(ctx)
 	}
@@ -55,7 +56,7 @@ func (a *applier) judge(ctx context.Context) error {
 // verdict is the run's verdict as its status says it: the gate's own when it agrees with
 // the projects' outcomes, else one that says what refused them (a bundle that failed
 // verification refuses even where the approvals are complete).
-func (a *applier) verdict(v gate.Verdict) *report.Verdict {
+func (a *review) verdict(v gate.Verdict) *report.Verdict {
 	var refused []target
 	pending := true
 	for _, t := range a.targets {
@@ -86,7 +87,7 @@ func (a *applier) verdict(v gate.Verdict) *report.Verdict {
 
 // freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in
 // cfg or in the merge itself; "" when it is not.
-func (a *applier) freeze(cfg *config.Config) string {
+func (a *review) freeze(cfg *config.Config) string {
 	switch {
 	case a.req.Freeze != "":
 		return a.req.Freeze + " (TFGATE_FREEZE)"
@@ -129,7 +130,7 @@ type verdicts struct {
 
 // finishRefusals turns problems and verdicts into each target's result: failed (its
 // bundle could not be opened), refused (with every reason), or allowed.
-func (a *applier) finishRefusals(vs *verdicts) {
+func (a *review) finishRefusals(vs *verdicts) {
 	for i := range a.targets {
 		t := &a.targets[i]
 		res := report.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace}
@@ -215,11 +216,11 @@ func refusedNames(r report.Run) string {
 func hasPolicies(ctx context.Context, root string, cfg *config.Config, rev string) (bool, error) {
 	candidates := cfg.Policies.Paths
 	if len(candidates) == 0 {
-		candidates = []string{defaultPolicyDir}
+		candidates = []string{stage.DefaultPolicyDir}
 	}
 	fsys, err := ci.Git{Dir: root}.TreeFS(ctx, rev, candidates)
 	if err != nil {
 		return false, err
 	}
-	return len(policyPaths(cfg, fsys)) > 0, nil
+	return len(stage.PolicyPaths(cfg, fsys)) > 0, nil
 }

@@ -14,7 +14,7 @@ import (
 // comment names them.
 
 // track publishes the run's tracking issues and notes them in the run.
-func (a *applier) track(ctx context.Context) error {
+func (a *review) track(ctx context.Context) error {
 	gh := a.req.GitHub
 	if a.req.DryRun || gh == nil || gh.API == nil || a.run.Commit == "" || len(a.run.Projects) == 0 {
 		return nil
@@ -33,7 +33,7 @@ func (a *applier) track(ctx context.Context) error {
 // untracked are the run's items that get no tracking issue: a project in observe mode
 // (tfgate never applies it) and the review-only items (files outside every project, a
 // dropped project: their refusal refuses the merge's projects, which are tracked).
-func (a *applier) untracked() map[string]bool {
+func (a *review) untracked() map[string]bool {
 	out := map[string]bool{}
 	for _, t := range a.targets {
 		if t.review != "" || t.p.Mode == config.ModeObserve {
@@ -44,7 +44,7 @@ func (a *applier) untracked() map[string]bool {
 }
 
 // whoAmI is tfgate's identity, asked once per run.
-func (a *applier) whoAmI(ctx context.Context) (github.Identity, error) {
+func (a *review) whoAmI(ctx context.Context) (github.Identity, error) {
 	if a.identity != "" {
 		return github.Identity{Login: a.identity, Source: "this run"}, nil
 	}

@@ -9,7 +9,7 @@ import (
 
 // publish leaves the audit of an apply run (notify.PublishApply): the job summary, the
 // audit log, and on GitHub the apply comment and the status tfgate/apply.
-func (a *applier) publish(ctx context.Context, runErr error) error {
+func (a *review) publish(ctx context.Context, runErr error) error {
 	if a.req.GitHub == nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
@@ -68,27 +69,27 @@ var hexDigits16 = regexp.MustCompile(`^[0-9a-f]{16}$`)
 // recordApply is apply's workspace stage: refuse when the backend holds a record of an
 // apply of this workspace that was cut off, else write this apply's record and select the
 // project's workspace.
-func recordApply(ctx context.Context, r *projectRun, rec *applyRecord) error {
+func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) error {
 	if rec == nil || len(rec.planSum) < 16 {
-		return fmt.Errorf("apply of %s: no plan sha256 to record the apply under", r.p.Name)
+		return fmt.Errorf("apply of %s: no plan sha256 to record the apply under", r.Project.Name)
 	}
-	ws := r.p.Workspace
+	ws := r.Project.Workspace
 	if ws == "" {
 		ws = "default"
 	}
 	if _, err := os.Lstat(filepath.Join(tfDir(r), "errored.tfstate")); err == nil {
-		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.p.Dir, r.p.Dir)
+		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.Project.Dir, r.Project.Dir)
 	}
 	name := recordName(ws, rec.planSum)
 	var settle time.Time // when a record seen first may be called left over
 	for {
-		list, _, err := r.tf.Workspaces(ctx)
+		list, _, err := r.TF.Workspaces(ctx)
 		if err != nil {
 			if !noWorkspaces(err) {
 				return err
 			}
 			rec.none = "the state backend has no workspaces"
-			return selectWorkspace(ctx, r)
+			return stage.SelectWorkspace(ctx, r)
 		}
 		var found []string
 		for _, w := range list {
@@ -97,24 +98,24 @@ func recordApply(ctx context.Context, r *projectRun, rec *applyRecord) error {
 			}
 		}
 		if len(found) == 0 {
-			err = r.tf.NewWorkspace(ctx, name)
+			err = r.TF.NewWorkspace(ctx, name)
 			if err == nil {
 				rec.name = name
-				return selectWorkspace(ctx, r) // `workspace new` selected the record
+				return stage.SelectWorkspace(ctx, r) // `workspace new` selected the record
 			}
 			if noWorkspaces(err) {
 				rec.none = "the state backend cannot create workspaces"
-				return selectWorkspace(ctx, r)
+				return stage.SelectWorkspace(ctx, r)
 			}
 			if !alreadyExists(err) {
 				return errors.Join(fmt.Errorf("could not record the apply in the state backend (workspace %s): nothing was applied; re-run the apply", name), err)
 			}
 			found = []string{name} // another apply of this plan, started this moment
 		}
-		if err := selectWorkspace(ctx, r); err != nil {
+		if err := stage.SelectWorkspace(ctx, r); err != nil {
 			return err
 		}
-		now := r.opts.Now()
+		now := r.Opts.Now()
 		if settle.IsZero() {
 			settle = now.Add(recordSettle)
 		} else if now.After(settle) {
@@ -142,12 +143,12 @@ var recordSettle = 10 * time.Second
 // waitStateLock waits until the state lock is free, with a plan (read-only; it takes the
 // lock for its duration) under the apply's lock timeout. A plan that fails for another
 // reason says nothing about the lock: the caller looks at the records again either way.
-func waitStateLock(ctx context.Context, r *projectRun) error {
-	r.phase("queued") // shown as waiting
-	defer r.phase("workspace")
-	_, err := r.tf.Plan(ctx, terraform.PlanOptions{VarFiles: r.p.VarFiles, LockTimeout: r.lockTimeout})
+func waitStateLock(ctx context.Context, r *stage.ProjectRun) error {
+	r.Phase("queued") // shown as waiting
+	defer r.Phase("workspace")
+	_, err := r.TF.Plan(ctx, terraform.PlanOptions{VarFiles: r.Project.VarFiles, LockTimeout: r.LockTimeout})
 	if terraform.IsLocked(err) {
-		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s) and holds tfgate's record of an apply of it: an apply is running, or one was cut off holding the lock. Nothing was applied; once no apply runs, re-run this one (it then checks the record again)", r.lockTimeout), err)
+		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s) and holds tfgate's record of an apply of it: an apply is running, or one was cut off holding the lock. Nothing was applied; once no apply runs, re-run this one (it then checks the record again)", r.LockTimeout), err)
 	}
 	if ctx.Err() != nil {
 		return err
@@ -170,8 +171,8 @@ func noWorkspaces(err error) bool {
 
 // interruptedError is the refusal of an apply whose state holds another apply's record:
 // what the record is, where the state stands against the plan, what to do.
-func interruptedError(ctx context.Context, r *projectRun, rec *applyRecord, records []string) error {
-	ws := r.p.Workspace
+func interruptedError(ctx context.Context, r *stage.ProjectRun, rec *applyRecord, records []string) error {
+	ws := r.Project.Workspace
 	if ws == "" {
 		ws = "default"
 	}
@@ -190,17 +191,17 @@ func interruptedError(ctx context.Context, r *projectRun, rec *applyRecord, reco
 	return fmt.Errorf("%s: check the state, then re-plan. The state backend still holds tfgate's record of an apply that never finished (workspace %s)%s. "+
 		"Check the state against the infrastructure: objects that apply created may be missing from it (import them, or push the state the run kept, see docs/failure-modes.md); "+
 		"then delete the record (%s in %s, workspace %s selected) and plan again in a new pull request. Nothing was applied",
-		what, strings.Join(records, ", "), where, strings.Join(del, ", "), r.p.Dir, ws)
+		what, strings.Join(records, ", "), where, strings.Join(del, ", "), r.Project.Dir, ws)
 }
 
 // stateAgainstPlan says how the state compares with the plan's prior state, for the
 // refusal; "" when either cannot be read.
-func stateAgainstPlan(ctx context.Context, r *projectRun) string {
-	prior, err := terraform.PlanPriorState(r.planFile)
+func stateAgainstPlan(ctx context.Context, r *stage.ProjectRun) string {
+	prior, err := terraform.PlanPriorState(r.PlanFile)
 	if err != nil {
 		return ""
 	}
-	cur, err := r.tf.StateMeta(ctx)
+	cur, err := r.TF.StateMeta(ctx)
 	switch {
 	case err != nil:
 		return ""
@@ -219,7 +220,7 @@ func stateAgainstPlan(ctx context.Context, r *projectRun) string {
 // finishApply runs after terraform apply: a state terraform could not save is pushed once
 // the backend answers, else kept and named; the record goes once the state is saved and
 // terraform ended on its own (an exit code, not a signal).
-func finishApply(ctx context.Context, r *projectRun, rec *applyRecord, applyErr error) error {
+func finishApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord, applyErr error) error {
 	if rec == nil {
 		return applyErr
 	}
@@ -234,10 +235,10 @@ func finishApply(ctx context.Context, r *projectRun, rec *applyRecord, applyErr 
 	if rec.name != "" {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if err := r.tf.DeleteWorkspace(dctx, rec.name); err != nil {
+		if err := r.TF.DeleteWorkspace(dctx, rec.name); err != nil {
 			// The next apply of this state is refused until a human deletes it: better
 			// than guessing.
-			return errors.Join(applyErr, fmt.Errorf("the apply ended, but tfgate could not delete its record (workspace %s) from the state backend: the next apply of %s is refused until it is deleted (`terraform workspace delete %s`): %w", rec.name, r.p.Name, rec.name, err))
+			return errors.Join(applyErr, fmt.Errorf("the apply ended, but tfgate could not delete its record (workspace %s) from the state backend: the next apply of %s is refused until it is deleted (`terraform workspace delete %s`): %w", rec.name, r.Project.Name, rec.name, err))
 		}
 		rec.name = ""
 	}
@@ -246,14 +247,14 @@ func finishApply(ctx context.Context, r *projectRun, rec *applyRecord, applyErr 
 
 // unsavedState handles errored.tfstate, terraform's copy of a state it applied but could
 // not write to the backend.
-func unsavedState(ctx context.Context, r *projectRun, rec *applyRecord, errored string, applyErr error) error {
+func unsavedState(ctx context.Context, r *stage.ProjectRun, rec *applyRecord, errored string, applyErr error) error {
 	// The backend may be back in a moment (a database restart): push what terraform
 	// applied, without -force, so terraform's own lineage and serial checks apply.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rec.pushWait)
 	defer cancel()
 	var pushErr error
 	for {
-		if pushErr = r.tf.PushState(pctx, errored); pushErr == nil {
+		if pushErr = r.TF.PushState(pctx, errored); pushErr == nil {
 			break
 		}
 		select {
@@ -272,7 +273,7 @@ func unsavedState(ctx context.Context, r *projectRun, rec *applyRecord, errored 
 	msg := fmt.Sprintf("%s: terraform changed the infrastructure but could not write the state to the backend, and tfgate could not push it either (tried for %s)", StateNotSaved, rec.pushWait)
 	switch {
 	case keepErr != nil:
-		msg += fmt.Sprintf("; the state is still in %s/errored.tfstate in this checkout (tfgate could not keep it elsewhere: %v): save it before the runner goes", r.p.Dir, keepErr)
+		msg += fmt.Sprintf("; the state is still in %s/errored.tfstate in this checkout (tfgate could not keep it elsewhere: %v): save it before the runner goes", r.Project.Dir, keepErr)
 	case rec.key != "":
 		msg += fmt.Sprintf("; tfgate kept it, encrypted with TFGATE_PLAN_KEY, in %s (in GitHub Actions the action uploads it as the artifact tfgate-unsaved-state-<attempt>)", kept)
 	default:
@@ -285,7 +286,7 @@ func unsavedState(ctx context.Context, r *projectRun, rec *applyRecord, errored 
 	case keepErr == nil:
 		push = "`terraform state push " + filepath.Base(kept) + "`"
 	}
-	msg += ". Recover: once the backend is up, push it (" + push + " in " + r.p.Dir + " after `terraform init`; see docs/failure-modes.md), "
+	msg += ". Recover: once the backend is up, push it (" + push + " in " + r.Project.Dir + " after `terraform init`; see docs/failure-modes.md), "
 	if rec.name != "" {
 		msg += "delete tfgate's record (`terraform workspace delete " + rec.name + "`), then plan again. Until then every apply of this state is refused"
 	} else {
@@ -296,7 +297,7 @@ func unsavedState(ctx context.Context, r *projectRun, rec *applyRecord, errored 
 
 // keepState moves an unsaved state out of the checkout into keepDir, encrypted with the
 // plan key when there is one, and returns where.
-func keepState(r *projectRun, rec *applyRecord, errored string) (string, error) {
+func keepState(r *stage.ProjectRun, rec *applyRecord, errored string) (string, error) {
 	if err := os.MkdirAll(rec.keepDir, 0o700); err != nil {
 		return "", err
 	}
@@ -304,11 +305,11 @@ func keepState(r *projectRun, rec *applyRecord, errored string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	ws := r.p.Workspace
+	ws := r.Project.Workspace
 	if ws == "" {
 		ws = "default"
 	}
-	base := safeName.ReplaceAllString(r.p.Name+"."+ws, "_") + ".errored.tfstate"
+	base := safeName.ReplaceAllString(r.Project.Name+"."+ws, "_") + ".errored.tfstate"
 	path := filepath.Join(rec.keepDir, base)
 	if rec.key != "" {
 		path += ".age"
@@ -351,7 +352,9 @@ func encryptState(data []byte, key string) ([]byte, error) {
 }
 
 // tfDir is the project's directory, where terraform runs (and writes errored.tfstate).
-func tfDir(r *projectRun) string { return filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)) }
+func tfDir(r *stage.ProjectRun) string {
+	return filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir))
+}
 
 // stateNotes names, in the run's notes, every project applied without its state saved: the
 // loudest place a report has.
@@ -364,7 +367,7 @@ func stateNotes(run *report.Run) {
 }
 
 // newRecord is the apply record of target t, before the apply.
-func (a *applier) newRecord(t *target) *applyRecord {
+func (a *review) newRecord(t *target) *applyRecord {
 	wait := a.req.StatePushWait
 	if wait <= 0 {
 		wait = DefaultStatePushWait

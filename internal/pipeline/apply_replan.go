@@ -12,6 +12,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
@@ -22,7 +23,7 @@ import (
 // (a refresh of every object) per project, which is why it is not the default.
 
 // replans reports whether the rules ask apply to plan the merge again.
-func (a *applier) replans() bool {
+func (a *review) replans() bool {
 	for _, cfg := range append([]*config.Config{a.base}, a.extraRules...) {
 		if cfg.Apply.Verify == config.VerifyReplan {
 			return true
@@ -33,29 +34,29 @@ func (a *applier) replans() bool {
 
 // replan plans the merge commit in the target's workspace and compares the changes with
 // the saved plan's; what differs is a problem.
-func (a *applier) replan(ctx context.Context, r *projectRun, t *target, saved *plan.Changes) error {
-	r.phase("replan")
+func (a *review) replan(ctx context.Context, r *stage.ProjectRun, t *target, saved *plan.Changes) error {
+	r.Phase("replan")
 	dir := filepath.Join(a.scratch, "replan", bundle.DirName(t.p.Name, t.p.Workspace))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir) // the new plan holds secrets in clear text too
-	if err := r.tf.SelectWorkspace(ctx, t.p.Workspace); err != nil {
+	if err := r.TF.SelectWorkspace(ctx, t.p.Workspace); err != nil {
 		return err
 	}
 	lock := a.req.LockTimeout
 	if lock <= 0 {
-		lock = r.opts.LockTimeout
+		lock = r.Opts.LockTimeout
 	}
 	out := filepath.Join(dir, bundle.PlanFile)
-	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: out, VarFiles: t.p.VarFiles, LockTimeout: lock}); err != nil {
+	if _, err := r.TF.Plan(ctx, terraform.PlanOptions{Out: out, VarFiles: t.p.VarFiles, LockTimeout: lock}); err != nil {
 		return fmt.Errorf("plan the merge again (apply.verify: %s): %w", config.VerifyReplan, err)
 	}
-	raw, err := r.tf.ShowPlan(ctx, out)
+	raw, err := r.TF.ShowPlan(ctx, out)
 	if err != nil {
 		return err
 	}
-	now, err := plan.Read(raw, plan.Options{Masker: r.masker})
+	now, err := plan.Read(raw, plan.Options{Masker: r.Masker})
 	if err != nil {
 		return fmt.Errorf("read the new plan of %s: %w", t.p.Name, err)
 	}

@@ -7,25 +7,26 @@ import (
 
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // applyStages: what apply does to each allowed project, from a fresh checkout of the
 // merge commit, keeping its record rec in the state backend (apply_record.go). The
 // workspace must exist (the plan created it): apply never makes one.
-func applyStages(rec *applyRecord) []stage {
-	return []stage{
-		{"", refuseTerraformFiles},
-		{"", initProject}, // reports "waiting" and "init" itself
-		{"workspace", func(ctx context.Context, r *projectRun) error { return recordApply(ctx, r, rec) }}, // and refuses when an earlier apply was cut off
-		{"apply", func(ctx context.Context, r *projectRun) error { return applyPlan(ctx, r, rec) }},
+func applyStages(rec *applyRecord) []stage.Stage {
+	return []stage.Stage{
+		{Phase: "", Run: stage.RefuseTerraformFiles},
+		{Phase: "", Run: stage.InitProject}, // reports "waiting" and "init" itself
+		{Phase: "workspace", Run: func(ctx context.Context, r *stage.ProjectRun) error { return recordApply(ctx, r, rec) }}, // and refuses when an earlier apply was cut off
+		{Phase: "apply", Run: func(ctx context.Context, r *stage.ProjectRun) error { return applyPlan(ctx, r, rec) }},
 	}
 }
 
 // apply applies every allowed target in depends_on order, at most Parallel at once. A
 // refused or failed target stays as judged, and the projects that depend on it do not
 // start. In a dry run nothing is applied: allowed targets stay allowed.
-func (a *applier) apply(ctx context.Context) error {
+func (a *review) apply(ctx context.Context) error {
 	if len(a.targets) == 0 {
 		return nil
 	}
@@ -45,21 +46,21 @@ func (a *applier) apply(ctx context.Context) error {
 			applied = append(applied, t.p)
 		}
 	}
-	opts.procs = terraformProcs(a.req.Parallel, dirCount(applied))
-	a.run.Projects = forEach(ctx, projects, poolOptions{Limit: a.req.Parallel, Progress: a.req.Progress, Ordered: true, Now: a.req.Now},
+	opts.Procs = stage.TerraformProcs(a.req.Parallel, stage.DirCount(applied))
+	a.run.Projects = stage.ForEach(ctx, projects, stage.PoolOptions{Limit: a.req.Parallel, Progress: a.req.Progress, Ordered: true, Now: a.req.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]
 			if t.result.Status != report.StatusAllowed || a.req.DryRun {
 				return t.result
 			}
-			r := &projectRun{opts: opts, p: p, dir: t.dir, phase: phase, detail: detailOf(a.req.Progress, p.Name),
-				planFile: t.opened.PlanPath, lockTimeout: a.req.LockTimeout}
+			r := &stage.ProjectRun{Opts: opts, Project: p, Dir: t.dir, Phase: phase, Detail: stage.DetailOf(a.req.Progress, p.Name),
+				PlanFile: t.opened.PlanPath, LockTimeout: a.req.LockTimeout}
 			rec := a.newRecord(t)
 			stages := applyStages(rec)
 			if t.tf != nil { // derive initialised it
-				r.tf, stages = t.tf, stages[1:]
+				r.TF, stages = t.tf, stages[1:]
 			}
-			res := runStages(ctx, r, stages)
+			res := stage.RunStages(ctx, r, stages)
 			out := t.result
 			out.Status, out.Error = report.StatusApplied, ""
 			if res.Status != report.StatusPlanned {
@@ -81,9 +82,9 @@ func (a *applier) apply(ctx context.Context) error {
 
 // applyPlan applies the verified plan file, and nothing else. Terraform's own refusals
 // get a sentence that says what happened and what to do.
-func applyPlan(ctx context.Context, r *projectRun, rec *applyRecord) error {
-	progress := newDetailer(r.opts.Now, r.detail, applyDetail)
-	err := r.tf.Apply(ctx, r.planFile, terraform.ApplyOptions{LockTimeout: r.lockTimeout, Progress: progress.update})
+func applyPlan(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) error {
+	progress := stage.NewDetailer(r.Opts.Now, r.Detail, terraform.ApplyDetail)
+	err := r.TF.Apply(ctx, r.PlanFile, terraform.ApplyOptions{LockTimeout: r.LockTimeout, Progress: progress.Update})
 	err = finishApply(ctx, r, rec, err)
 	switch {
 	case err == nil:
@@ -100,7 +101,7 @@ func applyPlan(ctx context.Context, r *projectRun, rec *applyRecord) error {
 		}
 		return errors.Join(errors.New("the reviewed plan is stale: the state changed since it was planned (another apply — perhaps this one, run before — or a change outside this pull request). Nothing was applied twice; plan the project again in a new pull request"), err)
 	case terraform.IsLocked(err):
-		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s): nothing was applied; re-run the apply once that run has finished", r.lockTimeout), err)
+		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s): nothing was applied; re-run the apply once that run has finished", r.LockTimeout), err)
 	}
 	return err
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // Verifying each bundle against the merge commit before anything is applied.
 
 // loadBundles fetches the bundles planned for the pull request's head and matches them to
 // the targets by project and workspace.
-func (a *applier) loadBundles(ctx context.Context) error {
+func (a *review) loadBundles(ctx context.Context) error {
 	scratch, err := os.MkdirTemp("", "tfgate-apply-")
 	if err != nil {
 		return err
@@ -70,7 +71,7 @@ func (a *applier) loadBundles(ctx context.Context) error {
 }
 
 // want names the bundles planned on commit sha for the pull request.
-func (a *applier) want(sha string) bundle.Want {
+func (a *review) want(sha string) bundle.Want {
 	w := bundle.Want{PR: a.pr.Number, HeadSHA: sha, ArtifactName: a.req.GitHub.ArtifactName}
 	if w.ArtifactName == "" {
 		w.ArtifactName = "tfgate-plan-" + sha
@@ -83,7 +84,7 @@ func (a *applier) want(sha string) bundle.Want {
 // terraform version is the one that planned it. It gathers the facts; gate.AcceptBundle
 // judges them: what does not hold is a problem (a refusal). A bundle that cannot be opened
 // at all (no key, wrong key), or inputs that cannot be read, are a failure.
-func (a *applier) verify(ctx context.Context, t *target) {
+func (a *review) verify(ctx context.Context, t *target) {
 	if t.bundle == nil {
 		return // the gate refuses a project without a bundle
 	}
@@ -94,7 +95,7 @@ func (a *applier) verify(ctx context.Context, t *target) {
 
 // bundleFacts reads what bundle acceptance judges of t's bundle, opening its plan file
 // (t.opened) on the way. It stops at the first failure, leaving the rest unread.
-func (a *applier) bundleFacts(ctx context.Context, t *target) (gate.BundleFacts, string) {
+func (a *review) bundleFacts(ctx context.Context, t *target) (gate.BundleFacts, string) {
 	m := t.bundle
 	f := gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir, PR: m.PR, MergedPR: a.pr.Number,
 		PoliciesRequired: a.policies, PolicyJudged: m.Policy != nil && (m.Policy.Evaluated || m.Policy.Error != "")}
@@ -121,7 +122,7 @@ func (a *applier) bundleFacts(ctx context.Context, t *target) (gate.BundleFacts,
 	if err != nil {
 		return f, err.Error()
 	}
-	files = outside(files, a.req.Root, filepath.Dir(t.dir))
+	files = stage.Outside(files, a.req.Root, filepath.Dir(t.dir))
 	sums, _, err := bundle.HashInputs(ctx, a.req.Root, files)
 	if err != nil {
 		return f, err.Error()

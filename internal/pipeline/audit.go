@@ -8,6 +8,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // AuditEntry is one line of the --audit-log file: what apply did with one project, who
@@ -83,11 +84,11 @@ func AppendAudit(path string, entries []AuditEntry) error {
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return Optionf("{AuditLog}: %w", err)
+		return stage.Optionf("{AuditLog}: %w", err)
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		f.Close()
-		return Optionf("{AuditLog} %s: %w", path, err)
+		return stage.Optionf("{AuditLog} %s: %w", path, err)
 	}
 	return f.Close()
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/stage"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // The base commit's view selects what the change's own configuration drops, names the
@@ -14,7 +16,7 @@ import (
 // project that the base does not mark inert.
 func TestSelectBaseView(t *testing.T) {
 	cfg := "version: 1\nignore: [\"docs/**\"]\nprojects:\n  - name: quiet\n    dir: quiet\n  - name: gone\n    dir: gone\n  - name: other\n    dir: other\n"
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		".tfgate.yaml":    cfg,
 		"quiet/main.tf":   "# v1\n",
 		"gone/main.tf":    "# v1\n",
@@ -22,10 +24,10 @@ func TestSelectBaseView(t *testing.T) {
 		"scripts/hook.sh": "v1\n",
 		"docs/guide.txt":  "v1\n",
 	})
-	gitIn(t, root, "init", "-q", "-b", "main")
-	gitIn(t, root, "add", "-A")
-	gitIn(t, root, "commit", "-q", "-m", "initial")
-	gitIn(t, root, "checkout", "-q", "-b", "change")
+	testenv.Git(t, root, "init", "-q", "-b", "main")
+	testenv.Git(t, root, "add", "-A")
+	testenv.Git(t, root, "commit", "-q", "-m", "initial")
+	testenv.Git(t, root, "checkout", "-q", "-b", "change")
 	// The change: quiet's when_modified matches nothing, gone leaves projects:, both change;
 	// the hook, a doc and the configuration change too; an untracked file appears.
 	head := "version: 1\nignore: [\"scripts/**\", \"docs/**\"]\nprojects:\n  - name: quiet\n    dir: quiet\n    when_modified: [\"nothing\"]\n  - name: other\n    dir: other\n"
@@ -35,12 +37,12 @@ func TestSelectBaseView(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gitIn(t, root, "commit", "-q", "-am", "change")
+	testenv.Git(t, root, "commit", "-q", "-am", "change")
 	if err := os.WriteFile(filepath.Join(root, "untracked.sh"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	headCfg := mustParse(t, head)
-	sel, err := Select(t.Context(), SelectOptions{Root: root, Config: headCfg, Changed: true, Base: "main"})
+	sel, err := stage.Select(t.Context(), stage.SelectOptions{Root: root, Config: headCfg, Changed: true, Base: "main"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,9 +48,9 @@ func BenchmarkLargePlan(b *testing.B) {
 		}
 	}
 
-	root := writeTree(b, map[string]string{"p/main.tf": benchProject(n)})
+	root := testenv.WriteTree(b, map[string]string{"p/main.tf": benchProject(n)})
 	dir := filepath.Join(root, "p")
-	env := testEnv()
+	env := testenv.RunEnv()
 	env["HOME"] = b.TempDir()
 	env["CHECKPOINT_DISABLE"] = "1"
 	env["TFGATE_TERRAFORM"] = tf.Path

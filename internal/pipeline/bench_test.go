@@ -9,6 +9,8 @@ import (
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/stage"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // benchProject is a project of n resources with a little nesting, in the shape of real ones.
@@ -32,14 +34,14 @@ func BenchmarkSinglePlan(b *testing.B) {
 
 func benchSinglePlan(b *testing.B, source string) {
 	bin := testBinary(b)
-	env := testEnv()
+	env := testenv.RunEnv()
 	var environ []string
 	for k, v := range env {
 		environ = append(environ, k+"="+v)
 	}
 
 	b.Run("raw-terraform", func(b *testing.B) {
-		dir := writeTree(b, map[string]string{"p/main.tf": source})
+		dir := testenv.WriteTree(b, map[string]string{"p/main.tf": source})
 		wd := filepath.Join(dir, "p")
 		run := func(args ...string) {
 			cmd := exec.Command(bin.Path, args...)
@@ -56,14 +58,14 @@ func benchSinglePlan(b *testing.B, source string) {
 	})
 
 	b.Run("tfgate", func(b *testing.B) {
-		root := writeTree(b, map[string]string{"p/main.tf": source})
+		root := testenv.WriteTree(b, map[string]string{"p/main.tf": source})
 		ctx := context.Background()
 		projects, err := project.Discover(ctx, root, config.Default())
 		if err != nil {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			rep, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: bin, Env: env, Parallel: 1})
+			rep, err := stage.Plan(ctx, stage.PlanOptions{Root: root, Projects: projects, Binary: bin, Env: env, Parallel: 1})
 			if err != nil || rep.Projects[0].Error != "" {
 				b.Fatalf("plan: %v %s", err, rep.Projects[0].Error)
 			}
@@ -84,12 +86,16 @@ func BenchmarkPluginCache(b *testing.B) {
 	f.plan(b, warm, 2)
 	cases := []struct {
 		name string
-		opts func() PlanOptions
+		opts func() stage.PlanOptions
 	}{
-		{"no-cache", func() PlanOptions { return PlanOptions{} }},
-		{"cold", func() PlanOptions { return PlanOptions{PluginCacheDir: filepath.Join(b.TempDir(), "plugins")} }},
-		{"warm", func() PlanOptions { return PlanOptions{PluginCacheDir: warm} }},
-		{"warm-terraform-cache", func() PlanOptions { return PlanOptions{Env: map[string]string{"TF_PLUGIN_CACHE_DIR": warm}} }},
+		{"no-cache", func() stage.PlanOptions { return stage.PlanOptions{} }},
+		{"cold", func() stage.PlanOptions {
+			return stage.PlanOptions{PluginCacheDir: filepath.Join(b.TempDir(), "plugins")}
+		}},
+		{"warm", func() stage.PlanOptions { return stage.PlanOptions{PluginCacheDir: warm} }},
+		{"warm-terraform-cache", func() stage.PlanOptions {
+			return stage.PlanOptions{Env: map[string]string{"TF_PLUGIN_CACHE_DIR": warm}}
+		}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

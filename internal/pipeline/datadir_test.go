@@ -14,7 +14,9 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // dataDirRunner is the fake runner that records the data directory it was given and whether
@@ -36,7 +38,7 @@ func (r *dataDirRunner) Init(ctx context.Context) error {
 func TestDataDirPerProjectOutsideTheTree(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"app/main.tf": `resource "terraform_data" "a" {}`,
 		"db/main.tf":  `resource "terraform_data" "b" {}`,
 	})
@@ -59,7 +61,7 @@ func TestDataDirPerProjectOutsideTheTree(t *testing.T) {
 				dirs = append(dirs, d)
 			}}, nil
 	}
-	run, err := Plan(t.Context(), PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1, Env: map[string]string{"TF_DATA_DIR": ".terraform"}})
+	run, err := stage.Plan(t.Context(), stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1, Env: map[string]string{"TF_DATA_DIR": ".terraform"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestDataDirNotCreatable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", notDir)
-	root := writeTree(t, map[string]string{"app/main.tf": `resource "terraform_data" "a" {}`})
+	root := testenv.WriteTree(t, map[string]string{"app/main.tf": `resource "terraform_data" "a" {}`})
 	projects, err := project.Discover(t.Context(), root, config.Default())
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +100,7 @@ func TestDataDirNotCreatable(t *testing.T) {
 	factory := func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
 		return &fakeRunner{dir: opts.Name, show: fakePlanJSON, calls: &calls}, nil
 	}
-	run, err := Plan(t.Context(), PlanOptions{Root: root, Projects: projects, NewRunner: factory, OutDir: t.TempDir()})
+	run, err := stage.Plan(t.Context(), stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, OutDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestDataDirNotCreatable(t *testing.T) {
 // stages too, which start at init — naming the file; an untracked one does not, nor one
 // tracked but not on disk (nothing terraform could read).
 func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"app/main.tf":                      `resource "terraform_data" "a" {}`,
 		"app/.terraform/terraform.tfstate": `{"version": 3, "backend": {"type": "local", "config": {"path": "stolen.tfstate"}}}`,
 		"db/main.tf":                       `resource "terraform_data" "b" {}`,
@@ -124,10 +126,10 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 		"web/main.tf":                      `resource "terraform_data" "c" {}`,
 		"web/.terraform/environment":       "evil",
 	})
-	gitIn(t, root, "init", "-q", "-b", "main")
-	gitIn(t, root, "add", "-A", "-f")
-	gitIn(t, root, "rm", "-q", "--cached", "db/.terraform/environment") // on disk, untracked
-	gitIn(t, root, "commit", "-q", "-m", "initial")
+	testenv.Git(t, root, "init", "-q", "-b", "main")
+	testenv.Git(t, root, "add", "-A", "-f")
+	testenv.Git(t, root, "rm", "-q", "--cached", "db/.terraform/environment") // on disk, untracked
+	testenv.Git(t, root, "commit", "-q", "-m", "initial")
 	if err := os.RemoveAll(filepath.Join(root, "web", ".terraform")); err != nil { // tracked, not on disk: nothing to read
 		t.Fatal(err)
 	}
@@ -137,20 +139,20 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		stages []stage
-	}{{"plan", planStages}, {"drift", driftStages}, {"apply", applyStages(&applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()})}} {
+		stages []stage.Stage
+	}{{"plan", stage.PlanStages}, {"drift", driftStages}, {"apply", applyStages(&applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()})}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []string
-			opts := &PlanOptions{Root: root, NewRunner: func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
+			opts := &stage.PlanOptions{Root: root, NewRunner: func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
 				return &fakeRunner{dir: opts.Name, show: fakePlanJSON, calls: &calls}, nil
 			}}
-			if err := opts.defaults(); err != nil {
+			if err := opts.Defaults(); err != nil {
 				t.Fatal(err)
 			}
 			got := map[string]report.Project{}
 			for _, p := range projects {
-				r := &projectRun{opts: opts, p: p, dir: t.TempDir(), phase: func(string) {}, detail: func(string) {}, planFile: filepath.Join(t.TempDir(), "plan")}
-				got[p.Name] = runStages(t.Context(), r, tc.stages)
+				r := &stage.ProjectRun{Opts: opts, Project: p, Dir: t.TempDir(), Phase: func(string) {}, Detail: func(string) {}, PlanFile: filepath.Join(t.TempDir(), "plan")}
+				got[p.Name] = stage.RunStages(t.Context(), r, tc.stages)
 			}
 			app := got["app"]
 			if app.Status != report.StatusFailed || !strings.Contains(app.Error, "app/.terraform is committed (app/.terraform/terraform.tfstate)") ||
@@ -180,7 +182,7 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 func TestPlanIgnoresTheProjectsDataDir(t *testing.T) {
 	bin := testBinary(t)
 	backend := "terraform {\n  backend \"local\" {\n    path = \"real.tfstate\"\n  }\n}\n"
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"app/main.tf":       backend + "module \"m\" {\n  source = \"./mod\"\n  input  = \"v1\"\n}\n",
 		"app/mod/main.tf":   "variable \"input\" {}\n\nresource \"terraform_data\" \"reviewed\" {\n  input = var.input\n}\n",
 		"app/.evil/main.tf": "variable \"input\" {}\n\nresource \"terraform_data\" \"evil\" {}\n",
@@ -190,7 +192,7 @@ func TestPlanIgnoresTheProjectsDataDir(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(bin.Path, args...)
 		cmd.Dir = dir
-		for k, v := range testEnv() {
+		for k, v := range testenv.RunEnv() {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -231,7 +233,7 @@ func TestPlanIgnoresTheProjectsDataDir(t *testing.T) {
 	}
 
 	p := project.Project{Name: "app", Dir: "app", Workspace: "default", WhenModified: project.DefaultWhenModified}
-	run, err := Plan(t.Context(), PlanOptions{Root: root, Projects: []project.Project{p}, Binary: bin, Env: testEnv()})
+	run, err := stage.Plan(t.Context(), stage.PlanOptions{Root: root, Projects: []project.Project{p}, Binary: bin, Env: testenv.RunEnv()})
 	if err != nil {
 		t.Fatal(err)
 	}

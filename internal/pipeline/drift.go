@@ -19,6 +19,7 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // SuggestFunc proposes the code edits that would accept a project's drift (drift.Suggest):
@@ -30,15 +31,15 @@ type DriftRequest struct {
 	Root      string
 	Config    *config.Config
 	Names     []string // explicit projects; none = every project whose config does not say drift: false
-	Terraform TerraformOptions
+	Terraform stage.TerraformOptions
 	Env       map[string]string // terraform's environment
 	Parallel  int
 	// LockTimeout: how long terraform waits for a state lock (0 = DefaultLockTimeout).
 	LockTimeout time.Duration
 	Masker      *secret.Masker
-	Progress    Progress     // nil: none
-	Log         *slog.Logger // nil: none
-	Suggest     SuggestFunc  // nil: no fold-back suggestions
+	Progress    stage.Progress // nil: none
+	Log         *slog.Logger   // nil: none
+	Suggest     SuggestFunc    // nil: no fold-back suggestions
 	// PatchFile, when set, receives the foldable suggestions of every project as one
 	// unified diff (git apply) a human can review and commit.
 	PatchFile string
@@ -54,9 +55,9 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if req.Parallel < 0 {
-		return run, Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
+		return run, stage.Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names, All: len(req.Names) == 0})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, Names: req.Names, All: len(req.Names) == 0})
 	if err != nil {
 		return run, err
 	}
@@ -77,7 +78,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 	if len(projects) == 0 {
 		return run, nil
 	}
-	bin, err := ResolveTerraform(ctx, req.Config, req.Terraform)
+	bin, err := stage.ResolveTerraform(ctx, req.Config, req.Terraform)
 	if err != nil {
 		return run, err
 	}
@@ -97,7 +98,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 			return s
 		}
 	}
-	checked, err := Drift(ctx, PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env, PluginCacheDir: pluginCacheDir(req.Config, req.Terraform),
+	checked, err := checkDrift(ctx, stage.PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		Parallel: req.Parallel, LockTimeout: req.LockTimeout, Masker: req.Masker, Progress: req.Progress}, suggest)
 	run.Projects = checked.Projects
 	if err == nil && req.PatchFile != "" {
@@ -112,13 +113,13 @@ func writePatch(req DriftRequest, s []drift.Suggestion) error {
 	slices.SortStableFunc(s, func(a, b drift.Suggestion) int { return strings.Compare(a.File, b.File) })
 	patch, err := drift.Patch(req.Root, s)
 	if err != nil {
-		return Optionf("{PatchFile}: %w", err)
+		return stage.Optionf("{PatchFile}: %w", err)
 	}
 	if req.Masker.String(patch) != patch {
-		return Optionf("{PatchFile} %s: not written: the edits would put a secret value into the file", req.PatchFile)
+		return stage.Optionf("{PatchFile} %s: not written: the edits would put a secret value into the file", req.PatchFile)
 	}
 	if err := os.WriteFile(req.PatchFile, []byte(patch), 0o644); err != nil {
-		return Optionf("{PatchFile}: %w", err)
+		return stage.Optionf("{PatchFile}: %w", err)
 	}
 	return nil
 }
@@ -127,21 +128,20 @@ func writePatch(req DriftRequest, s []drift.Suggestion) error {
 // no input hash, policies or bundle. The plan file goes to a scratch directory removed at
 // the end; the plan refreshes in memory and writes no state; terraform takes the state lock
 // as for any plan.
-var driftStages = []stage{
-	{"", checkProblems},
-	{"", refuseTerraformFiles},
-	{"", initProject}, // reports "waiting" and "init" itself
-	{"workspace", selectWorkspace},
-	{"plan", planProject},
-	{"show", showPlan},
-	{"", foldBack},
+var driftStages = []stage.Stage{
+	{Phase: "", Run: stage.CheckProblems},
+	{Phase: "", Run: stage.RefuseTerraformFiles},
+	{Phase: "", Run: stage.InitProject}, // reports "waiting" and "init" itself
+	{Phase: "workspace", Run: stage.SelectWorkspace},
+	{Phase: "plan", Run: stage.PlanProject},
+	{Phase: "show", Run: stage.ShowPlan},
 }
 
 // Drift checks every project with bounded parallelism (the pool plan uses) and returns the
 // run's projects, each drifted, pending, in sync or failed.
-func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.Run, error) {
+func checkDrift(ctx context.Context, opts stage.PlanOptions, suggest SuggestFunc) (report.Run, error) {
 	run := report.Run{Kind: report.KindDrift}
-	if err := opts.defaults(); err != nil {
+	if err := opts.Defaults(); err != nil {
 		return run, err
 	}
 	opts.OutDir = ""     // never a bundle: nothing of a drift check may be applied
@@ -151,14 +151,14 @@ func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.R
 		return run, err
 	}
 	defer os.RemoveAll(work)
-	dirs := bundleDirs(opts.Projects)
-	opts.procs = terraformProcs(opts.Parallel, dirCount(opts.Projects))
-	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
+	dirs := stage.BundleDirs(opts.Projects)
+	opts.Procs = stage.TerraformProcs(opts.Parallel, stage.DirCount(opts.Projects))
+	run.Projects = stage.ForEach(ctx, opts.Projects, stage.PoolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			i := indexOf(opts.Projects, p)
 			dir := filepath.Join(work, dirs[i])
 			defer os.RemoveAll(dir) // the plan file holds secrets in clear text
-			r := runStages(ctx, &projectRun{opts: &opts, p: p, dir: dir, phase: phase, detail: detailOf(opts.Progress, p.Name), suggest: suggest}, driftStages)
+			r := stage.RunStages(ctx, &stage.ProjectRun{Opts: &opts, Project: p, Dir: dir, Phase: phase, Detail: stage.DetailOf(opts.Progress, p.Name)}, append(driftStages[:len(driftStages):len(driftStages)], stage.Stage{Phase: "", Run: func(ctx context.Context, r *stage.ProjectRun) error { return foldBack(ctx, r, suggest) }}))
 			if r.Status == report.StatusPlanned {
 				r.Status = drift.Status(r.Changes)
 			}
@@ -175,15 +175,15 @@ func Drift(ctx context.Context, opts PlanOptions, suggest SuggestFunc) (report.R
 // Suggest (drift.Suggest) finds, for each drifted attribute, the literal in the project's own
 // files to edit, or why it cannot be folded back; the lines read `File:Line  Attribute = Old
 // → New` or `Address.Attribute: Reason`, masked like everything else.
-func foldBack(_ context.Context, r *projectRun) error {
-	if r.suggest == nil || r.result.Changes == nil || len(r.result.Changes.Drift) == 0 {
+func foldBack(_ context.Context, r *stage.ProjectRun, suggest SuggestFunc) error {
+	if suggest == nil || r.Result.Changes == nil || len(r.Result.Changes.Drift) == 0 {
 		return nil
 	}
 	var lines []string
-	for _, s := range r.suggest(r.opts.Root, r.p, r.result.Changes.Drift) {
-		lines = append(lines, r.masker.String(s.String()))
+	for _, s := range suggest(r.Opts.Root, r.Project, r.Result.Changes.Drift) {
+		lines = append(lines, r.Masker.String(s.String()))
 	}
-	r.result.Suggestions = lines
+	r.Result.Suggestions = lines
 	return nil
 }
 

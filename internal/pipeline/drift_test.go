@@ -13,7 +13,9 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 const (
@@ -28,7 +30,7 @@ const (
 // the fold-back hook with the drifted resources only (its lines masked), and leaves no plan
 // file behind.
 func TestDriftStagesWithFakeRunner(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"drifted/main.tf": `resource "fakecloud_object" "web" {}`,
 		"pending/main.tf": `resource "terraform_data" "a" {}`,
 		"insync/main.tf":  `resource "terraform_data" "b" {}`,
@@ -63,7 +65,7 @@ func TestDriftStagesWithFakeRunner(t *testing.T) {
 		return []drift.Suggestion{{Address: "fakecloud_object.web", Attribute: "content", File: "main.tf", Line: 1,
 			Old: `"v1"`, New: `"v2 hunter2-in-plan"`}}
 	}
-	run, err := Drift(ctx, PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
+	run, err := checkDrift(ctx, stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
 		Masker: secret.NewMasker(nil).With("hunter2-in-plan")}, suggest)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +108,7 @@ func (r *recordingRunner) Plan(ctx context.Context, opts terraform.PlanOptions) 
 
 // drift: false leaves a project out unless it is named.
 func TestRunDriftSkipsDriftFalse(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		".tfgate.yaml": "version: 1\nprojects:\n  - {name: a, dir: a, drift: false}\n",
 		"a/main.tf":    `resource "terraform_data" "a" {}`,
 	})

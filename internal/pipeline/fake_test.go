@@ -11,7 +11,9 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // fakeRunner plays terraform for pipeline tests that need no real one: init and workspace
@@ -63,7 +65,7 @@ const fakePlanJSON = `{"format_version":"1.2","terraform_version":"1.5.7","resou
 // summarised and masked, and a failing plan's error masked with the project's sensitive
 // variable values.
 func TestPlanStagesWithFakeRunner(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"ok/main.tf":  `resource "terraform_data" "a" {}`,
 		"bad/main.tf": `variable "pw" { sensitive = true }`,
 	})
@@ -80,7 +82,7 @@ func TestPlanStagesWithFakeRunner(t *testing.T) {
 		}
 		return r, nil
 	}
-	run, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
+	run, err := stage.Plan(ctx, stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
 		Env: map[string]string{"TF_VAR_pw": "pw-from-env-123"}, Masker: secret.NewMasker(nil)})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // What the gate judges besides the planned projects: the review of what nothing plans.
@@ -18,7 +19,7 @@ import (
 // reviewTargets are the review-only items of a selection: one for the changed files that
 // belong to no project, one per base project the change dropped. Each needs the pull
 // request's approvals under the base's rules; none has a bundle or is ever applied.
-func reviewTargets(sel Selection) []target {
+func reviewTargets(sel stage.Selection) []target {
 	var out []target
 	for _, v := range sel.Vanished {
 		p := v.Project
@@ -27,7 +28,7 @@ func reviewTargets(sel Selection) []target {
 	}
 	if len(sel.Shared) > 0 {
 		out = append(out, target{
-			p:      project.Project{Name: "files outside every project (" + listFiles(sel.Shared, 3) + ")", Dir: ".", Workspace: "default"},
+			p:      project.Project{Name: "files outside every project (" + stage.ListFiles(sel.Shared, 3) + ")", Dir: ".", Workspace: "default"},
 			review: "shared",
 		})
 	}
@@ -49,7 +50,7 @@ func reviewProject(base *config.Config, t target) gate.Project {
 // stateAliases are the base projects with rules of their own ("name\x00workspace") that
 // keep their state where p does (project.StateAddress): p may be one of them renamed and
 // moved, and inherits their rules.
-func stateAliases(root string, bv *BaseView, p project.Project) []string {
+func stateAliases(root string, bv *stage.BaseView, p project.Project) []string {
 	if bv == nil {
 		return nil
 	}
@@ -71,7 +72,7 @@ func stateAliases(root string, bv *BaseView, p project.Project) []string {
 // leave the run, and when one of them was refused (its approvals are missing) every
 // project of the merge is refused with its reasons: a change to a file terraform may read
 // from any project is part of each one's apply.
-func (a *applier) foldReviews() {
+func (a *review) foldReviews() {
 	var kept []target
 	var why []string
 	for _, t := range a.targets {

@@ -9,6 +9,7 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // gateStale refuses, in `tfgate gate`, a plan whose inputs differ from the checkout's: the
@@ -17,7 +18,7 @@ import (
 // the project is stale, and apply would refuse it after the merge. Without this a review
 // given after notify-stale marked the plan stale would turn tfgate/gate green again. A
 // merge queue's plan is of the very commit checked out: not checked here.
-func (a *applier) gateStale(ctx context.Context, sel Selection) error {
+func (a *review) gateStale(ctx context.Context, sel stage.Selection) error {
 	if a.queue != "" {
 		return nil
 	}
@@ -33,7 +34,7 @@ func (a *applier) gateStale(ctx context.Context, sel Selection) error {
 				rules = sel.BaseView.Config
 			}
 			var err error
-			if shared, err = sharedSums(ctx, a.req.Root, sel.All, rules, a.scratch); err != nil {
+			if shared, err = stage.SharedSums(ctx, a.req.Root, sel.All, rules, a.scratch); err != nil {
 				return err
 			}
 		}
@@ -41,7 +42,7 @@ func (a *applier) gateStale(ctx context.Context, sel Selection) error {
 		if err != nil {
 			return err
 		}
-		sums, _, err := bundle.HashInputs(ctx, a.req.Root, outside(files, a.req.Root, a.scratch))
+		sums, _, err := bundle.HashInputs(ctx, a.req.Root, stage.Outside(files, a.req.Root, a.scratch))
 		if err != nil {
 			return err
 		}

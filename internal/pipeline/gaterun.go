@@ -17,6 +17,7 @@ import (
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // GateRequest is everything `tfgate gate` was asked to do.
@@ -53,7 +54,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	run := report.Run{Kind: report.KindGate}
 	if req.GitHub == nil || req.GitHub.API == nil {
-		return run, Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
+		return run, stage.Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
 	}
 	gh := req.GitHub
 	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
@@ -62,7 +63,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		n = gh.Event.PRNumber
 	}
 	if n <= 0 {
-		return run, Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
+		return run, stage.Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
 	}
 	pr, err := gh.API.GetPull(ctx, repo, n)
 	if err != nil {
@@ -84,7 +85,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		pr.BaseSHA = ev.BaseSHA
 	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
-	a := &applier{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
+	a := &review{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
 		// The queue's commit is what lands: its plan is judged, and its status is the
 		// queue's required check; approvals are still the pull request's.
@@ -136,7 +137,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 
 // gateTargets finds the projects the pull request changes and the bundles planned on its
 // head; the rules come from its base commit.
-func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
+func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	git := ci.Git{Dir: req.Root}
 	baseRev := a.pr.BaseSHA
 	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
@@ -150,7 +151,7 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
 	}
-	_, base, _, err := BaseConfig(ctx, req.Root, req.ConfigFile, baseRev)
+	_, base, _, err := stage.BaseConfig(ctx, req.Root, req.ConfigFile, baseRev)
 	if err != nil {
 		return fmt.Errorf("read the rules at the base commit: %w", err)
 	}
@@ -158,7 +159,7 @@ func (a *applier) gateTargets(ctx context.Context, req GateRequest) error {
 	if _, err := git.Head(ctx); err != nil {
 		return err
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,10 @@ package pipeline
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/terraform"
 	"github.com/tfgate/tfgate/internal/testenv"
 )
@@ -22,28 +22,10 @@ func testBinary(tb testing.TB) terraform.Binary {
 	return bin
 }
 
-func testEnv() map[string]string {
-	return map[string]string{
-		"PATH":               os.Getenv("PATH"),
-		"HOME":               os.TempDir(),
-		"TF_CLI_CONFIG_FILE": "/dev/null",
-		"TF_IN_AUTOMATION":   "1",
-		"TF_INPUT":           "0",
+// statuses lists each result as "name:status", in order.
+func statuses(rs []report.Project) (s string) {
+	for _, r := range rs {
+		s += " " + r.Name + ":" + string(r.Status)
 	}
-}
-
-// writeTree writes files (slash paths → content) under a new temp dir and returns it.
-func writeTree(tb testing.TB, files map[string]string) string {
-	tb.Helper()
-	root := tb.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return root
+	return strings.TrimSpace(s)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 func revIn(t *testing.T, dir, rev string) string {
@@ -23,19 +24,19 @@ func revIn(t *testing.T, dir, rev string) string {
 // TestDispatchedPull: a workflow_dispatch re-plan becomes the pull request's event on its
 // test merge with the current main, and refuses what must not be planned.
 func TestDispatchedPull(t *testing.T) {
-	root := writeTree(t, map[string]string{"app/main.tf": ""})
-	gitIn(t, root, "init", "-q", "-b", "main")
-	gitIn(t, root, "add", "-A")
-	gitIn(t, root, "commit", "-qm", "base")
+	root := testenv.WriteTree(t, map[string]string{"app/main.tf": ""})
+	testenv.Git(t, root, "init", "-q", "-b", "main")
+	testenv.Git(t, root, "add", "-A")
+	testenv.Git(t, root, "commit", "-qm", "base")
 	base := revIn(t, root, "HEAD")
-	gitIn(t, root, "checkout", "-qb", "b")
-	gitIn(t, root, "commit", "-q", "--allow-empty", "-m", "b")
+	testenv.Git(t, root, "checkout", "-qb", "b")
+	testenv.Git(t, root, "commit", "-q", "--allow-empty", "-m", "b")
 	head := revIn(t, root, "HEAD")
-	gitIn(t, root, "checkout", "-q", "main")
-	gitIn(t, root, "commit", "-q", "--allow-empty", "-m", "a merged")
+	testenv.Git(t, root, "checkout", "-q", "main")
+	testenv.Git(t, root, "commit", "-q", "--allow-empty", "-m", "a merged")
 	main := revIn(t, root, "HEAD")
-	gitIn(t, root, "checkout", "-q", "--detach", main)
-	gitIn(t, root, "merge", "-q", "--no-ff", "-m", "test merge", head)
+	testenv.Git(t, root, "checkout", "-q", "--detach", main)
+	testenv.Git(t, root, "merge", "-q", "--no-ff", "-m", "test merge", head)
 
 	s := githubtest.New(t)
 	s.AddPull(staleRepo, githubtest.Pull{Number: 8, HeadSHA: head, BaseSHA: base, HeadRef: "b", BaseRef: "main"})
@@ -70,7 +71,7 @@ func TestDispatchedPull(t *testing.T) {
 			t.Errorf("#%d: %v, want %q", tc.n, err, tc.want)
 		}
 	}
-	gitIn(t, root, "checkout", "-q", "--detach", base)
+	testenv.Git(t, root, "checkout", "-q", "--detach", base)
 	if _, err := run(8, ""); err == nil || !strings.Contains(err.Error(), "neither pull request #8's head") {
 		t.Errorf("another checkout: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // PlanGuard refuses what must not be planned at all: under pull_request_target the
@@ -29,7 +30,7 @@ func guardPlan(ctx context.Context, req PlanRequest) error {
 	}
 	base := config.Default()
 	if ev.BaseSHA != "" {
-		_, cfg, _, err := BaseConfig(ctx, req.Root, req.ConfigFile, ev.BaseSHA)
+		_, cfg, _, err := stage.BaseConfig(ctx, req.Root, req.ConfigFile, ev.BaseSHA)
 		if err != nil {
 			return fmt.Errorf("read the base commit's configuration for the fork rule: %w", err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 	"github.com/tfgate/tfgate/internal/testenv"
 	"github.com/tfgate/tfgate/internal/testprovider"
@@ -72,7 +73,7 @@ func newCacheFixtureLocked(tb testing.TB, n int, locked bool) *cacheFixture {
 	if err := os.WriteFile(tfrc, []byte(testprovider.CLIConfig(f.packed.Dir)), 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	f.env = testEnv()
+	f.env = testenv.RunEnv()
 	f.env["TF_CLI_CONFIG_FILE"] = tfrc
 	f.env["HOME"] = tmp
 	f.lock = lockFile(tb, f)
@@ -83,7 +84,7 @@ func newCacheFixtureLocked(tb testing.TB, n int, locked bool) *cacheFixture {
 			files[fmt.Sprintf("p%02d/.terraform.lock.hcl", i)] = string(f.lock)
 		}
 	}
-	f.root = writeTree(tb, files)
+	f.root = testenv.WriteTree(tb, files)
 	f.data = tb.TempDir()
 	if f.projects, err = project.Discover(context.Background(), f.root, config.Default()); err != nil || len(f.projects) != n {
 		tb.Fatalf("discover: %v (%d projects, want %d)", err, len(f.projects), n)
@@ -105,7 +106,7 @@ func lockFile(tb testing.TB, f *cacheFixture) []byte {
 	if lock := locks.m[f.packed.SHA256]; lock != nil {
 		return lock
 	}
-	dir := writeTree(tb, map[string]string{"main.tf": fmt.Sprintf(cacheProject, 0)})
+	dir := testenv.WriteTree(tb, map[string]string{"main.tf": fmt.Sprintf(cacheProject, 0)})
 	cmd := exec.Command(f.bin.Path, "init", "-input=false", "-no-color")
 	cmd.Dir = dir
 	for k, v := range f.env {
@@ -126,7 +127,7 @@ func lockFile(tb testing.TB, f *cacheFixture) []byte {
 func (f *cacheFixture) plan(tb testing.TB, cache string, parallel int) time.Duration {
 	tb.Helper()
 	f.fresh(tb)
-	return f.run(tb, PlanOptions{Parallel: parallel, PluginCacheDir: cache})
+	return f.run(tb, stage.PlanOptions{Parallel: parallel, PluginCacheDir: cache})
 }
 
 // fresh makes the projects a fresh checkout, as in every CI job: no data directories. The
@@ -145,13 +146,13 @@ func (f *cacheFixture) fresh(tb testing.TB) {
 
 // run plans every project with opts' Parallel, PluginCacheDir and extra Env, and fails
 // unless each plan succeeds.
-func (f *cacheFixture) run(tb testing.TB, opts PlanOptions) time.Duration {
+func (f *cacheFixture) run(tb testing.TB, opts stage.PlanOptions) time.Duration {
 	tb.Helper()
 	env := maps.Clone(f.env)
 	maps.Copy(env, opts.Env)
-	opts.Root, opts.Projects, opts.Binary, opts.Env, opts.keepDataDirs = f.root, f.projects, f.bin, env, f.data
+	opts.Root, opts.Projects, opts.Binary, opts.Env, opts.KeepDataDirs = f.root, f.projects, f.bin, env, f.data
 	start := time.Now()
-	run, err := Plan(context.Background(), opts)
+	run, err := stage.Plan(context.Background(), opts)
 	took := time.Since(start)
 	if err != nil {
 		tb.Fatal(err)
@@ -272,7 +273,7 @@ func TestPluginCacheColdWarm(t *testing.T) {
 
 	// The proof that the warm run took the provider from the cache: with an empty one the
 	// same plan fails on the mirror's empty package.
-	run, err := Plan(context.Background(), PlanOptions{Root: f.root, Projects: f.projects[:1], Binary: f.bin,
+	run, err := stage.Plan(context.Background(), stage.PlanOptions{Root: f.root, Projects: f.projects[:1], Binary: f.bin,
 		Env: maps.Clone(f.env), Parallel: 1, PluginCacheDir: t.TempDir()})
 	if err != nil || run.Projects[0].Status != report.StatusFailed || !strings.Contains(run.Projects[0].Error, "zip") {
 		t.Fatalf("plan with an empty cache and no package in the mirror: %v %s %s, want it to fail", err, run.Projects[0].Status, run.Projects[0].Error)

@@ -19,6 +19,7 @@ import (
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // PublishRequest is everything `tfgate publish` was asked to do: merge the results the
@@ -56,17 +57,17 @@ type Expected struct {
 func ReadMatrix(path string) ([]Expected, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, Optionf("{Matrix}: %w", err)
+		return nil, stage.Optionf("{Matrix}: %w", err)
 	}
 	var m struct {
 		Include *[]Expected `json:"include"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil || m.Include == nil {
-		return nil, Optionf("{Matrix} %s: not the output of `tfgate projects --format matrix` ({\"include\": [...]}): %v", path, err)
+		return nil, stage.Optionf("{Matrix} %s: not the output of `tfgate projects --format matrix` ({\"include\": [...]}): %v", path, err)
 	}
 	for i, e := range *m.Include {
 		if e.Name == "" {
-			return nil, Optionf("{Matrix} %s: entry %d has no project", path, i+1)
+			return nil, stage.Optionf("{Matrix} %s: entry %d has no project", path, i+1)
 		}
 	}
 	return *m.Include, nil
@@ -82,12 +83,12 @@ const missingResult = "no result: the matrix job planning this project left no "
 // through the same publisher. Its GitHub API calls do not depend on the number of
 // projects. The run is returned whatever happens; the error names the results that could
 // not be used (they are also notes of the run) and what could not be published.
-func Publish(ctx context.Context, req PublishRequest) (report.Run, error) {
+func RunPublish(ctx context.Context, req PublishRequest) (report.Run, error) {
 	if req.Warn == nil {
 		req.Warn = func(string) {}
 	}
 	run := report.Run{Kind: report.KindPlan}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, All: true})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, All: true})
 	if err != nil {
 		return run, err
 	}
@@ -98,14 +99,14 @@ func Publish(ctx context.Context, req PublishRequest) (report.Run, error) {
 	if len(req.ExpectNames) > 0 {
 		named, err := project.Select(sel.All, req.ExpectNames)
 		if err != nil {
-			return run, Optionf("{Expect}: %w", err)
+			return run, stage.Optionf("{Expect}: %w", err)
 		}
 		for _, p := range named {
 			expect = append(expect, Expected{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace})
 		}
 	}
 	if req.Out != "" {
-		if req.Out, err = outDir(req.Out); err != nil {
+		if req.Out, err = stage.OutDir(req.Out); err != nil {
 			return run, err
 		}
 	}
@@ -338,7 +339,7 @@ func planOf(pr int, commit string) string {
 // out, as `plan --out` lays them out, and points the project at its copy.
 func gatherBundles(out string, projects []report.Project, dirs []string) error {
 	if err := os.MkdirAll(out, 0o700); err != nil {
-		return Optionf("{Out} %s: %w", out, err)
+		return stage.Optionf("{Out} %s: %w", out, err)
 	}
 	used := map[string]bool{}
 	for i := range projects {
@@ -348,7 +349,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		}
 		name, ok := matrixresult.BundleDir(p.Bundle, dirs[i])
 		if !ok {
-			return Optionf("{Out}: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
+			return stage.Optionf("{Out}: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
 		}
 		target := name
 		if used[target] { // as bundleDirs tells apart names that sanitise alike
@@ -358,7 +359,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 		used[target] = true
 		rest, _ := filepath.Rel(filepath.Join(dirs[i], name), p.Bundle)
 		if err := fileio.CopyTree(filepath.Join(dirs[i], name), filepath.Join(out, target), fileio.OwnerOnly); err != nil {
-			return Optionf("{Out}: the bundle of %s: %w", p.Name, err)
+			return stage.Optionf("{Out}: the bundle of %s: %w", p.Name, err)
 		}
 		p.Bundle = filepath.Join(out, target, rest)
 	}

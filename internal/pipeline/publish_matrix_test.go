@@ -16,6 +16,7 @@ import (
 	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 var (
@@ -29,7 +30,7 @@ func matrixRepo(t *testing.T, n int) string {
 	for i := range n {
 		files[fmt.Sprintf("p%03d/main.tf", i)] = `resource "terraform_data" "x" {}` + "\n"
 	}
-	return writeTree(t, files)
+	return testenv.WriteTree(t, files)
 }
 
 // matrixProject is one planned project whose plan creates a resource.
@@ -93,7 +94,7 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			srv := githubtest.New(t)
 			srv.AddPull("acme/infra", githubtest.Pull{Number: 3, HeadSHA: matrixHead, BaseSHA: matrixBase})
 			req := PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Expect: expect, GitHub: matrixGitHub(t, srv, t.TempDir())}
-			run, err := Publish(t.Context(), req)
+			run, err := RunPublish(t.Context(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +115,7 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			// Published again (a re-run): the comments are found again and, unchanged, left
 			// alone — pending status, list, the labels (this event lists none), status.
 			srv.ResetCounts()
-			if _, err := Publish(t.Context(), req); err != nil {
+			if _, err := RunPublish(t.Context(), req); err != nil {
 				t.Fatal(err)
 			}
 			if srv.Requests() != 4 || len(srv.Comments("acme/infra", 3)) != parts {
@@ -152,7 +153,7 @@ func TestPublishMerge(t *testing.T) {
 	dir := t.TempDir()
 	gh := matrixGitHub(t, githubtest.New(t), dir)
 	gh.API = nil // files only
-	run, err := Publish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, GitHub: gh,
+	run, err := RunPublish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, GitHub: gh,
 		Expect: []Expected{{Name: "p005", Dir: "p005", Workspace: "default"}}, ExpectNames: []string{"p000", "p004"}})
 	if err == nil || !strings.Contains(err.Error(), "1 result could not be used") {
 		t.Errorf("err = %v, want the unreadable result named", err)
@@ -201,7 +202,7 @@ func TestPublishGathersBundles(t *testing.T) {
 		writeJob(t, job, matrixresult.File{}, p)
 	}
 	out := filepath.Join(t.TempDir(), "bundles")
-	run, err := Publish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out})
+	run, err := RunPublish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestPublishGathersBundles(t *testing.T) {
 			t.Errorf("%s: manifest %q, %v", p.Name, data, err)
 		}
 	}
-	if _, err := Publish(context.Background(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out}); err == nil {
+	if _, err := RunPublish(context.Background(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out}); err == nil {
 		t.Error("gathered into a directory that is not empty")
 	}
 }
@@ -244,7 +245,7 @@ func TestStoppedRunResult(t *testing.T) {
 		t.Errorf("--out of a plain run that stopped: %v, want none", err)
 	}
 	// publish: the project failed, with the job's reason.
-	run, err := Publish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{out}})
+	run, err := RunPublish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{out}})
 	if err != nil || len(run.Projects) != 1 || run.Projects[0].Status != report.StatusFailed || run.Projects[0].Error != r.Stopped {
 		t.Errorf("published %+v (%v), want p000 failed with %q", run.Projects, err, r.Stopped)
 	}

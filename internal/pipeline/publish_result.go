@@ -6,6 +6,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // writeResult leaves the run's result beside the bundles of `plan --out DIR`
@@ -29,7 +30,7 @@ func writeResult(req PlanRequest, run report.Run, err error) error {
 		werr = matrixresult.Write(req.OutDir, f, run)
 	}
 	if werr != nil {
-		return errors.Join(err, Optionf("{Out}: the result for tfgate publish: %w", werr))
+		return errors.Join(err, stage.Optionf("{Out}: the result for tfgate publish: %w", werr))
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // A merge queue lands several pull requests at once. GitHub builds one commit per queued
@@ -107,7 +108,7 @@ func queueBaseBranch(ev ci.Event, fallback string) string {
 // the group's base, what the gate compares with and takes the rules from; a.group is set
 // unless the group is the head's pull request alone, and holds the problem when the group
 // cannot be identified.
-func (a *applier) gateGroup(ctx context.Context, git ci.Git) (string, error) {
+func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 	ev := a.req.GitHub.Event
 	branch := queueBaseBranch(ev, a.pr.BaseRef)
 	tips, err := queueTips(ctx, a.req.GitHub.API, a.repo, branch)
@@ -207,7 +208,7 @@ func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source, 
 // one). One GET /commits/{sha}/pulls per commit besides the head. a.group is set when the
 // push landed more than one pull request, or holds the problem when a commit cannot be
 // tied to one.
-func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string) error {
+func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string) error {
 	chain, err := git.FirstParents(ctx, before, head)
 	if err != nil {
 		a.group = &queueGroup{base: before, problem: fmt.Sprintf("the pushed commits cannot be listed: %v", err)}
@@ -277,7 +278,7 @@ func (a *applier) pushGroup(ctx context.Context, git ci.Git, before, head string
 // attributeGroup finds the projects each entry of the group changed: the files that differ
 // between the entry's commit and the one it was built on, selected as plan selects the
 // projects of a change (project.ChangedWhy over the projects of all).
-func (a *applier) attributeGroup(ctx context.Context, all []project.Project) error {
+func (a *review) attributeGroup(ctx context.Context, all []project.Project) error {
 	g := a.group
 	if g == nil || g.problem != "" {
 		return nil
@@ -286,7 +287,7 @@ func (a *applier) attributeGroup(ctx context.Context, all []project.Project) err
 	if err != nil {
 		return err
 	}
-	prefix, err := rootPrefix(top, a.req.Root)
+	prefix, err := stage.RootPrefix(top, a.req.Root)
 	if err != nil {
 		return err
 	}
@@ -300,7 +301,7 @@ func (a *applier) attributeGroup(ctx context.Context, all []project.Project) err
 		}
 		e.projects = map[string]bool{}
 		var names []string
-		for _, t := range project.ChangedWhy(all, rootRelative(prefix, files)) {
+		for _, t := range project.ChangedWhy(all, stage.RootRelative(prefix, files)) {
 			e.projects[entryKey(t.Project)] = true
 			names = append(names, t.Project.Name)
 		}

@@ -19,7 +19,7 @@ import (
 // project no entry's own changes select (the group's selection saw more than the entries'
 // did) under every pull request's. The group's problem, if any, refuses every project. In
 // apply, a group lands as one: when any project of it is refused, none applies.
-func (a *applier) judgeGroup(ctx context.Context) error {
+func (a *review) judgeGroup(ctx context.Context) error {
 	g := a.group
 	if g.problem != "" {
 		why := "merge queue group: " + g.problem
@@ -134,7 +134,7 @@ func (a *applier) judgeGroup(ctx context.Context) error {
 // refuseWithGroup refuses every project of the group when one of them is refused: the
 // group landed as one commit, and what one unreviewed pull request brought in (a file
 // another project reads, a module) may reach the others. It reports whether it refused any.
-func (a *applier) refuseWithGroup() bool {
+func (a *review) refuseWithGroup() bool {
 	var refused []string
 	for _, t := range a.targets {
 		if t.result.Status == report.StatusRefused {

@@ -30,9 +30,9 @@ func TestJudgeGroup(t *testing.T) {
 	pr := func(n int, head string) github.PullRequest {
 		return github.PullRequest{Number: n, HeadSHA: head, Author: github.User{Login: "alice"}}
 	}
-	judge := func(kind report.Kind) *applier {
+	judge := func(kind report.Kind) *review {
 		t.Helper()
-		a := &applier{
+		a := &review{
 			req:  ApplyRequest{Config: &config.Config{}, GitHub: &GitHubRun{API: api}, Masker: secret.NewMasker(nil)},
 			run:  report.Run{Kind: kind},
 			repo: repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
@@ -50,7 +50,7 @@ func TestJudgeGroup(t *testing.T) {
 		}
 		return a
 	}
-	status := func(a *applier) map[string]report.Project {
+	status := func(a *review) map[string]report.Project {
 		out := map[string]report.Project{}
 		for _, t := range a.targets {
 			out[t.p.Name] = t.result

@@ -12,6 +12,7 @@ import (
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // A merge queue plans group 2 while the apply of what landed before it (group 1's push)
@@ -69,12 +70,12 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 	if err != nil {
 		return err
 	}
-	prefix, err := rootPrefix(top, req.Root)
+	prefix, err := stage.RootPrefix(top, req.Root)
 	if err != nil {
 		return err
 	}
 	var names []string
-	for _, t := range project.ChangedWhy(projects, rootRelative(prefix, files)) {
+	for _, t := range project.ChangedWhy(projects, stage.RootRelative(prefix, files)) {
 		names = append(names, t.Project.Name)
 	}
 	names = slices.Compact(names)
@@ -83,7 +84,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 	}
 	timeout := req.LockTimeout
 	if timeout <= 0 {
-		timeout = DefaultLockTimeout
+		timeout = stage.DefaultLockTimeout
 	}
 	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
 	start := time.Now()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // The way back when a merged change was not applied (a stale plan, an approval missing at
@@ -43,7 +44,7 @@ func Recover(ctx context.Context, req RecoverRequest) ([]string, error) {
 	if req.Now == nil {
 		req.Now = time.Now
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names})
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
@@ -16,6 +13,7 @@ import (
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
@@ -34,7 +32,7 @@ type PlanRequest struct {
 	PoliciesFrom string // "", PoliciesFromBase or PoliciesFromWorktree (see PolicySource)
 	InCI         bool   // running in CI: policies always come from the base
 
-	Terraform TerraformOptions
+	Terraform stage.TerraformOptions
 	Env       map[string]string // terraform's environment
 	OutDir    string            // bundles; relative to the working directory; "" = none
 	PlanKey   string            // TFGATE_PLAN_KEY: encrypt the bundles with it
@@ -49,10 +47,10 @@ type PlanRequest struct {
 	GitHub *GitHubRun
 
 	Masker        *secret.Masker
-	Progress      Progress     // nil: none
-	Print         io.Writer    // print() output of policies; nil drops it
-	Warn          func(string) // warnings for the user before the run starts; nil drops them
-	Log           *slog.Logger // nil: none
+	Progress      stage.Progress // nil: none
+	Print         io.Writer      // print() output of policies; nil drops it
+	Warn          func(string)   // warnings for the user before the run starts; nil drops them
+	Log           *slog.Logger   // nil: none
 	TfgateVersion string
 }
 
@@ -117,16 +115,16 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	run = report.Run{Kind: report.KindPlan}
 	if req.Parallel < 0 {
-		return run, Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
+		return run, stage.Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
 	if req.All && len(req.Names) > 0 {
-		return run, Optionf("{All} and project names are exclusive: pass one or the other")
+		return run, stage.Optionf("{All} and project names are exclusive: pass one or the other")
 	}
 	if req.All && req.Changed {
-		return run, Optionf("{All} and {Changed} are exclusive: pass one or the other")
+		return run, stage.Optionf("{All} and {Changed} are exclusive: pass one or the other")
 	}
 	if req.OutDir != "" {
-		out, oerr := outDir(req.OutDir)
+		out, oerr := stage.OutDir(req.OutDir)
 		if oerr != nil {
 			return run, oerr
 		}
@@ -137,17 +135,17 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	// probe, when the binary's answer is not cached) and, for bundles, the commit facts.
 	// A run that ends before planning (nothing changed, a policy that does not compile)
 	// stops them and never reports their errors.
-	tf := background(ctx, func(ctx context.Context) (terraform.Binary, error) {
-		return ResolveTerraform(ctx, req.Config, req.Terraform)
+	tf := stage.Background(ctx, func(ctx context.Context) (terraform.Binary, error) {
+		return stage.ResolveTerraform(ctx, req.Config, req.Terraform)
 	})
-	defer tf.stop()
+	defer tf.Stop()
 	git := ci.Git{Dir: req.Root}
-	var head *future[headFacts]
+	var head *stage.Future[headFacts]
 	if req.OutDir != "" {
-		head = background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, git) })
-		defer head.stop()
+		head = stage.Background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, git) })
+		defer head.Stop()
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
 		All: req.All, Changed: req.Changed || (!req.All && len(req.Names) == 0), Base: req.Base})
 	if err != nil {
 		return run, err
@@ -171,7 +169,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	run.Policies, run.PolicyNotes = pols.Source, pols.Notes
-	bin, err := tf.wait()
+	bin, err := tf.Wait()
 	if err != nil {
 		return run, err
 	}
@@ -180,7 +178,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	// The commit is recorded only in bundles: without --out no git is needed.
 	commit, dirty, plannedCommit := "", false, ""
 	if req.OutDir != "" {
-		facts, err := head.wait()
+		facts, err := head.Wait()
 		if err != nil {
 			return run, err
 		}
@@ -206,12 +204,12 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		if sel.BaseView != nil {
 			rules = sel.BaseView.Config
 		}
-		if shared, err = sharedSums(ctx, req.Root, sel.All, rules, req.OutDir); err != nil {
+		if shared, err = stage.SharedSums(ctx, req.Root, sel.All, rules, req.OutDir); err != nil {
 			return run, err
 		}
 	}
-	planned, err := Plan(ctx, PlanOptions{
-		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env, PluginCacheDir: pluginCacheDir(req.Config, req.Terraform),
+	planned, err := stage.Plan(ctx, stage.PlanOptions{
+		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
 		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
 		SharedSums: shared,
@@ -230,89 +228,30 @@ func readHead(ctx context.Context, git ci.Git) (headFacts, error) {
 	commit, err := git.Head(ctx)
 	if err != nil {
 		// A bundle exists to prove which commit was planned: without one it is worthless.
-		return headFacts{}, Optionf("{Out}: plan bundles record the commit they plan: %w", err)
+		return headFacts{}, stage.Optionf("{Out}: plan bundles record the commit they plan: %w", err)
 	}
 	dirty, err := git.Dirty(ctx)
 	return headFacts{commit: commit, dirty: dirty}, err
 }
 
 // loadRunPolicies applies PolicySource and loads the policies once for the run.
-func loadRunPolicies(ctx context.Context, req PlanRequest, base string, changed []string) (Policies, error) {
-	from, needBase, err := PolicySource(req.PoliciesFrom, base, req.InCI)
+func loadRunPolicies(ctx context.Context, req PlanRequest, base string, changed []string) (stage.Policies, error) {
+	from, needBase, err := stage.PolicySource(req.PoliciesFrom, base, req.InCI)
 	if err != nil {
-		return Policies{}, err
+		return stage.Policies{}, err
 	}
 	if needBase {
 		if base, err = (ci.Git{Dir: req.Root}).DefaultBase(ctx); err != nil {
-			return Policies{}, err
+			return stage.Policies{}, err
 		}
 	}
-	pols, err := LoadPolicies(ctx, PolicyOptions{
+	pols, err := stage.LoadPolicies(ctx, stage.PolicyOptions{
 		Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, From: from, BaseRev: base, Changed: changed, Print: req.Print,
 	})
 	if err == nil && pols.Engine != nil {
 		req.Log.Info("policies", "source", pols.Source, "paths", pols.Paths)
 	}
 	return pols, err
-}
-
-// TerraformOptions say how to find terraform, from the environment the command runs in.
-type TerraformOptions struct {
-	Override   string // TFGATE_TERRAFORM: a path or a name on PATH
-	PathEnv    string // PATH
-	InstallDir string // where downloaded versions go
-	Install    bool   // --install: downloading one is allowed
-	// PluginCacheDir is where the shared provider cache goes by default (the runner's tool
-	// cache, the user's cache directory); "" = nowhere: no cache.
-	PluginCacheDir string
-	// VersionCache is the file remembering the versions of binaries already probed
-	// ("" = probe every time).
-	VersionCache string
-}
-
-// pluginCacheDir is the provider cache of a run: opts' unless the config turns it off.
-func pluginCacheDir(cfg *config.Config, opts TerraformOptions) string {
-	if !cfg.Terraform.PluginCache {
-		return ""
-	}
-	return opts.PluginCacheDir
-}
-
-// ResolveTerraform finds the terraform (or tofu) binary the config asks for.
-func ResolveTerraform(ctx context.Context, cfg *config.Config, opts TerraformOptions) (terraform.Binary, error) {
-	bin, err := terraform.Resolve(ctx, terraform.ResolveOptions{
-		Override:   opts.Override,
-		Constraint: cfg.Terraform.Version,
-		Binary:     cfg.Terraform.Binary,
-		Install:    opts.Install || cfg.Terraform.Install,
-		InstallDir: opts.InstallDir,
-		PathEnv:    opts.PathEnv,
-
-		VersionCache: opts.VersionCache,
-	})
-	if err != nil && cfg.File != "" && (cfg.Terraform.Version != "" || cfg.Terraform.Binary == "tofu") {
-		return bin, fmt.Errorf("%w\n(the terraform section of %s chose: binary %q, version %q)", err, cfg.File, cfg.Terraform.Binary, cfg.Terraform.Version)
-	}
-	return bin, err
-}
-
-// outDir makes --out absolute (terraform runs in each project's dir) and refuses a
-// directory that already holds files: stale bundles next to new ones could be applied.
-func outDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	entries, err := os.ReadDir(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return abs, nil
-	case err != nil:
-		return "", Optionf("{Out} %s: %w", dir, err)
-	case len(entries) > 0:
-		return "", Optionf("{Out} %s is not empty: bundles from an earlier run could be mistaken for this one's; use a new or empty directory", dir)
-	}
-	return abs, nil
 }
 
 // reviewedCommit is the commit a pull request's bundles record: the one reviewers approve,

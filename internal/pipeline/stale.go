@@ -17,6 +17,7 @@ import (
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/render"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // tfgate notify-stale: after a push to the default branch (a merge, and its apply), every
@@ -117,7 +118,7 @@ func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 	} else if head != ch.Commit {
 		return ch, fmt.Errorf("the checkout %s is not the pushed commit %s: check out the push (actions/checkout's default)", ci.ShortSHA(head), ci.ShortSHA(ch.Commit))
 	}
-	sel, err := Select(ctx, SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: base})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: base})
 	if err != nil {
 		return ch, err
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -15,63 +15,26 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/terraform"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
-
-func TestPlanDetail(t *testing.T) {
-	tests := []struct {
-		p    terraform.Progress
-		want string
-	}{
-		{terraform.Progress{}, ""},
-		{terraform.Progress{Refreshing: 1}, "0 resources refreshed"},
-		{terraform.Progress{Refreshing: 4215, Refreshed: 4210}, "4,210 resources refreshed"},
-		{terraform.Progress{Refreshing: 1, Refreshed: 1}, "1 resource refreshed"},
-		{terraform.Progress{Refreshed: 4210, Planned: 12}, "12 changes planned"},
-		{terraform.Progress{Planned: 10000, Summary: &terraform.ChangeSummary{Add: 10000, Change: 2}}, "10,000 to add, 2 to change, 0 to destroy"},
-		{terraform.Progress{Summary: &terraform.ChangeSummary{Import: 3, Remove: 1}}, "3 to import, 0 to add, 0 to change, 1 to destroy"},
-	}
-	for _, tt := range tests {
-		if got, _ := planDetail(tt.p); got != tt.want {
-			t.Errorf("planDetail(%+v) = %q, want %q", tt.p, got, tt.want)
-		}
-	}
-}
-
-func TestApplyDetail(t *testing.T) {
-	tests := []struct {
-		p    terraform.Progress
-		want string
-	}{
-		{terraform.Progress{}, ""},
-		{terraform.Progress{Planned: 2, ToApply: 3}, "0 of 3 applied"},
-		{terraform.Progress{ToApply: 10000, Applying: 1300, Applied: 1200}, "1,200 of 10,000 applied"},
-		{terraform.Progress{ToApply: 10, Applied: 4, Failed: 2}, "6 of 10 applied, 2 failed"},
-		{terraform.Progress{ToApply: 3, Applied: 3, Summary: &terraform.ChangeSummary{Add: 1, Remove: 2, Operation: "apply"}}, "1 added, 0 changed, 2 destroyed"},
-	}
-	for _, tt := range tests {
-		if got, _ := applyDetail(tt.p); got != tt.want {
-			t.Errorf("applyDetail(%+v) = %q, want %q", tt.p, got, tt.want)
-		}
-	}
-}
 
 // TestDetailerThrottles checks that thousands of counts a second become a few details a
 // second, and that a new kind of news (the summary) is never held back.
 func TestDetailerThrottles(t *testing.T) {
 	now := time.Unix(0, 0)
 	var got []string
-	d := newDetailer(func() time.Time { return now }, func(s string) { got = append(got, s) }, planDetail)
+	d := NewDetailer(func() time.Time { return now }, func(s string) { got = append(got, s) }, terraform.PlanDetail)
 	p := terraform.Progress{}
 	for i := 1; i <= 10000; i++ {
 		p.Refreshing, p.Refreshed = i, i
-		d.update(p)
+		d.Update(p)
 		now = now.Add(100 * time.Microsecond) // 10,000 a second: one second in all
 	}
 	p.Planned = 1
-	d.update(p)
+	d.Update(p)
 	p.Summary = &terraform.ChangeSummary{Change: 1}
-	d.update(p)
-	d.update(p) // the same again says nothing
+	d.Update(p)
+	d.Update(p) // the same again says nothing
 	if len(got) < 4 || len(got) > 7 {
 		t.Errorf("%d details for a second of refreshes: %q", len(got), got)
 	}
@@ -98,8 +61,8 @@ func (l *detailLog) Detail(_, d string) {
 func TestPlanReportsDetail(t *testing.T) {
 	t.Parallel()
 	bin := testBinary(t)
-	root := writeTree(t, map[string]string{"p/main.tf": "resource \"terraform_data\" \"r\" {\n  count = 3\n  input = count.index\n}\n"})
-	env := testEnv()
+	root := testenv.WriteTree(t, map[string]string{"p/main.tf": "resource \"terraform_data\" \"r\" {\n  count = 3\n  input = count.index\n}\n"})
+	env := testenv.RunEnv()
 	cmd := exec.Command(bin.Path, "init", "-input=false")
 	cmd.Dir = filepath.Join(root, "p")
 	for k, v := range env {

@@ -1,10 +1,10 @@
-package pipeline
+package stage
 
 import "context"
 
 // future is a call running beside the caller's own work: a run finds terraform and reads
 // git while it selects projects and loads policies, instead of one after the other.
-type future[T any] struct {
+type Future[T any] struct {
 	done   chan struct{}
 	cancel context.CancelFunc
 	v      T
@@ -12,9 +12,9 @@ type future[T any] struct {
 }
 
 // background starts f with a context of its own, cancelled by stop.
-func background[T any](ctx context.Context, f func(context.Context) (T, error)) *future[T] {
+func Background[T any](ctx context.Context, f func(context.Context) (T, error)) *Future[T] {
 	ctx, cancel := context.WithCancel(ctx)
-	fu := &future[T]{done: make(chan struct{}), cancel: cancel}
+	fu := &Future[T]{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(fu.done)
 		fu.v, fu.err = f(ctx)
@@ -23,14 +23,14 @@ func background[T any](ctx context.Context, f func(context.Context) (T, error)) 
 }
 
 // wait returns f's result.
-func (f *future[T]) wait() (T, error) {
+func (f *Future[T]) Wait() (T, error) {
 	<-f.done
 	return f.v, f.err
 }
 
 // stop cancels f if it still runs and waits for it: a run that ends early (nothing to
 // plan, a policy that does not compile) leaves no process behind. Safe after wait.
-func (f *future[T]) stop() {
+func (f *Future[T]) Stop() {
 	f.cancel()
 	<-f.done
 }

@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func statuses(rs []report.Project) string {
 func TestForEachKeepsProjectOrder(t *testing.T) {
 	ps := projectsNamed("a", "b", "c", "d")
 	// Later projects finish first.
-	got := forEach(context.Background(), ps, poolOptions{Limit: 4}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+	got := ForEach(context.Background(), ps, PoolOptions{Limit: 4}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
 		time.Sleep(time.Duration(4-strings.Index("abcd", p.Name)) * 10 * time.Millisecond)
 		return planned()
 	})
@@ -60,7 +60,7 @@ func TestForEachBoundsParallelism(t *testing.T) {
 			full := make(chan struct{})
 			var once sync.Once
 			ps := projectsNamed("a", "b", "c", "d", "e", "f", "g", "h")
-			forEach(context.Background(), ps, poolOptions{Limit: limit}, func(context.Context, project.Project, func(string)) report.Project {
+			ForEach(context.Background(), ps, PoolOptions{Limit: limit}, func(context.Context, project.Project, func(string)) report.Project {
 				n := running.Add(1)
 				defer running.Add(-1)
 				for {
@@ -90,7 +90,7 @@ func TestForEachSerialisesADirectory(t *testing.T) {
 	ps := []project.Project{{Name: "a", Dir: "x", Workspace: "default"}, {Name: "a@stage", Dir: "x", Workspace: "stage"}, {Name: "b", Dir: "y"}}
 	var inX atomic.Int32
 	var overlap atomic.Bool
-	forEach(context.Background(), ps, poolOptions{Limit: 3}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+	ForEach(context.Background(), ps, PoolOptions{Limit: 3}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
 		if p.Dir == "x" {
 			if inX.Add(1) > 1 {
 				overlap.Store(true)
@@ -106,7 +106,7 @@ func TestForEachSerialisesADirectory(t *testing.T) {
 }
 
 func TestForEachFailureDoesNotStopOthers(t *testing.T) {
-	got := forEach(context.Background(), projectsNamed("a", "b", "c"), poolOptions{Limit: 1}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+	got := ForEach(context.Background(), projectsNamed("a", "b", "c"), PoolOptions{Limit: 1}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
 		if p.Name == "a" {
 			return report.Project{Status: report.StatusFailed, Error: "boom"}
 		}
@@ -121,7 +121,7 @@ func TestForEachCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	progress := &recordingProgress{}
-	got := forEach(ctx, projectsNamed("a", "b", "c"), poolOptions{Limit: 1, Progress: progress}, func(ctx context.Context, p project.Project, phase func(string)) report.Project {
+	got := ForEach(ctx, projectsNamed("a", "b", "c"), PoolOptions{Limit: 1, Progress: progress}, func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 		phase("plan")
 		cancel()     // Ctrl-C while the first project plans
 		<-ctx.Done() // terraform stops when interrupted and fails
@@ -142,7 +142,7 @@ func TestForEachCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ran := false
-	got := forEach(ctx, projectsNamed("a", "b"), poolOptions{Limit: 2}, func(context.Context, project.Project, func(string)) report.Project {
+	got := ForEach(ctx, projectsNamed("a", "b"), PoolOptions{Limit: 2}, func(context.Context, project.Project, func(string)) report.Project {
 		ran = true
 		return planned()
 	})
@@ -159,7 +159,7 @@ func TestForEachDependsOnOrder(t *testing.T) {
 	ps[3].DependsOn = []string{"core"}
 	var mu sync.Mutex
 	var order []string
-	got := forEach(context.Background(), ps, poolOptions{Limit: 4, Ordered: true}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+	got := ForEach(context.Background(), ps, PoolOptions{Limit: 4, Ordered: true}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
 		mu.Lock()
 		order = append(order, p.Name)
 		mu.Unlock()
@@ -182,7 +182,7 @@ func TestForEachFailedDependencySkipsDependents(t *testing.T) {
 	ps[1].DependsOn = []string{"core"}
 	ps[2].DependsOn = []string{"network"}
 	var ran sync.Map
-	got := forEach(context.Background(), ps, poolOptions{Limit: 2, Ordered: true}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+	got := ForEach(context.Background(), ps, PoolOptions{Limit: 2, Ordered: true}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
 		ran.Store(p.Name, true)
 		if p.Name == "core" {
 			return report.Project{Status: report.StatusFailed, Error: "boom"}
@@ -199,7 +199,7 @@ func TestForEachFailedDependencySkipsDependents(t *testing.T) {
 		t.Errorf("reasons: %q, %q", got[1].Error, got[2].Error)
 	}
 	// Unordered (plan): dependencies do not gate anything.
-	got = forEach(context.Background(), ps, poolOptions{Limit: 2}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
+	got = ForEach(context.Background(), ps, PoolOptions{Limit: 2}, func(_ context.Context, p project.Project, _ func(string)) report.Project {
 		if p.Name == "core" {
 			return report.Project{Status: report.StatusFailed, Error: "boom"}
 		}
@@ -212,7 +212,7 @@ func TestForEachFailedDependencySkipsDependents(t *testing.T) {
 
 func TestForEachReportsPhasesOnce(t *testing.T) {
 	p := &phaseLog{}
-	forEach(context.Background(), projectsNamed("a"), poolOptions{Progress: p}, func(_ context.Context, _ project.Project, phase func(string)) report.Project {
+	ForEach(context.Background(), projectsNamed("a"), PoolOptions{Progress: p}, func(_ context.Context, _ project.Project, phase func(string)) report.Project {
 		phase("init")
 		phase("plan")
 		return report.Project{Status: report.StatusFailed, Error: errors.New("x").Error()}
@@ -252,7 +252,7 @@ func TestTerraformProcs(t *testing.T) {
 		{limit: 8, n: 3, want: max(1, cpus/3)},  // no more at once than there are projects
 		{limit: 10 * cpus, n: 1000, want: 1},    // more at once than CPUs: at least one each
 	} {
-		if got := terraformProcs(tc.limit, tc.n); got != tc.want {
+		if got := TerraformProcs(tc.limit, tc.n); got != tc.want {
 			t.Errorf("terraformProcs(%d, %d) = %d, want %d (%d CPUs)", tc.limit, tc.n, got, tc.want, cpus)
 		}
 	}
@@ -261,10 +261,10 @@ func TestTerraformProcs(t *testing.T) {
 // Workspaces of one directory never run together: they count once.
 func TestDirCount(t *testing.T) {
 	ps := []project.Project{{Name: "a", Dir: "envs/a"}, {Name: "a-stage", Dir: "envs/a", Workspace: "stage"}, {Name: "b", Dir: "envs/b"}}
-	if got := dirCount(ps); got != 2 {
+	if got := DirCount(ps); got != 2 {
 		t.Errorf("dirCount = %d, want 2", got)
 	}
-	if got := dirCount(nil); got != 0 {
+	if got := DirCount(nil); got != 0 {
 		t.Errorf("dirCount(nil) = %d", got)
 	}
 }

@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"fmt"
@@ -23,18 +23,18 @@ const dataDirPrefix = "tfgate-tfdata-"
 // newDataDir makes r's data directory and returns the function that removes it. With
 // opts.keepDataDirs (tests) it is <keepDataDirs>/<project's bundle directory name> and
 // stays.
-func (r *projectRun) newDataDir() (release func(), err error) {
-	if keep := r.opts.keepDataDirs; keep != "" {
-		dir := filepath.Join(keep, bundle.DirName(r.p.Name, r.p.Workspace))
+func (r *ProjectRun) newDataDir() (release func(), err error) {
+	if keep := r.Opts.KeepDataDirs; keep != "" {
+		dir := filepath.Join(keep, bundle.DirName(r.Project.Name, r.Project.Workspace))
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, dataDirError(r.p.Name, keep, err)
+			return nil, dataDirError(r.Project.Name, keep, err)
 		}
 		r.dataDir = dir
 		return func() {}, nil
 	}
 	dir, err := os.MkdirTemp("", dataDirPrefix)
 	if err != nil {
-		return nil, dataDirError(r.p.Name, os.TempDir(), err)
+		return nil, dataDirError(r.Project.Name, os.TempDir(), err)
 	}
 	r.dataDir = dir
 	return func() { os.RemoveAll(dir) }, nil

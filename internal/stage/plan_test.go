@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 const twoResources = `
@@ -21,7 +22,7 @@ resource "terraform_data" "b" { input = { size = 1 } }
 `
 
 func TestPlanIsolatesFailuresAndKeepsOrder(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"c/main.tf": twoResources,
 		"a/main.tf": `resource "terraform_data" "x" {`, // broken HCL
 		"b/main.tf": `resource "terraform_data" "y" { input = 1 }`,
@@ -32,7 +33,7 @@ func TestPlanIsolatesFailuresAndKeepsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recordingProgress{}
-	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testEnv(), Parallel: 2, Progress: rec})
+	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testenv.RunEnv(), Parallel: 2, Progress: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestPlanIsolatesFailuresAndKeepsOrder(t *testing.T) {
 }
 
 func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"app/main.tf":     `module "m" { source = "../modules/m" }`,
 		"modules/m/m.tf":  twoResources,
 		"other/main.tf":   `resource "terraform_data" "o" {}`,
@@ -77,7 +78,7 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bundles")
 	now := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
 	bin := testBinary(t)
-	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: app, Binary: bin, Env: testEnv(), OutDir: out,
+	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: app, Binary: bin, Env: testenv.RunEnv(), OutDir: out,
 		Commit: "0123456789abcdef0123456789abcdef01234567", TfgateVersion: "test", Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -116,11 +117,11 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 }
 
 func TestPlanCancelled(t *testing.T) {
-	root := writeTree(t, map[string]string{"a/main.tf": twoResources})
+	root := testenv.WriteTree(t, map[string]string{"a/main.tf": twoResources})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	projects, _ := project.Discover(context.Background(), root, config.Default())
-	run, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testEnv()})
+	run, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testenv.RunEnv()})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("a cancelled run must say it was interrupted, got %v", err)
 	}
@@ -148,7 +149,7 @@ func (r *recordingProgress) Finished(p report.Project) {
 
 func TestBundleDirsNeverCollide(t *testing.T) {
 	ps := []project.Project{{Name: "a/b", Workspace: "default"}, {Name: "a_b", Workspace: "default"}, {Name: "c", Workspace: "default"}, {Name: "c", Workspace: "staging"}}
-	dirs := bundleDirs(ps)
+	dirs := BundleDirs(ps)
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if seen[d] {
@@ -163,11 +164,11 @@ func TestBundleDirsNeverCollide(t *testing.T) {
 
 func TestOutsideDropsFilesUnderOutDir(t *testing.T) {
 	files := []string{"main.tf", "bundles/a/manifest.json", "bundlesx/keep.tf", "mod/x.tf"}
-	got := outside(files, "/repo", "/repo/bundles")
+	got := Outside(files, "/repo", "/repo/bundles")
 	if strings.Join(got, ",") != "main.tf,bundlesx/keep.tf,mod/x.tf" {
 		t.Fatalf("outside = %v", got)
 	}
-	if got := outside(files, "/repo", "/elsewhere/out"); len(got) != len(files) {
+	if got := Outside(files, "/repo", "/elsewhere/out"); len(got) != len(files) {
 		t.Fatalf("an --out outside the repository must not drop inputs: %v", got)
 	}
 }

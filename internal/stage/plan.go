@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -57,9 +57,9 @@ type PlanOptions struct {
 	TfgateVersion string
 	Now           func() time.Time
 
-	procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
+	Procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
-	keepDataDirs string
+	KeepDataDirs string
 	committed    *committedDataDirs // what git tracks under .terraform (committed.go)
 }
 
@@ -69,7 +69,7 @@ type PlanOptions struct {
 // and for an interrupted run, whose results are still returned.
 func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	run := report.Run{Kind: report.KindPlan}
-	if err := opts.defaults(); err != nil {
+	if err := opts.Defaults(); err != nil {
 		return run, err
 	}
 	work := opts.OutDir
@@ -83,16 +83,16 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	} else if err := os.MkdirAll(work, 0o700); err != nil {
 		return run, Optionf("{Out} %s: %w", work, err)
 	}
-	dirs := bundleDirs(opts.Projects)
+	dirs := BundleDirs(opts.Projects)
 	byName := make(map[string]string, len(opts.Projects))
 	for i, p := range opts.Projects {
 		byName[p.Name+"\x00"+p.Workspace] = filepath.Join(work, dirs[i])
 	}
-	opts.procs = terraformProcs(opts.Parallel, dirCount(opts.Projects))
-	run.Projects = forEach(ctx, opts.Projects, poolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
+	opts.Procs = TerraformProcs(opts.Parallel, DirCount(opts.Projects))
+	run.Projects = ForEach(ctx, opts.Projects, PoolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
-			return runStages(ctx, &projectRun{opts: &opts, p: p, dir: byName[p.Name+"\x00"+p.Workspace], phase: phase,
-				detail: detailOf(opts.Progress, p.Name)}, planStages)
+			return RunStages(ctx, &ProjectRun{Opts: &opts, Project: p, Dir: byName[p.Name+"\x00"+p.Workspace], Phase: phase,
+				Detail: DetailOf(opts.Progress, p.Name)}, PlanStages)
 		})
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("plan interrupted: %w", err)
@@ -105,7 +105,7 @@ const DefaultLockTimeout = 5 * time.Minute
 
 // defaults fills in the clock, the lock timeout and the terraform runner, and opens the
 // plugin cache.
-func (opts *PlanOptions) defaults() error {
+func (opts *PlanOptions) Defaults() error {
 	if opts.LockTimeout <= 0 {
 		opts.LockTimeout = DefaultLockTimeout
 	}
@@ -130,123 +130,122 @@ func (opts *PlanOptions) defaults() error {
 }
 
 // projectRun is the state one project's stages share.
-type projectRun struct {
-	opts   *PlanOptions
-	p      project.Project
-	dir    string // this project's bundle (or scratch) directory
-	phase  func(string)
-	detail func(string)   // how far the phase is (terraform's counts)
-	masker *secret.Masker // opts.Masker plus the values of the project's sensitive variables
+type ProjectRun struct {
+	Opts    *PlanOptions
+	Project project.Project
+	Dir     string // this project's bundle (or scratch) directory
+	Phase   func(string)
+	Detail  func(string)   // how far the phase is (terraform's counts)
+	Masker  *secret.Masker // opts.Masker plus the values of the project's sensitive variables
 
 	dataDir   string            // terraform's data directory (datadir.go)
 	inputs    map[string]string // bundle inputs, hashed before init
 	inputHash string
-	tf        terraform.Runner
-	planFile  string
+	TF        terraform.Runner
+	PlanFile  string
 	doc       *plan.Document // the plan decoded for the policies, until they judge it
-	result    report.Project
-	suggest   SuggestFunc // drift: fold-back suggestions; nil = none
+	Result    report.Project
 	// lockTimeout (apply) is how long terraform waits for a state lock.
-	lockTimeout time.Duration
+	LockTimeout time.Duration
 }
 
 // stage is one step of a project's job. phase names it in progress ("" for a stage too
 // quick to show, or one that reports its own phase).
-type stage struct {
-	phase string
-	run   func(ctx context.Context, r *projectRun) error
+type Stage struct {
+	Phase string
+	Run   func(ctx context.Context, r *ProjectRun) error
 }
 
 // planStages: what `tfgate plan` does to each project. Apply and drift reuse the first
 // stages and add their own.
-var planStages = []stage{
-	{"", checkProblems},
-	{"", refuseTerraformFiles},
+var PlanStages = []Stage{
+	{"", CheckProblems},
+	{"", RefuseTerraformFiles},
 	{"", hashInputs},
-	{"", initProject}, // reports "waiting" and "init" itself
-	{"workspace", selectWorkspace},
-	{"plan", planProject},
-	{"show", showPlan},
+	{"", InitProject}, // reports "waiting" and "init" itself
+	{"workspace", SelectWorkspace},
+	{"plan", PlanProject},
+	{"show", ShowPlan},
 	{"", judgePlan}, // "policy" when policies are configured
 	{"", writeBundle},
 }
 
 // runStages runs the stages in order; the first error fails the project (and leaves no
 // half-bundle behind).
-func runStages(ctx context.Context, r *projectRun, stages []stage) report.Project {
+func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Project {
 	// Every known value of the project's sensitive variables: terraform can quote them in
 	// its own error messages, and a plan can show them unmarked (nonsensitive()).
-	sensitive := project.FindSensitive(ctx, r.opts.Root, r.p, r.opts.Env)
-	r.masker = r.opts.Masker.With(sensitive.Values...)
+	sensitive := project.FindSensitive(ctx, r.Opts.Root, r.Project, r.Opts.Env)
+	r.Masker = r.Opts.Masker.With(sensitive.Values...)
 	release, err := r.newDataDir()
 	if err != nil {
 		return report.Project{Status: report.StatusFailed, Error: err.Error()}
 	}
 	defer release()
 	for _, s := range stages {
-		if s.phase != "" {
-			r.phase(s.phase)
+		if s.Phase != "" {
+			r.Phase(s.Phase)
 		}
-		if err := s.run(ctx, r); err != nil {
-			if r.opts.OutDir != "" {
+		if err := s.Run(ctx, r); err != nil {
+			if r.Opts.OutDir != "" {
 				// A failed project leaves no half-bundle: terraform may have written an
 				// errored plan (secrets in clear) that must not look like something to apply.
-				os.RemoveAll(r.dir)
+				os.RemoveAll(r.Dir)
 			}
 			// Values too short to mask, or unknown to tfgate (-var), are not quoted either.
-			return report.Project{Status: report.StatusFailed, Error: sensitive.Redact(r.masker.String(err.Error()))}
+			return report.Project{Status: report.StatusFailed, Error: sensitive.Redact(r.Masker.String(err.Error()))}
 		}
 	}
-	r.result.Status = report.StatusPlanned
-	return r.result
+	r.Result.Status = report.StatusPlanned
+	return r.Result
 }
 
 // checkProblems fails a project whose files could not be read (a bad module source, an
 // HCL syntax error): terraform would fail on them too.
-func checkProblems(_ context.Context, r *projectRun) error {
-	if len(r.p.Problems) > 0 {
-		return errors.New(strings.Join(r.p.Problems, "\n"))
+func CheckProblems(_ context.Context, r *ProjectRun) error {
+	if len(r.Project.Problems) > 0 {
+		return errors.New(strings.Join(r.Project.Problems, "\n"))
 	}
-	return os.MkdirAll(r.dir, 0o700)
+	return os.MkdirAll(r.Dir, 0o700)
 }
 
 // hashInputs records the bundle's input files before init: init may create or update
 // .terraform.lock.hcl, and apply (from a fresh checkout) must see the same hash.
-func hashInputs(ctx context.Context, r *projectRun) error {
-	if r.opts.OutDir == "" {
+func hashInputs(ctx context.Context, r *ProjectRun) error {
+	if r.Opts.OutDir == "" {
 		return nil
 	}
-	files, err := project.InputFiles(ctx, r.opts.Root, r.p)
+	files, err := project.InputFiles(ctx, r.Opts.Root, r.Project)
 	if err != nil {
 		return err
 	}
-	files = outside(files, r.opts.Root, r.opts.OutDir)
-	if r.inputs, _, err = bundle.HashInputs(ctx, r.opts.Root, files); err != nil {
+	files = Outside(files, r.Opts.Root, r.Opts.OutDir)
+	if r.inputs, _, err = bundle.HashInputs(ctx, r.Opts.Root, files); err != nil {
 		return err
 	}
-	for f, sum := range r.opts.SharedSums {
+	for f, sum := range r.Opts.SharedSums {
 		r.inputs[f] = sum
 	}
 	r.inputHash = bundle.InputHash(r.inputs)
 	return nil
 }
 
-func initProject(ctx context.Context, r *projectRun) error {
-	tf, err := r.opts.NewRunner(filepath.Join(r.opts.Root, filepath.FromSlash(r.p.Dir)), terraform.RunnerOptions{
-		Env: r.opts.Env, Name: r.p.Dir, NoNewWorkspace: r.opts.ReadOnly, PluginCache: r.opts.PluginCacheDir,
-		MaxProcs: r.opts.procs, DataDir: r.dataDir,
+func InitProject(ctx context.Context, r *ProjectRun) error {
+	tf, err := r.Opts.NewRunner(filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir)), terraform.RunnerOptions{
+		Env: r.Opts.Env, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
+		MaxProcs: r.Opts.Procs, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {
 			if waiting {
-				r.phase("queued") // behind another project's init
+				r.Phase("queued") // behind another project's init
 			} else {
-				r.phase("init")
+				r.Phase("init")
 			}
 		},
 	})
 	if err != nil {
 		return err
 	}
-	r.tf = tf
+	r.TF = tf
 	if err := tf.Init(ctx); err != nil {
 		if ce, ok := unreachableBackend(err); ok {
 			return errors.Join(fmt.Errorf("the state backend cannot be reached (%s could not connect to it): check that it is up and that this runner may reach it; nothing was planned or applied", ce.Command), err)
@@ -271,89 +270,89 @@ func unreachableBackend(err error) (*terraform.CommandError, bool) {
 	return nil, false
 }
 
-func selectWorkspace(ctx context.Context, r *projectRun) error {
-	return r.tf.SelectWorkspace(ctx, r.p.Workspace)
+func SelectWorkspace(ctx context.Context, r *ProjectRun) error {
+	return r.TF.SelectWorkspace(ctx, r.Project.Workspace)
 }
 
-func planProject(ctx context.Context, r *projectRun) error {
-	r.planFile = filepath.Join(r.dir, bundle.PlanFile)
-	progress := newDetailer(r.opts.Now, r.detail, planDetail)
-	if _, err := r.tf.Plan(ctx, terraform.PlanOptions{Out: r.planFile, VarFiles: r.p.VarFiles, LockTimeout: r.opts.LockTimeout,
-		Progress: progress.update}); err != nil {
+func PlanProject(ctx context.Context, r *ProjectRun) error {
+	r.PlanFile = filepath.Join(r.Dir, bundle.PlanFile)
+	progress := NewDetailer(r.Opts.Now, r.Detail, terraform.PlanDetail)
+	if _, err := r.TF.Plan(ctx, terraform.PlanOptions{Out: r.PlanFile, VarFiles: r.Project.VarFiles, LockTimeout: r.Opts.LockTimeout,
+		Progress: progress.Update}); err != nil {
 		return err
 	}
 	// The plan file holds secrets in clear text: only its owner may read it.
-	return os.Chmod(r.planFile, 0o600)
+	return os.Chmod(r.PlanFile, 0o600)
 }
 
-func showPlan(ctx context.Context, r *projectRun) error {
-	raw, err := r.tf.ShowPlan(ctx, r.planFile)
+func ShowPlan(ctx context.Context, r *ProjectRun) error {
+	raw, err := r.TF.ShowPlan(ctx, r.PlanFile)
 	if err != nil {
 		return err
 	}
 	keep := func(string) bool { return false } // no policies: nothing to keep
-	if e := r.opts.Policies.Engine; e != nil {
+	if e := r.Opts.Policies.Engine; e != nil {
 		keep = e.Reads
 	}
-	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.masker}, keep)
+	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.Masker}, keep)
 	if err != nil {
-		return fmt.Errorf("read plan of %s: %w", r.p.Name, err)
+		return fmt.Errorf("read plan of %s: %w", r.Project.Name, err)
 	}
 	r.doc = doc
-	r.result.Changes = changes
+	r.Result.Changes = changes
 	return nil
 }
 
 // judgePlan evaluates the policies on the plan and masks what they say with the plan's
 // secrets: policies read the raw plan.
-func judgePlan(ctx context.Context, r *projectRun) error {
-	engine := r.opts.Policies.Engine
+func judgePlan(ctx context.Context, r *ProjectRun) error {
+	engine := r.Opts.Policies.Engine
 	if engine == nil {
 		return nil
 	}
-	r.phase("policy")
-	m := r.result.Changes.Masker()
+	r.Phase("policy")
+	m := r.Result.Changes.Masker()
 	doc := r.doc
 	r.doc = nil // a large plan's value is not kept for the rest of the run
-	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: r.opts.Policies.ProjectName(r.p.Name, r.p.Dir, r.p.Workspace),
-		Dir: r.p.Dir, Workspace: r.p.Workspace, ChangedFiles: projectFiles(r.p, r.opts.ChangedFiles), Masker: m})
+	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: r.Opts.Policies.ProjectName(r.Project.Name, r.Project.Dir, r.Project.Workspace),
+		Dir: r.Project.Dir, Workspace: r.Project.Workspace, ChangedFiles: ProjectFiles(r.Project, r.Opts.ChangedFiles), Masker: m})
 	res = res.Masked(m)
-	r.result.Policy = &res
+	r.Result.Policy = &res
 	return nil
 }
 
-func writeBundle(ctx context.Context, r *projectRun) error {
-	if r.opts.OutDir == "" {
+func writeBundle(ctx context.Context, r *ProjectRun) error {
+	if r.Opts.OutDir == "" {
 		return nil
 	}
-	c := r.result.Changes
+	c := r.Result.Changes
 	tfVersion := c.TerraformVersion
-	if tfVersion == "" && r.opts.Binary.Version != nil {
-		tfVersion = r.opts.Binary.Version.String()
+	if tfVersion == "" && r.Opts.Binary.Version != nil {
+		tfVersion = r.Opts.Binary.Version.String()
 	}
-	m, err := bundle.Write(ctx, r.dir, bundle.Manifest{
-		Project: r.p.Name, Dir: r.p.Dir, Workspace: r.p.Workspace, Commit: r.opts.Commit, PlannedCommit: r.opts.PlannedCommit, Dirty: r.opts.Dirty,
-		PR: r.opts.PR, Applicable: !r.opts.Fork && !r.opts.Dirty,
-		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.opts.Binary.Flavor,
-		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: policyVerdict(r.result.Policy),
-		CreatedAt: r.opts.Now().UTC(), TfgateVersion: r.opts.TfgateVersion,
+	m, err := bundle.Write(ctx, r.Dir, bundle.Manifest{
+		Project: r.Project.Name, Dir: r.Project.Dir, Workspace: r.Project.Workspace, Commit: r.Opts.Commit, PlannedCommit: r.Opts.PlannedCommit, Dirty: r.Opts.Dirty,
+		PR: r.Opts.PR, Applicable: !r.Opts.Fork && !r.Opts.Dirty,
+		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.Opts.Binary.Flavor,
+		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: PolicyVerdict(r.Result.Policy),
+		CreatedAt: r.Opts.Now().UTC(), TfgateVersion: r.Opts.TfgateVersion,
 	})
 	if err != nil {
 		return err
 	}
-	r.result.Bundle = filepath.Join(r.dir, m.PlanFile)
-	if r.opts.PlanKey != "" {
-		if err := bundle.Seal(ctx, r.dir, r.opts.PlanKey); err != nil {
+	r.Result.Bundle = filepath.Join(r.Dir, m.PlanFile)
+	if r.Opts.PlanKey != "" {
+		if err := bundle.Seal(ctx, r.Dir, r.Opts.PlanKey); err != nil {
 			return err
 		}
-		r.result.Bundle = r.dir
+		r.Result.Bundle = r.Dir
 	}
 	return nil
 }
 
 // policyVerdict is what the bundle records of the policies' result (already masked): the
 // gate judges the plan by it. nil when no policies are configured.
-func policyVerdict(res *policy.Result) *bundle.PolicyVerdict {
+func PolicyVerdict(res *policy.Result) *bundle.PolicyVerdict {
 	if res == nil {
 		return nil
 	}

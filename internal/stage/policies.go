@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -23,7 +23,7 @@ const (
 )
 
 // defaultPolicyDir is used when the config names no policy paths and the dir exists.
-const defaultPolicyDir = "policies"
+const DefaultPolicyDir = "policies"
 
 // PolicyOptions say which policies judge a run.
 type PolicyOptions struct {
@@ -75,14 +75,14 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 	switch opts.From {
 	case PoliciesFromWorktree:
 		fsys = worktreeFS
-		out.Paths = policyPaths(opts.Config, fsys)
+		out.Paths = PolicyPaths(opts.Config, fsys)
 		out.Source = describe(out.Paths, "the working tree")
 	case PoliciesFromBase:
 		var base *config.Config
 		if fsys, base, out.Source, err = baseTree(ctx, opts); err != nil {
 			return out, err
 		}
-		out.Paths = policyPaths(base, fsys)
+		out.Paths = PolicyPaths(base, fsys)
 		out.Source = describe(out.Paths, out.Source)
 		out.baseNames = projectNames(base)
 		if opts.Changed == nil {
@@ -90,7 +90,7 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 			// change edits, so the notes are never missing.
 			opts.Changed = changedSince(ctx, opts.Root, opts.BaseRev)
 		}
-		out.Notes = baseNotes(opts, out, policyPaths(opts.Config, worktreeFS))
+		out.Notes = baseNotes(opts, out, PolicyPaths(opts.Config, worktreeFS))
 	default:
 		return out, fmt.Errorf("policies from %q: want %s or %s", opts.From, PoliciesFromBase, PoliciesFromWorktree)
 	}
@@ -110,7 +110,7 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 	}
 	candidates := cfg.Policies.Paths
 	if len(candidates) == 0 {
-		candidates = []string{defaultPolicyDir}
+		candidates = []string{DefaultPolicyDir}
 	}
 	fsys, err := ci.Git{Dir: opts.Root}.TreeFS(ctx, sha, candidates)
 	if err != nil {
@@ -225,21 +225,21 @@ func baseNotes(opts PolicyOptions, out Policies, worktreePaths []string) []strin
 }
 
 // policyPaths are the configured paths, or the default dir when it exists in fsys.
-func policyPaths(cfg *config.Config, fsys fs.FS) []string {
+func PolicyPaths(cfg *config.Config, fsys fs.FS) []string {
 	if len(cfg.Policies.Paths) > 0 {
 		return cfg.Policies.Paths
 	}
-	if st, err := fs.Stat(fsys, defaultPolicyDir); err == nil && st.IsDir() {
-		return []string{defaultPolicyDir}
+	if st, err := fs.Stat(fsys, DefaultPolicyDir); err == nil && st.IsDir() {
+		return []string{DefaultPolicyDir}
 	}
 	return nil
 }
 
 // WorktreePolicyPaths are the policy paths of the working tree; none is an error.
 func WorktreePolicyPaths(root string, cfg *config.Config) ([]string, error) {
-	paths := policyPaths(cfg, os.DirFS(root))
+	paths := PolicyPaths(cfg, os.DirFS(root))
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("no policies in %s: set policies.paths in %s or create %s/", root, config.FileName, defaultPolicyDir)
+		return nil, fmt.Errorf("no policies in %s: set policies.paths in %s or create %s/", root, config.FileName, DefaultPolicyDir)
 	}
 	return paths, nil
 }

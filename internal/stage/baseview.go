@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -212,12 +212,12 @@ func baseViewNotes(sel *Selection) []string {
 	}
 	if len(sel.Shared) > 0 {
 		notes = append(notes, fmt.Sprintf("%s %s to no project, but terraform or tfgate may read %s (a provisioner's script, file(), templatefile(), a var file, the configuration): the change needs the gate's approvals, and plans made before it are stale. Files the base commit's %s lists under ignore: are exempt.",
-			listFiles(sel.Shared, 5), pluralVerb(len(sel.Shared), "belongs", "belong"), pluralVerb(len(sel.Shared), "it", "them"), config.FileName))
+			ListFiles(sel.Shared, 5), pluralVerb(len(sel.Shared), "belongs", "belong"), pluralVerb(len(sel.Shared), "it", "them"), config.FileName))
 	}
 	return notes
 }
 
-func listFiles(files []string, max int) string {
+func ListFiles(files []string, max int) string {
 	if len(files) <= max {
 		return strings.Join(files, ", ")
 	}
@@ -244,7 +244,7 @@ func sharedIn(ctx context.Context, root string, all []project.Project, rules *co
 		return nil, err
 	}
 	// The whole repository, files above the root as "../" paths (-C below the top level).
-	files := rootRelative(prefix, tracked)
+	files := RootRelative(prefix, tracked)
 	var out []string
 	for _, f := range project.Unowned(all, files) {
 		if !rules.Ignores(f) && !terraformWrites(f) {
@@ -268,13 +268,13 @@ func terraformWrites(f string) bool {
 
 // sharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
 // input hash covers besides the project's own inputs.
-func sharedSums(ctx context.Context, root string, all []project.Project, rules *config.Config, outDir string) (map[string]string, error) {
+func SharedSums(ctx context.Context, root string, all []project.Project, rules *config.Config, outDir string) (map[string]string, error) {
 	files, err := sharedIn(ctx, root, all, rules)
 	if err != nil {
 		return nil, fmt.Errorf("list the files outside every project: %w", err)
 	}
 	var present []string
-	for _, f := range outside(files, root, outDir) {
+	for _, f := range Outside(files, root, outDir) {
 		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && !fi.IsDir() {
 			present = append(present, f)
 		}

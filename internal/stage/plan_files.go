@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"crypto/sha256"
@@ -14,7 +14,7 @@ import (
 
 // outside drops the files under outDir (an --out inside the repository): bundles being
 // written are not inputs of the projects they describe.
-func outside(files []string, root, outDir string) []string {
+func Outside(files []string, root, outDir string) []string {
 	rel, err := filepath.Rel(root, outDir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return files
@@ -31,7 +31,7 @@ func outside(files []string, root, outDir string) []string {
 
 // bundleDirs names each project's bundle directory. Names that sanitise to the same
 // directory ("a/b" and "a_b") get a hash suffix each, so no bundle overwrites another.
-func bundleDirs(projects []project.Project) []string {
+func BundleDirs(projects []project.Project) []string {
 	dirs := make([]string, len(projects))
 	count := map[string]int{}
 	for i, p := range projects {
@@ -48,7 +48,7 @@ func bundleDirs(projects []project.Project) []string {
 }
 
 // projectFiles are the changed files inside the project's dir or its local modules.
-func projectFiles(p project.Project, files []string) []string {
+func ProjectFiles(p project.Project, files []string) []string {
 	out := []string{}
 	for _, f := range files {
 		for _, dir := range append([]string{p.Dir}, p.Modules...) {

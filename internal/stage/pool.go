@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -28,7 +28,7 @@ type Progress interface {
 type step func(ctx context.Context, p project.Project, phase func(string)) report.Project
 
 // poolOptions shape a run of forEach.
-type poolOptions struct {
+type PoolOptions struct {
 	Limit    int // at most this many projects at once; <= 0 = number of CPUs
 	Progress Progress
 	// Ordered runs each project after the projects it depends_on (those in the run), and
@@ -40,7 +40,7 @@ type poolOptions struct {
 
 // dirCount is how many of the projects can run at the same time: those of one directory
 // (its workspaces) never do.
-func dirCount(projects []project.Project) int {
+func DirCount(projects []project.Project) int {
 	dirs := map[string]bool{}
 	for _, p := range projects {
 		dirs[p.Dir] = true
@@ -51,7 +51,7 @@ func dirCount(projects []project.Project) int {
 // terraformProcs is the GOMAXPROCS of each terraform process when forEach runs n projects
 // that may run together (dirCount), at most limit at once: the CPUs shared among those
 // running together, at least one; 0 (terraform's own default) when they run one at a time.
-func terraformProcs(limit, n int) int {
+func TerraformProcs(limit, n int) int {
 	cpus := runtime.GOMAXPROCS(0) // the CPUs this process may use (cgroup limits included)
 	if limit <= 0 {
 		limit = runtime.NumCPU()
@@ -68,13 +68,13 @@ func terraformProcs(limit, n int) int {
 // time: they share its lock file and local state. One project failing does not stop the others.
 // When ctx is cancelled, a project still running is reported interrupted (if its step
 // failed) and every project that had not started is reported not started.
-func forEach(ctx context.Context, projects []project.Project, opts poolOptions, run step) []report.Project {
+func ForEach(ctx context.Context, projects []project.Project, opts PoolOptions, run step) []report.Project {
 	limit := opts.Limit
 	if limit <= 0 {
 		limit = runtime.NumCPU()
 	}
 	if opts.Progress == nil {
-		opts.Progress = nopProgress{}
+		opts.Progress = NopProgress{}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -130,7 +130,7 @@ func forEach(ctx context.Context, projects []project.Project, opts poolOptions, 
 
 // runOne waits for p's dependencies, its directory and a slot (unless held already: then it
 // releases it), then runs it.
-func runOne(ctx context.Context, p project.Project, opts poolOptions, slots chan struct{}, held bool, dirLock *sync.Mutex,
+func runOne(ctx context.Context, p project.Project, opts PoolOptions, slots chan struct{}, held bool, dirLock *sync.Mutex,
 	dependency func(name string) (report.Project, bool), run step) report.Project {
 	if held {
 		defer func() { <-slots }()
@@ -193,15 +193,15 @@ func outcome(s report.Status) string {
 	return "failed"
 }
 
-type nopProgress struct{}
+type NopProgress struct{}
 
-func (nopProgress) Start(string, string)    {}
-func (nopProgress) Phase(string, string)    {}
-func (nopProgress) Detail(string, string)   {}
-func (nopProgress) Finished(report.Project) {}
+func (NopProgress) Start(string, string)    {}
+func (NopProgress) Phase(string, string)    {}
+func (NopProgress) Detail(string, string)   {}
+func (NopProgress) Finished(report.Project) {}
 
 // detailOf is where the stages of project name report their progress detail.
-func detailOf(p Progress, name string) func(string) {
+func DetailOf(p Progress, name string) func(string) {
 	if p == nil {
 		return func(string) {}
 	}

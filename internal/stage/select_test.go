@@ -1,28 +1,19 @@
-package pipeline
+package stage
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
+	"github.com/tfgate/tfgate/internal/testenv"
+)
 
 // TestSelectNotesFormerProject checks that a project the change turns into a module is
 // named in Notes, after the removed-code notes, and that one that was a module before is not.
 func TestSelectNotesFormerProject(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"envs/app/main.tf":     `resource "terraform_data" "app" {}` + "\n",
 		"envs/base/main.tf":    `resource "terraform_data" "base" {}` + "\n",
 		"envs/gone/main.tf":    `resource "terraform_data" "gone" {}` + "\n",
@@ -30,17 +21,17 @@ func TestSelectNotesFormerProject(t *testing.T) {
 		"modules/lib/main.tf":  "",
 		"modules/lib/extra.tf": "",
 	})
-	gitIn(t, root, "init", "-q", "-b", "main")
-	gitIn(t, root, "add", "-A")
-	gitIn(t, root, "commit", "-q", "-m", "initial")
-	gitIn(t, root, "checkout", "-q", "-b", "change")
+	testenv.Git(t, root, "init", "-q", "-b", "main")
+	testenv.Git(t, root, "add", "-A")
+	testenv.Git(t, root, "commit", "-q", "-m", "initial")
+	testenv.Git(t, root, "checkout", "-q", "-b", "change")
 	if err := os.WriteFile(filepath.Join(root, "envs/app/base.tf"), []byte("module \"base\" {\n  source = \"../base\"\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(root, "envs/web/main.tf"), []byte("module \"lib\" {\n  source = \"../../modules/lib\"\n}\n# edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(t, root, "rm", "-q", "-r", "envs/gone")
+	testenv.Git(t, root, "rm", "-q", "-r", "envs/gone")
 	sel, err := Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main"})
 	if err != nil {
 		t.Fatal(err)
@@ -61,19 +52,19 @@ func TestSelectNotesFormerProject(t *testing.T) {
 // merge base, the changed files and the notes of the whole change, and only that project.
 // A project the change does not touch is refused.
 func TestSelectChangedNamed(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testenv.WriteTree(t, map[string]string{
 		"a/main.tf": "", "b/main.tf": "", "c/main.tf": "", "gone/main.tf": "",
 	})
-	gitIn(t, root, "init", "-q", "-b", "main")
-	gitIn(t, root, "add", "-A")
-	gitIn(t, root, "commit", "-q", "-m", "initial")
-	gitIn(t, root, "checkout", "-q", "-b", "change")
+	testenv.Git(t, root, "init", "-q", "-b", "main")
+	testenv.Git(t, root, "add", "-A")
+	testenv.Git(t, root, "commit", "-q", "-m", "initial")
+	testenv.Git(t, root, "checkout", "-q", "-b", "change")
 	for _, f := range []string{"a/x.tf", "b/x.tf"} {
 		if err := os.WriteFile(filepath.Join(root, f), []byte("# x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gitIn(t, root, "rm", "-q", "-r", "gone")
+	testenv.Git(t, root, "rm", "-q", "-r", "gone")
 	whole, err := Select(t.Context(), SelectOptions{Root: root, Changed: true, Base: "main"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 // PolicySource decides where the policies that judge a run come from: the pure form of the
 // rule "a change must not choose the policies that judge it".

@@ -1,4 +1,4 @@
-package pipeline
+package stage
 
 import (
 	"context"
@@ -48,15 +48,15 @@ func (c *committedDataDirs) check(ctx context.Context, p project.Project) error 
 // refuseTerraformFiles is the stage that refuses, before terraform runs, a project with a
 // committed data directory, or whose terraform.d/plugins leads elsewhere through a link
 // (project.LinkedPlugins).
-func refuseTerraformFiles(ctx context.Context, r *projectRun) error {
-	c := r.opts.committed // shared by the run's projects (PlanOptions.defaults)
+func RefuseTerraformFiles(ctx context.Context, r *ProjectRun) error {
+	c := r.Opts.committed // shared by the run's projects (PlanOptions.defaults)
 	if c == nil {
-		c = &committedDataDirs{root: r.opts.Root}
+		c = &committedDataDirs{root: r.Opts.Root}
 	}
-	if err := c.check(ctx, r.p); err != nil {
+	if err := c.check(ctx, r.Project); err != nil {
 		return err
 	}
-	if why := project.LinkedPlugins(r.opts.Root, r.p); why != "" {
+	if why := project.LinkedPlugins(r.Opts.Root, r.Project); why != "" {
 		return errors.New(why)
 	}
 	return nil

@@ -1,6 +1,13 @@
-// Package pipeline orchestrates tfgate's jobs (plan, and later apply and drift) across
-// projects: which to run, a bounded worker pool, results gathered in project order.
-package pipeline
+// Package stage is what every command's runner shares: which projects a command works on
+// (Select, with the base commit's view of a change: BaseView), the one worker pool
+// (ForEach: bounded, one directory at a time, results in project order, depends_on order
+// for apply), the stages a project goes through (ProjectRun, RunStages: init, workspace,
+// plan, show, policy verdict, bundle; plan's own sequence is Plan), where policies come from
+// (PolicySource, LoadPolicies), how terraform is found (ResolveTerraform) and the progress a
+// stage reports. It decides nothing about a pull request, publishes nothing and renders no
+// text: the runners (internal/pipeline) do, with internal/gate, internal/notify and
+// internal/render.
+package stage
 
 import (
 	"context"
@@ -113,11 +120,11 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 	if err != nil {
 		return sel, err
 	}
-	prefix, err := rootPrefix(top, opts.Root)
+	prefix, err := RootPrefix(top, opts.Root)
 	if err != nil {
 		return sel, err
 	}
-	files := rootRelative(prefix, changes.Files)
+	files := RootRelative(prefix, changes.Files)
 	sel.Base, sel.MergeBase, sel.Files = changes.Base, changes.MergeBase, files
 	var inRoot []string // removed code outside root is no project of this root
 	for _, f := range deletedFiles(opts.Root, files) {
@@ -140,7 +147,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, err
 	}
 	sel.BaseView = bv
-	withBaseView(opts.Root, &sel, files, rootRelative(prefix, changes.Committed))
+	withBaseView(opts.Root, &sel, files, RootRelative(prefix, changes.Committed))
 	done()
 	if named != nil {
 		return onlyNamed(sel, named)
@@ -181,7 +188,7 @@ func onlyNamed(sel Selection, named []project.Project) (Selection, error) {
 
 // rootPrefix is root relative to the git top level: "" when they are the same, else
 // "a/b/".
-func rootPrefix(top, root string) (string, error) {
+func RootPrefix(top, root string) (string, error) {
 	topAbs, err := filepath.EvalSymlinks(top)
 	if err != nil {
 		return "", err
@@ -207,12 +214,12 @@ func relativeToRoot(ctx context.Context, root string, files []string) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	prefix, err := rootPrefix(top, root)
+	prefix, err := RootPrefix(top, root)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for _, f := range rootRelative(prefix, files) {
+	for _, f := range RootRelative(prefix, files) {
 		if !strings.HasPrefix(f, "../") {
 			out = append(out, f)
 		}
@@ -223,7 +230,7 @@ func relativeToRoot(ctx context.Context, root string, files []string) ([]string,
 // rootRelative turns paths relative to the git top level into paths relative to root
 // (they differ when -C points below the top level; prefix is rootPrefix's). Files
 // elsewhere in the repository become "../" paths: modules there have users under root.
-func rootRelative(prefix string, files []string) []string {
+func RootRelative(prefix string, files []string) []string {
 	if prefix == "" {
 		return files
 	}
