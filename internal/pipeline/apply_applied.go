@@ -1,18 +1,17 @@
 package pipeline
 
 import (
-	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/stage"
+	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // Recognising a plan an earlier run applied. Terraform refuses a saved plan as stale when
@@ -26,16 +25,10 @@ import (
 // the planned value of each attribute known at plan time, every object it deletes gone.
 // A plan whose changes someone else undid or changed since is stale, as before.
 
-// stateMeta is what `state pull` and a plan file's prior state say of a state's history.
-type stateMeta struct {
-	Lineage string `json:"lineage"`
-	Serial  uint64 `json:"serial"`
-}
-
 // appliedBefore reports whether the state already holds what r's saved plan makes (see
 // above): a sentence saying how tfgate knows, or "" when it does not.
 func appliedBefore(ctx context.Context, r *stage.ProjectRun) (string, error) {
-	prior, err := planPriorState(r.PlanFile)
+	prior, err := terraform.PlanPriorState(r.PlanFile)
 	if err != nil {
 		return "", err
 	}
@@ -43,9 +36,9 @@ func appliedBefore(ctx context.Context, r *stage.ProjectRun) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var cur stateMeta
-	if err := json.Unmarshal(raw, &cur); err != nil {
-		return "", fmt.Errorf("read the state terraform pulled: %w", err)
+	cur, err := terraform.ReadStateMeta(bytes.NewReader(raw))
+	if err != nil {
+		return "", fmt.Errorf("the state terraform pulled: %w", err)
 	}
 	if prior.Lineage != "" && prior.Lineage != cur.Lineage || cur.Serial <= prior.Serial {
 		return "", nil
@@ -71,32 +64,6 @@ func appliedBefore(ctx context.Context, r *stage.ProjectRun) (string, error) {
 	}
 	return fmt.Sprintf("already applied: the state (serial %d, after the plan's %d) holds every change of this plan — an earlier run applied it; nothing was applied twice",
 		cur.Serial, prior.Serial), nil
-}
-
-// planPriorState reads the lineage and serial of the state a plan file was made on (its
-// tfstate entry), which terraform compares when it applies the plan.
-func planPriorState(planFile string) (stateMeta, error) {
-	z, err := zip.OpenReader(planFile)
-	if err != nil {
-		return stateMeta{}, fmt.Errorf("read the saved plan %s: %w", planFile, err)
-	}
-	defer z.Close()
-	for _, f := range z.File {
-		if f.Name != "tfstate" {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return stateMeta{}, err
-		}
-		defer rc.Close()
-		var m stateMeta
-		if err := json.NewDecoder(io.LimitReader(rc, maxPlanJSON)).Decode(&m); err != nil {
-			return stateMeta{}, fmt.Errorf("the saved plan's prior state: %w", err)
-		}
-		return m, nil
-	}
-	return stateMeta{}, errors.New("the saved plan holds no prior state (tfstate): not a terraform plan file")
 }
 
 // maxPlanJSON bounds what is decoded of a plan file's prior state.
