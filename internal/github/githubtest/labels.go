@@ -63,13 +63,8 @@ func (s *Server) addIssueLabels(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rp := s.repoLocked(r.param("owner"), r.param("repo"))
-	is := rp.issues[int(n)]
+	is := writableIssueLocked(w, r, rp, int(n))
 	if is == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
-		return
-	}
-	if !canWrite(rp.permission(r.tok)) {
-		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
 	merged := slices.Clone(is.Labels)
@@ -95,13 +90,8 @@ func (s *Server) removeIssueLabel(w http.ResponseWriter, r *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rp := s.repoLocked(r.param("owner"), r.param("repo"))
-	is := rp.issues[int(n)]
+	is := writableIssueLocked(w, r, rp, int(n))
 	if is == nil {
-		writeError(w, http.StatusNotFound, "Not Found")
-		return
-	}
-	if !canWrite(rp.permission(r.tok)) {
-		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
 		return
 	}
 	name := r.param("name")
@@ -147,4 +137,20 @@ func (s *Server) SetLabels(fullName string, number int, labels []string) {
 		panic("githubtest: SetLabels on an issue or pull request that was not added")
 	}
 	is.Labels = s.ensureLabelsLocked(rp, labels)
+}
+
+// writableIssueLocked is issue n of rp when the request's token may write to it; otherwise
+// it answers as GitHub does (404 for an unknown issue, 403 for a read-only token) and
+// returns nil.
+func writableIssueLocked(w http.ResponseWriter, r *request, rp *repo, n int) *issueState {
+	is := rp.issues[n]
+	if is == nil {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return nil
+	}
+	if !canWrite(rp.permission(r.tok)) {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration")
+		return nil
+	}
+	return is
 }
