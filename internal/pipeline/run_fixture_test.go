@@ -91,8 +91,14 @@ func newRunFixture(t *testing.T, extra map[string]string) *runFixture {
 	for _, login := range []string{"bob", "carol", "dave"} {
 		fx.gh.SetPermission(runRepo, login, "write")
 	}
-	fx.pr = fx.gh.AddPull(runRepo, githubtest.Pull{Author: runUser("dave"), HeadSHA: fx.head, BaseSHA: fx.base, HeadRef: "change", BaseRef: "main"})
+	fx.openPull(false)
 	return fx
+}
+
+// openPull opens the fixture's pull request of the branch's current head (from a fork or
+// not): dave proposes it.
+func (fx *runFixture) openPull(fork bool) {
+	fx.pr = fx.gh.AddPull(runRepo, githubtest.Pull{Author: runUser("dave"), HeadSHA: fx.head, BaseSHA: fx.base, HeadRef: "change", BaseRef: "main", Fork: fork})
 }
 
 // commit writes a file on the branch checked out and commits it.
@@ -115,7 +121,7 @@ func (fx *runFixture) rev(t *testing.T, rev string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// approve adds login's review of state on the pull request's head.
+// review adds login's review of state on the pull request's head.
 func (fx *runFixture) review(login, state string) {
 	fx.gh.AddReview(runRepo, fx.pr, githubtest.Review{User: runUser(login), State: state, CommitID: fx.head})
 }
