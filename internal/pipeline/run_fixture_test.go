@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
 	"maps"
 	"os"
@@ -30,9 +32,11 @@ const runRepo = "acme/infra"
 const runFakePlanJSON = `{"format_version":"1.2","terraform_version":"1.5.7","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a","change":{"actions":["create"],"before":null,"after":{"input":"v2"},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`
 
 // fakeTerraformScript answers `version -json` as terraform 1.5.7; init succeeds; plan writes
-// its -out file and exits 2 (changes) unless the project holds PLAN_FAILS, when it prints
-// terraform's error and exits 1; show prints runFakePlanJSON; apply succeeds. Each
-// command but version appends "<command> <project dir's name>" to the log.
+// its -out file (the second argument: printf's escapes of a plan file) and exits 2
+// (changes), unless the project holds PLAN_FAILS, when it prints terraform's error and
+// exits 1; show prints the third argument; the workspaces are default alone; apply
+// succeeds. Each command but version and workspace list appends "<command> <project dir's
+// name>" to the log, the first argument.
 const fakeTerraformScript = `#!/bin/sh
 log=%q
 case "$1" in
@@ -41,13 +45,53 @@ init) echo "init ${PWD##*/}" >>"$log" ;;
 plan)
 	echo "plan ${PWD##*/}" >>"$log"
 	if [ -e PLAN_FAILS ]; then echo 'Error: Unsupported argument in main.tf' >&2; exit 1; fi
-	for a in "$@"; do case "$a" in -out=*) echo plan >"${a#-out=}" ;; esac; done
+	for a in "$@"; do case "$a" in -out=*) printf '%s' >"${a#-out=}" ;; esac; done
 	exit 2 ;;
 show) echo "show ${PWD##*/}" >>"$log"; echo '%s' ;;
+workspace)
+	if [ "$2" = list ]; then echo '* default'; exit 0; fi
+	echo "workspace $2 ${PWD##*/}" >>"$log" ;;
 apply) echo "apply ${PWD##*/}" >>"$log" ;;
-*) echo "$* ${PWD##*/}" >>"$log" ;;
+*) echo "$1 ${PWD##*/}" >>"$log" ;;
 esac
 `
+
+// fakePlanFile is a plan file as apply reads it: a zip of terraform's tfplan (empty: a
+// normal plan) and the configuration snapshot of a root module whose only file is main.tf.
+func fakePlanFile(t *testing.T, mainTF string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, f := range []struct{ name, body string }{
+		{"tfplan", ""},
+		{"tfconfig/modules.json", `[{"Key":"","Source":"","Dir":"."}]`},
+		{"tfconfig/m-/main.tf", mainTF},
+	} {
+		fw, err := w.Create(f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fw.Write([]byte(f.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// printfEscapes is data as a printf format that prints it: every byte an octal escape.
+func printfEscapes(data []byte) string {
+	var b strings.Builder
+	for _, c := range data {
+		fmt.Fprintf(&b, "\\%03o", c)
+	}
+	return b.String()
+}
+
+// appV2 is app/main.tf on the branch: what its plan files hold.
+const appV2 = "resource \"terraform_data\" \"a\" {\n  input = \"v2\"\n}\n"
 
 // runFixture is a repository with the projects app and db on main (base) and, checked
 // out, the branch change (head) that changes app only; pull request PR of dave proposes
@@ -77,13 +121,14 @@ func newRunFixture(t *testing.T, extra map[string]string) *runFixture {
 	testenv.Git(t, fx.root, "commit", "-q", "-m", "initial")
 	fx.base = fx.rev(t, "HEAD")
 	testenv.Git(t, fx.root, "checkout", "-q", "-b", "change")
-	fx.commit(t, "app/main.tf", "resource \"terraform_data\" \"a\" {\n  input = \"v2\"\n}\n")
+	fx.commit(t, "app/main.tf", appV2)
 	fx.head = fx.rev(t, "HEAD")
 
 	bin := t.TempDir()
 	fx.tfLog = filepath.Join(bin, "calls.log")
 	fx.tf = filepath.Join(bin, "terraform")
-	if err := os.WriteFile(fx.tf, []byte(fmt.Sprintf(fakeTerraformScript, fx.tfLog, runFakePlanJSON)), 0o755); err != nil {
+	script := fmt.Sprintf(fakeTerraformScript, fx.tfLog, printfEscapes(fakePlanFile(t, appV2)), runFakePlanJSON)
+	if err := os.WriteFile(fx.tf, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 
@@ -187,4 +232,15 @@ func lastStatus(s *githubtest.Server, sha, context string) githubtest.Status {
 		}
 	}
 	return last
+}
+
+// merge merges the branch into main with a merge commit, checked out, and merges the pull
+// request with it on the fake GitHub; it returns the merge commit.
+func (fx *runFixture) merge(t *testing.T) string {
+	t.Helper()
+	testenv.Git(t, fx.root, "checkout", "-q", "main")
+	testenv.Git(t, fx.root, "merge", "-q", "--no-ff", "-m", "Merge pull request from change", "change")
+	merge := fx.rev(t, "HEAD")
+	fx.gh.MergePull(runRepo, fx.pr, merge)
+	return merge
 }

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,6 +96,9 @@ func TestRunPlan(t *testing.T) {
 			m := ms[0]
 			if m.Project != "app" || m.Dir != "app" || m.Commit != fx.head || !m.Applicable || m.PlanSHA256 == "" || m.InputHash == "" {
 				t.Errorf("manifest %+v: want app's, of the head %s, applicable, with its plan's and inputs' sums", m, fx.head)
+			}
+			if plan, err := os.ReadFile(filepath.Join(out, bundle.DirName(m.Project, m.Workspace), m.PlanFile)); err != nil || !bytes.Equal(plan, fakePlanFile(t, appV2)) {
+				t.Errorf("the bundle's plan file is not the one terraform wrote (%v)", err)
 			}
 			if m.Summary.Add != 1 || m.TerraformVersion != "1.5.7" {
 				t.Errorf("manifest summary %+v, terraform %q: want the fake's one create by 1.5.7", m.Summary, m.TerraformVersion)
