@@ -61,6 +61,16 @@ func TestRunApply(t *testing.T) {
 		setup:   func(t *testing.T, plans string, req *ApplyRequest) { req.DryRun = true },
 		want:    report.StatusAllowed,
 	}, {
+		name:    "no reviewed plans: refused",
+		reviews: [][2]string{{"bob", "APPROVED"}},
+		setup: func(t *testing.T, plans string, req *ApplyRequest) {
+			req.Plans = bundle.DirStore(filepath.Join(t.TempDir(), "none"))
+		},
+		want:    report.StatusRefused,
+		codes:   []string{gate.CodeNoPlans, gate.CodeNoBundle},
+		refused: true,
+		status:  "failure",
+	}, {
 		name:    "a tampered plan file is refused unread",
 		reviews: [][2]string{{"bob", "APPROVED"}},
 		setup: func(t *testing.T, plans string, req *ApplyRequest) {
