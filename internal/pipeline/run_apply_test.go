@@ -74,7 +74,7 @@ func TestRunApply(t *testing.T) {
 		name:    "a tampered plan file is refused unread",
 		reviews: [][2]string{{"bob", "APPROVED"}},
 		setup: func(t *testing.T, plans string, req *ApplyRequest) {
-			m := readBundles(t, plans)[0]
+			m := bundlesIn(t, plans)[0]
 			f, err := os.OpenFile(filepath.Join(plans, bundle.DirName(m.Project, m.Workspace), m.PlanFile), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -115,7 +115,7 @@ func TestRunApply(t *testing.T) {
 				t.Errorf("app %s %q, reasons %q: want %s, %q", app.Status, app.Error, got, tc.want, tc.codes)
 			}
 			calls := fx.calls(t)
-			if writes := slices.DeleteFunc(slices.Clone(calls), readOnly); !slices.Equal(writes, tc.writes) {
+			if writes := slices.DeleteFunc(slices.Clone(calls), stateUntouched); !slices.Equal(writes, tc.writes) {
 				t.Errorf("terraform was asked %q: want of those writing state %q", calls, tc.writes)
 			}
 			if tc.want == report.StatusApplied && slices.Index(calls, "show app") > slices.Index(calls, "apply app") {
@@ -128,7 +128,7 @@ func TestRunApply(t *testing.T) {
 	}
 }
 
-// readOnly reports whether a fake terraform call leaves the state as it was.
-func readOnly(call string) bool {
+// stateUntouched reports whether a fake terraform call leaves the state as it was.
+func stateUntouched(call string) bool {
 	return strings.HasPrefix(call, "init ") || strings.HasPrefix(call, "show ")
 }

@@ -31,12 +31,12 @@ const runRepo = "acme/infra"
 // runFakePlanJSON is what the fake's `show -json` prints of a plan: one create.
 const runFakePlanJSON = `{"format_version":"1.2","terraform_version":"1.5.7","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a","change":{"actions":["create"],"before":null,"after":{"input":"v2"},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`
 
-// fakeTerraformScript answers `version -json` as terraform 1.5.7; init succeeds; plan writes
-// its -out file (the second argument: printf's escapes of a plan file) and exits 2
-// (changes), unless the project holds PLAN_FAILS, when it prints terraform's error and
-// exits 1; show prints the third argument; the workspaces are default alone; apply
-// succeeds. Each command but version and workspace list appends "<command> <project dir's
-// name>" to the log, the first argument.
+// fakeTerraformScript is the fake, a format of three arguments: the log, the plan file (as
+// printf's escapes) and what show prints. It answers `version -json` as terraform 1.5.7;
+// init succeeds; plan writes the plan file to -out and exits 2 (changes), unless the
+// project holds PLAN_FAILS, when it prints terraform's error and exits 1; the only
+// workspace is default; apply succeeds. Each command but version and workspace list
+// appends "<command> <project dir's name>" to the log.
 const fakeTerraformScript = `#!/bin/sh
 log=%q
 case "$1" in
@@ -95,7 +95,7 @@ const appV2 = "resource \"terraform_data\" \"a\" {\n  input = \"v2\"\n}\n"
 
 // runFixture is a repository with the projects app and db on main (base) and, checked
 // out, the branch change (head) that changes app only; pull request PR of dave proposes
-// it on the fake GitHub, where bob and carol have write access.
+// it on the fake GitHub, where bob, carol and dave have write access.
 type runFixture struct {
 	root       string
 	base, head string
@@ -219,6 +219,7 @@ func (fx *runFixture) loadConfig(t *testing.T) *config.Config {
 	return cfg
 }
 
+// runUser is the fake GitHub's account of login.
 func runUser(login string) githubtest.User {
 	return githubtest.User{Login: login, ID: int64(len(login)) * 13, Type: "User"}
 }

@@ -55,8 +55,8 @@ func planBundles(t *testing.T, fx *runFixture) string {
 	return out
 }
 
-// readBundles reads the manifests of the bundles in dir.
-func readBundles(t *testing.T, dir string) []bundle.Manifest {
+// bundlesIn reads the manifests of the bundles in dir.
+func bundlesIn(t *testing.T, dir string) []bundle.Manifest {
 	t.Helper()
 	dirs, err := bundle.List(t.Context(), dir)
 	if err != nil {
@@ -89,7 +89,7 @@ func TestRunPlan(t *testing.T) {
 		want:  "app:planned",
 		calls: []string{"init app", "plan app", "show app"},
 		check: func(t *testing.T, fx *runFixture, run report.Run, out string) {
-			ms := readBundles(t, out)
+			ms := bundlesIn(t, out)
 			if len(ms) != 1 {
 				t.Fatalf("%d bundles, want app's", len(ms))
 			}
@@ -119,7 +119,7 @@ func TestRunPlan(t *testing.T) {
 			if err := run.Projects[0].Error; !strings.Contains(err, "Unsupported argument in main.tf") {
 				t.Errorf("app's error %q: want terraform's", err)
 			}
-			if ms := readBundles(t, out); len(ms) != 0 {
+			if ms := bundlesIn(t, out); len(ms) != 0 {
 				t.Errorf("bundles of a failed plan: %+v", ms)
 			}
 		},
@@ -134,7 +134,7 @@ func TestRunPlan(t *testing.T) {
 			if pol == nil || !pol.Denied() || len(pol.Findings) != 1 || pol.Findings[0].Msg != "terraform_data.a is created" {
 				t.Fatalf("app's policy result %+v: want the create denied", pol)
 			}
-			if ms := readBundles(t, out); len(ms) != 1 || ms[0].Policy == nil || !ms[0].Policy.Denied || ms[0].PR != fx.pr {
+			if ms := bundlesIn(t, out); len(ms) != 1 || ms[0].Policy == nil || !ms[0].Policy.Denied || ms[0].PR != fx.pr {
 				t.Errorf("bundles %+v: want app's, of #%d, recording the denial", ms, fx.pr)
 			}
 			if st := lastStatus(fx.gh, fx.head, "tfgate/plan"); st.State != "failure" || !strings.HasSuffix(st.Description, "1 denied") {
