@@ -81,8 +81,9 @@ func TestRunPlan(t *testing.T) {
 		files  map[string]string // more files at the base
 		change map[string]string // a further commit on the branch
 		github bool              // on the pull request's event, publishing to GitHub
-		want   string            // the projects' statuses
-		calls  []string          // what terraform was asked
+		setup  func(fx *runFixture, req *PlanRequest)
+		want   string   // the projects' statuses
+		calls  []string // what terraform was asked
 		check  func(t *testing.T, fx *runFixture, run report.Run, out string)
 	}{{
 		name:  "only the changed project of two",
@@ -108,6 +109,14 @@ func TestRunPlan(t *testing.T) {
 			}
 			if run.MergeBase != fx.base[:7] {
 				t.Errorf("merge base %q, want %s", run.MergeBase, fx.base[:7])
+			}
+		},
+	}, {
+		name:  "nothing changed: nothing planned",
+		setup: func(fx *runFixture, req *PlanRequest) { req.Base = fx.head },
+		check: func(t *testing.T, fx *runFixture, run report.Run, out string) {
+			if ms := bundlesIn(t, out); len(ms) != 0 {
+				t.Errorf("bundles of an unchanged project: %+v", ms)
 			}
 		},
 	}, {
@@ -154,6 +163,9 @@ func TestRunPlan(t *testing.T) {
 				ev := fx.pullEvent()
 				ev.HeadSHA = fx.head
 				req.GitHub = fx.github(t, ev)
+			}
+			if tc.setup != nil {
+				tc.setup(fx, &req)
 			}
 			run, err := RunPlan(t.Context(), req)
 			if err != nil {
