@@ -16,6 +16,10 @@ OCTOKIT_STAMP     := $(OCTOKIT_OPENAPI)/.installed-$(OCTOKIT_OPENAPI_VERSION)
 ACTIONLINT_VERSION := 1.7.12
 ACTIONLINT        := $(BIN)/actionlint
 ACTIONLINT_STAMP  := $(BIN)/.actionlint-$(ACTIONLINT_VERSION)
+# staticcheck, the Go linter make test runs (make lint), from the Go module proxy.
+STATICCHECK_VERSION := 0.8.2
+STATICCHECK       := $(BIN)/staticcheck
+STATICCHECK_STAMP := $(BIN)/.staticcheck-$(STATICCHECK_VERSION)
 ACT_VERSION       := 0.2.89
 ACT               := $(BIN)/act
 ACT_STAMP         := $(BIN)/.act-$(ACT_VERSION)
@@ -68,7 +72,7 @@ export TFGATE_TEST_ACTIONS := $(ACTIONS)
 # skips it, naming the make target (internal/testenv).
 export TFGATE_TEST_REQUIRE_ALL := 1
 
-.PHONY: all build terraform tofu fakecloud openapi actionlint act actions conftest goreleaser syft release-check release-snapshot lint-workflows test vet bench bench-compare kill-campaign demo clean
+.PHONY: all build terraform tofu fakecloud openapi actionlint staticcheck act actions conftest goreleaser syft release-check release-snapshot lint-workflows lint test vet bench bench-compare kill-campaign demo clean
 
 all: build
 
@@ -126,6 +130,13 @@ $(ACTIONLINT_STAMP):
 	@mkdir -p $(BIN)
 	GOBIN=$(BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@v$(ACTIONLINT_VERSION)
 	@$(ACTIONLINT) -version | head -1 | grep -qx 'v$(ACTIONLINT_VERSION)'
+	@touch $@
+
+staticcheck: $(STATICCHECK_STAMP)
+$(STATICCHECK_STAMP):
+	@mkdir -p $(BIN)
+	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@v$(STATICCHECK_VERSION)
+	@$(STATICCHECK) -version | grep -qF '($(STATICCHECK_VERSION))'
 	@touch $@
 
 act: $(ACT_STAMP)
@@ -190,11 +201,15 @@ lint-workflows: actionlint
 vet:
 	$(GO) vet ./...
 
-# Everything: vet, workflow lint, unit and end-to-end tests (real terraform, real binary, the
+# staticcheck's default checks (staticcheck.conf says which are off, and why).
+lint: staticcheck
+	$(STATICCHECK) ./...
+
+# Everything: vet, staticcheck, workflow lint, unit and end-to-end tests (real terraform, real binary, the
 # fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
 # policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
 # terraform, then with OpenTofu (about 2 more minutes).
-test: terraform tofu fakecloud openapi act actions vet lint-workflows release-check build
+test: terraform tofu fakecloud openapi act actions vet lint lint-workflows release-check build
 	$(GO) test -race -count=1 -timeout 30m ./...
 	TFGATE_TEST_TERRAFORM=$(TOFU) $(GO) test -race -count=1 -timeout 15m -run '^TestScripts$$' ./cmd/tfgate
 	$(TFGATE) policy test policies

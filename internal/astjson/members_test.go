@@ -25,17 +25,17 @@ func (l *visitLog) visit(k string, v ast.Value) bool {
 }
 
 // onePass is DecodeMembers' contract: decode's visits and result, error included.
-func onePass(data []byte, keep func(string) bool) (ast.Value, error, []string) {
+func onePass(data []byte, keep func(string) bool) (ast.Value, []string, error) {
 	l := &visitLog{keep: keep}
 	v, err := decode(data, nil, l.visit)
-	return v, err, l.seen
+	return v, l.seen, err
 }
 
 // checkSameAsOnePass decodes data with workers goroutines and compares everything with the
 // one-pass decoding.
 func checkSameAsOnePass(t *testing.T, data []byte, workers int, keep func(string) bool) {
 	t.Helper()
-	want, wantErr, wantSeen := onePass(data, keep)
+	want, wantSeen, wantErr := onePass(data, keep)
 	l := &visitLog{keep: keep}
 	got, err := decodeMembers(data, workers, l.visit)
 	if fmt.Sprint(err) != fmt.Sprint(wantErr) {

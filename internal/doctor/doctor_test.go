@@ -30,10 +30,10 @@ func (f fakeGitHub) RepoSecretNames(context.Context, github.Repo) ([]string, err
 }
 
 var (
-	unreadable   = fmt.Errorf("get protection: %w", github.ErrUnreadable)
-	notProtected = fmt.Errorf("get protection: %w", github.ErrNotProtected)
-	gateRule     = github.BranchRule{Type: "required_status_checks", RulesetID: 7, Source: "acme/infra", RequiredChecks: []string{"ci", GateContext}}
-	otherRule    = github.BranchRule{Type: "required_status_checks", RulesetID: 8, Source: "acme", RequiredChecks: []string{"ci"}}
+	errUnreadable   = fmt.Errorf("get protection: %w", github.ErrUnreadable)
+	errNotProtected = fmt.Errorf("get protection: %w", github.ErrNotProtected)
+	gateRule        = github.BranchRule{Type: "required_status_checks", RulesetID: 7, Source: "acme/infra", RequiredChecks: []string{"ci", GateContext}}
+	otherRule       = github.BranchRule{Type: "required_status_checks", RulesetID: 8, Source: "acme", RequiredChecks: []string{"ci"}}
 )
 
 // Required means required: by a ruleset or classic protection; anything unread is "could
@@ -45,14 +45,14 @@ func TestCheckRequired(t *testing.T) {
 		status Status
 		want   string
 	}{
-		{"ruleset", fakeGitHub{rules: []github.BranchRule{otherRule, gateRule}, classicErr: unreadable}, OK, "ruleset 7 of acme/infra"},
+		{"ruleset", fakeGitHub{rules: []github.BranchRule{otherRule, gateRule}, classicErr: errUnreadable}, OK, "ruleset 7 of acme/infra"},
 		{"classic", fakeGitHub{rules: []github.BranchRule{otherRule}, classic: []string{GateContext}}, OK, "classic branch protection"},
 		{"classic other checks", fakeGitHub{classic: []string{"ci"}}, Fail, "classic branch protection requires ci"},
-		{"nowhere", fakeGitHub{rules: []github.BranchRule{otherRule}, classicErr: notProtected}, Fail, "is not a required status check"},
-		{"classic unreadable", fakeGitHub{rules: []github.BranchRule{otherRule}, classicErr: unreadable}, Unknown, "classic branch protection could not be read"},
-		{"rules unreadable", fakeGitHub{rulesErr: errors.New("503"), classicErr: notProtected}, Unknown, "the branch's rules could not be read (503)"},
+		{"nowhere", fakeGitHub{rules: []github.BranchRule{otherRule}, classicErr: errNotProtected}, Fail, "is not a required status check"},
+		{"classic unreadable", fakeGitHub{rules: []github.BranchRule{otherRule}, classicErr: errUnreadable}, Unknown, "classic branch protection could not be read"},
+		{"rules unreadable", fakeGitHub{rulesErr: errors.New("503"), classicErr: errNotProtected}, Unknown, "the branch's rules could not be read (503)"},
 		{"rules unreadable, classic requires", fakeGitHub{rulesErr: errors.New("503"), classic: []string{GateContext}}, OK, "classic"},
-		{"merge queue rule only", fakeGitHub{rules: []github.BranchRule{{Type: "merge_queue"}}, classicErr: notProtected}, Fail, "not a required"},
+		{"merge queue rule only", fakeGitHub{rules: []github.BranchRule{{Type: "merge_queue"}}, classicErr: errNotProtected}, Fail, "not a required"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := Options{GitHub: c.gh, Branch: "main", Repo: github.Repo{Owner: "acme", Name: "infra"}}

@@ -208,11 +208,10 @@ func objectKey(item hclsyntax.ObjectConsItem) (string, bool) {
 			return name, true
 		}
 	}
-	w, ok := k.Wrapped.(hclsyntax.Expression)
-	if !ok || !isLiteral(w) {
+	if !isLiteral(k.Wrapped) {
 		return "", false
 	}
-	v, diags := w.Value(nil)
+	v, diags := k.Wrapped.Value(nil)
 	if diags.HasErrors() || v.IsNull() || !v.Type().Equals(cty.String) {
 		return "", false
 	}

@@ -325,12 +325,10 @@ func unsigned(err error) error {
 	if !errors.As(err, &ue) {
 		return err
 	}
-	where := ue.URL
+	where := "the storage URL"
 	if p, perr := url.Parse(ue.URL); perr == nil {
 		p.RawQuery, p.Fragment, p.User = "", "", nil
 		where = p.String()
-	} else {
-		where = "the storage URL"
 	}
 	return fmt.Errorf("%s %s: %w", ue.Op, where, ue.Err)
 }

@@ -68,9 +68,9 @@ func (t *textWriter) reviewHeader(r report.Run) {
 // the apply took.
 func (t *textWriter) reviewTable(r report.Run) {
 	type row struct {
-		o                          outcome
-		name, word, counts, colour string
-		plainCounts, dur           string
+		o                  outcome
+		name, word, counts string
+		plainCounts, dur   string
 	}
 	rows := make([]row, len(r.Projects))
 	nameW, wordW, countsW := 0, 0, 0

@@ -13,11 +13,10 @@ import (
 
 func TestResolveFinds(t *testing.T) {
 	t.Parallel()
-	real := realTerraform(t)
 	tests := []struct {
 		name        string
 		setup       func(t *testing.T, root string) ResolveOptions
-		wantPath    string // relative to root; "" = the real .bin/terraform
+		wantPath    string // relative to root
 		wantVersion string
 		wantFlavor  string
 	}{
@@ -25,9 +24,10 @@ func TestResolveFinds(t *testing.T) {
 			name: "override path wins over PATH",
 			setup: func(t *testing.T, root string) ResolveOptions {
 				writeFake(t, filepath.Join(root, "bin"), "terraform", "1.9.0", nil)
-				return ResolveOptions{Override: real.Path, PathEnv: filepath.Join(root, "bin")}
+				pinned := writeFake(t, filepath.Join(root, "pinned"), "terraform", "1.5.7", nil)
+				return ResolveOptions{Override: pinned, PathEnv: filepath.Join(root, "bin")}
 			},
-			wantVersion: real.Version.String(), wantFlavor: real.Flavor,
+			wantPath: "pinned/terraform", wantVersion: "1.5.7", wantFlavor: "terraform",
 		},
 		{
 			name: "override name looked up on PathEnv",
@@ -121,10 +121,7 @@ func TestResolveFinds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := real.Path
-			if tt.wantPath != "" {
-				want = filepath.Join(root, tt.wantPath)
-			}
+			want := filepath.Join(root, tt.wantPath)
 			if b.Path != want || b.Version.String() != tt.wantVersion || b.Flavor != tt.wantFlavor {
 				t.Errorf("got %s, want %s %s (%s)", b, tt.wantFlavor, tt.wantVersion, want)
 			}

@@ -144,6 +144,7 @@ func TestRunnerVariables(t *testing.T) {
 		// TF_VAR_ has lower precedence than terraform.tfvars, so use a config without it.
 		{name: "TF_VAR_ from Env", env: map[string]string{"TF_VAR_name": "from-env"}, want: "from-env"},
 	}
+	bin := realTerraform(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -155,7 +156,7 @@ func TestRunnerVariables(t *testing.T) {
 			if tt.env != nil {
 				fs = map[string]string{"main.tf": dataConfig}
 			}
-			r, _, _ := newTestRunner(t, fs, env)
+			r, _, _ := newTestRunnerWith(t, bin, fs, env)
 			_, p, _ := planAndShow(t, r, PlanOptions{VarFiles: tt.varFiles})
 			if got := p.Variables["name"].Value; got != tt.want {
 				t.Errorf("var.name = %v, want %q", got, tt.want)

@@ -5,7 +5,8 @@
 // A missing tool names the make target that builds it: under make (TFGATE_TEST_REQUIRE_ALL, which
 // the Makefile exports) it fails the test, since `make test` skips nothing; under a plain
 // `go test` it skips the test, so a fresh clone's `go test ./...` never fails only for want
-// of a tool.
+// of a tool. What a test can run without, checking less (GitHub's OpenAPI description, which
+// githubtest holds requests to), it logs instead (DoWithout), and the test runs.
 package testenv
 
 import (
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/testprovider"
@@ -40,6 +42,33 @@ func Missing(tb testing.TB, err error) {
 		return
 	}
 	tb.Skipf("skipped: %v (make test runs it)", err)
+}
+
+// DoWithout reports a tool or file a test can run without, checking less; err says which
+// and the make target that provides it, unchecked what goes unchecked without it. Under make
+// it fails the test, as Missing does; without make it logs both, once per test and
+// unchecked, and the test goes on.
+func DoWithout(tb testing.TB, err error, unchecked string) {
+	tb.Helper()
+	if os.Getenv(StrictEnv) != "" {
+		tb.Fatal(err)
+		return
+	}
+	key := doneWithout{tb, unchecked}
+	if _, logged := loggedWithout.LoadOrStore(key, true); logged {
+		return
+	}
+	tb.Cleanup(func() { loggedWithout.Delete(key) })
+	tb.Logf("%s (make test does): %v", unchecked, err)
+}
+
+// loggedWithout holds the doneWithout that DoWithout has logged, until their test ends.
+var loggedWithout sync.Map
+
+// doneWithout is what one test went without.
+type doneWithout struct {
+	tb        testing.TB
+	unchecked string
 }
 
 // RepoRoot is the directory holding go.mod, found upwards from the test's directory.
@@ -138,13 +167,24 @@ func toolPath(tb testing.TB, env, name string) (string, error) {
 const OpenAPIEnv = "TFGATE_GITHUB_OPENAPI"
 
 // OpenAPI is the path of GitHub's official OpenAPI description that `make openapi` installs,
-// which githubtest holds every request to. Missing, the test does not run (see Missing): a
-// fake that validates nothing proves nothing.
+// for tests of the contract itself. Missing, the test does not run (see Missing).
 func OpenAPI(tb testing.TB) string {
 	tb.Helper()
 	path, err := openAPI(tb)
 	if err != nil {
 		Missing(tb, err)
+	}
+	return path
+}
+
+// OpenAPIIfPresent is the path of GitHub's OpenAPI description for a test that runs without
+// it, checking less (unchecked says what): missing, it is "" and the test goes on (see
+// DoWithout). githubtest's server holds every request to the description when it is there.
+func OpenAPIIfPresent(tb testing.TB, unchecked string) string {
+	tb.Helper()
+	path, err := openAPI(tb)
+	if err != nil {
+		DoWithout(tb, err, unchecked)
 	}
 	return path
 }

@@ -1,7 +1,6 @@
 package testenv
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,22 +27,29 @@ func TestRepoRootHoldsGoMod(t *testing.T) {
 
 // TFGATE_TEST_TERRAFORM picks the binary: unset, the pinned terraform in .bin/; a relative
 // path is read from the repository root (go test runs in the package directory); a bare name
-// is looked up on PATH.
+// is looked up on PATH. The repository is a scratch one, with a stand-in for the pinned
+// terraform, so that the test runs before `make terraform`.
 func TestTerraformFromEnv(t *testing.T) {
-	root := RepoRoot(t)
+	root := t.TempDir()
+	pinned := filepath.Join(root, ".bin", "terraform")
+	pkg := filepath.Join(root, "internal", "pkg")
+	for _, dir := range []string{filepath.Dir(pinned), pkg} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "tofu")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
+	for path, content := range map[string]string{filepath.Join(root, "go.mod"): "module scratch\n", pinned: "#!/bin/sh\n", fake: "#!/bin/sh\n"} {
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Setenv("PATH", bin)
-	pinned := filepath.Join(root, ".bin", "terraform")
-	if _, err := os.Stat(pinned); err != nil {
-		Missing(t, fmt.Errorf("%v (run `make terraform`)", err))
-	}
+	t.Chdir(pkg)
 	for env, want := range map[string]string{
-		"":                            filepath.Join(root, ".bin", "terraform"),
-		".bin/terraform":              filepath.Join(root, ".bin", "terraform"),
+		"":                            pinned,
+		".bin/terraform":              pinned,
 		fake:                          fake,
 		"tofu":                        fake,
 		filepath.Join(root, "go.mod"): filepath.Join(root, "go.mod"),

@@ -57,9 +57,10 @@ func loadContract(path string) (*Contract, error) {
 	return &Contract{Path: path, LoadTime: time.Since(start), doc: doc, router: router}, nil
 }
 
-// Match is the operation of GitHub's description a request was matched to.
+// Match is the operation of GitHub's description a request was matched to (without the
+// description, the handler's pattern: Server.route).
 type Match struct {
-	Operation string            // operation id, e.g. "issues/create-comment"
+	Operation string            // operation id, e.g. "issues/create-comment"; "" without the description
 	Pattern   string            // method and path template, e.g. "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
 	Params    map[string]string // path parameters
 

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 const repoName = "acme/infra"
@@ -239,6 +242,7 @@ func TestFaultsAndCounts(t *testing.T) {
 }
 
 func TestContractViolationIsRecorded(t *testing.T) {
+	testenv.OpenAPI(t) // what is tested is the contract: it does not run without it
 	s := New(t)
 	n := s.AddPull(repoName, Pull{})
 	r := call(t, s, InstallationToken, "POST", fmt.Sprintf("/repos/%s/issues/%d/comments", repoName, n), map[string]string{"text": "x"})
@@ -252,6 +256,7 @@ func TestContractViolationIsRecorded(t *testing.T) {
 
 // A response GitHub would never send is recorded too, and still delivered.
 func TestResponseViolationIsRecorded(t *testing.T) {
+	testenv.OpenAPI(t)
 	s := New(t)
 	s.handlers["GET /user"] = func(w http.ResponseWriter, r *request) { // before any request
 		writeJSON(w, http.StatusOK, map[string]any{"login": "alice"})
@@ -260,5 +265,41 @@ func TestResponseViolationIsRecorded(t *testing.T) {
 	v := s.TakeViolations()
 	if len(v) != 1 || !strings.Contains(v[0], "response 200 to GET /user (users/get-authenticated) breaks GitHub's REST API description") {
 		t.Errorf("response violations %q", v)
+	}
+}
+
+// Without GitHub's description (a fresh clone's go test) the server still serves, routing by
+// its handlers' patterns, and holds nothing to the contract: what the contract refuses
+// (TestContractViolationIsRecorded) reaches the handlers, and no violation is recorded.
+func TestServesWithoutContract(t *testing.T) {
+	t.Setenv(testenv.OpenAPIEnv, filepath.Join(t.TempDir(), "absent.json"))
+	t.Setenv(testenv.StrictEnv, "")
+	s := New(t)
+	if s.contract != nil {
+		t.Fatal("a contract was loaded from a missing description")
+	}
+	n := s.AddPull(repoName, Pull{})
+	path := fmt.Sprintf("/repos/%s/issues/%d/comments", repoName, n)
+	var c struct{ ID int64 }
+	r := call(t, s, BobToken, "POST", path, map[string]string{"body": "hi"})
+	want(t, r, 201)
+	r.json(t, &c)
+	// issues/comments/{comment_id}, not issues/{issue_number}/…: the literal segment wins.
+	want(t, call(t, s, BobToken, "GET", fmt.Sprintf("/repos/%s/issues/comments/%d", repoName, c.ID), nil), 200)
+	r = call(t, s, InstallationToken, "POST", path, map[string]string{"text": "x"})
+	want(t, r, 422)
+	if !strings.Contains(string(r.body), "body wasn't supplied") {
+		t.Errorf("the handler did not answer: %s", r.body)
+	}
+	r = call(t, s, InstallationToken, "GET", "/repos/acme/infra/no/such/thing", nil)
+	want(t, r, 404)
+	if !strings.Contains(string(r.body), "githubtest does not implement GET /repos/acme/infra/no/such/thing") {
+		t.Errorf("unknown path: %s", r.body)
+	}
+	if v := s.TakeViolations(); len(v) != 0 {
+		t.Errorf("violations without a contract: %q", v)
+	}
+	if s.Count("POST /repos/{owner}/{repo}/issues/{issue_number}/comments") != 2 {
+		t.Errorf("counts %v", s.Counts())
 	}
 }

@@ -54,7 +54,6 @@ type gen struct {
 type modules struct {
 	order []string
 	by    map[string][]any
-	calls map[string]bool
 }
 
 func (m *modules) add(module string, entry any) {
