@@ -1,6 +1,7 @@
 // Package english holds the few rules of English that tfgate's messages need, so that every
-// renderer and error says "1 project" and "2 projects", "10,000 resources" and cuts a long
-// name with "…" the same way. It knows nothing of escaping: callers escape for their medium.
+// renderer and error says "1 project" and "2 projects", "10,000 resources", cuts a long
+// name with "…" and abbreviates a commit the same way. It knows nothing of escaping: callers
+// escape for their medium.
 package english
 
 import (
@@ -50,4 +51,20 @@ func Clip(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// ShortSHA is a commit's 7-character abbreviation, as GitHub shows it. It never splits a
+// character, so it is safe on a value read from an event payload.
+func ShortSHA(sha string) string {
+	if len(sha) <= 7 {
+		return sha
+	}
+	n := 0
+	for i := range sha {
+		if n == 7 {
+			return sha[:i]
+		}
+		n++
+	}
+	return sha
 }

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/english"
 )
@@ -336,5 +335,5 @@ func short(sha string) string {
 	if sha == "" {
 		return "(unknown commit)"
 	}
-	return ci.ShortSHA(sha)
+	return english.ShortSHA(sha)
 }

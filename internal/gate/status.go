@@ -6,31 +6,31 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
-	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
-// State is the commit status the verdict sets: success when every project may apply,
-// pending when every reason left is one that more reviews can lift, failure otherwise.
-func (v Verdict) State() string {
+// State is where the verdict leaves the pull request: allowed when every project may
+// apply, pending when every reason left is one that more reviews can lift, else blocked.
+func (v Verdict) State() report.GateState {
 	if v.Allowed {
-		return github.StateSuccess
+		return report.GateAllowed
 	}
 	for _, p := range v.Projects {
 		for _, r := range p.Reasons {
 			if !r.Pending {
-				return github.StateFailure
+				return report.GateBlocked
 			}
 		}
 	}
-	return github.StatePending
+	return report.GatePending
 }
 
-// Description is the commit status text, at most github.MaxStatusDescription characters: the outcome
-// when allowed, else the first blocking reason (the first reason when all are pending),
-// named by project unless every project has it, and how many more there are.
-func (v Verdict) Description() string {
+// Description is the verdict in one line of at most max characters (the commit status's
+// limit): the outcome when allowed, else the first blocking reason (the first reason when
+// all are pending), named by project unless every project has it, and how many more there are.
+func (v Verdict) Description(max int) string {
 	if v.Allowed {
-		return truncate(v.allowedText())
+		return truncate(max, v.allowedText())
 	}
 	var head *Reason
 	var where string
@@ -53,9 +53,9 @@ func (v Verdict) Description() string {
 	}
 	if more := v.distinctReasons() - 1; more > 0 {
 		suffix := " (+" + strconv.Itoa(more) + " more)"
-		return truncate(text, suffix)
+		return truncate(max, text, suffix)
 	}
-	return truncate(text)
+	return truncate(max, text)
 }
 
 func (v Verdict) allowedText() string {
@@ -107,10 +107,10 @@ func (v Verdict) distinctReasons() int {
 	return len(seen)
 }
 
-// truncate fits text and then suffix into github.MaxStatusDescription characters, shortening text with
-// "…" when needed; suffix is kept whole.
-func truncate(text string, suffix ...string) string {
+// truncate fits text and then suffix into max characters, shortening text with "…" when
+// needed; suffix is kept whole.
+func truncate(max int, text string, suffix ...string) string {
 	s := strings.Join(suffix, "")
-	room := github.MaxStatusDescription - utf8.RuneCountInString(s)
+	room := max - utf8.RuneCountInString(s)
 	return english.Clip(text, room) + s
 }

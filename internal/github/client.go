@@ -172,6 +172,23 @@ type API interface {
 	ListLabels(ctx context.Context, repo Repo) ([]Label, error)
 	CreateLabel(ctx context.Context, repo Repo, l Label) error
 
+	// The calls that keep open pull requests told when their plans go stale (stale.go):
+	// project labels on pull requests, the open ones of a label, a re-plan workflow.
+
+	// AddLabels adds labels to issue or pull request number (GitHub creates missing ones).
+	AddLabels(ctx context.Context, repo Repo, number int, labels []string) error
+	// ListIssueLabels lists the label names on issue or pull request number.
+	ListIssueLabels(ctx context.Context, repo Repo, number int) ([]string, error)
+	// RemoveLabel removes label from issue or pull request number; one it does not carry is
+	// not an error.
+	RemoveLabel(ctx context.Context, repo Repo, number int, label string) error
+	// ListLabelledPulls lists the open pull requests carrying label, by number.
+	ListLabelledPulls(ctx context.Context, repo Repo, label string) ([]int, error)
+	// DispatchWorkflow starts workflow (its file name or id) on ref with inputs
+	// (workflow_dispatch). A token without actions: write gets an error whose HTTPStatus
+	// is 403.
+	DispatchWorkflow(ctx context.Context, repo Repo, workflow, ref string, inputs map[string]any) error
+
 	// ListArtifacts lists artifacts called name ("" for all) of run runID (0 for the
 	// whole repository), newest first.
 	ListArtifacts(ctx context.Context, repo Repo, name string, runID int64) ([]Artifact, error)

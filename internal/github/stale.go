@@ -49,28 +49,6 @@ func ProjectLabel(name string) string {
 	return head + string(r[len(r)-keep:])
 }
 
-// StaleAPI is what tfgate calls beyond API to label pull requests by project, find the
-// open ones of a label, read a commit's statuses and start a workflow. Client implements it.
-type StaleAPI interface {
-	// AddLabels adds labels to issue or pull request number (GitHub creates missing ones).
-	AddLabels(ctx context.Context, repo Repo, number int, labels []string) error
-	// ListIssueLabels lists the label names on issue or pull request number.
-	ListIssueLabels(ctx context.Context, repo Repo, number int) ([]string, error)
-	// RemoveLabel removes label from issue or pull request number; one it does not carry is
-	// not an error.
-	RemoveLabel(ctx context.Context, repo Repo, number int, label string) error
-	// ListLabelledPulls lists the open pull requests carrying label, by number.
-	ListLabelledPulls(ctx context.Context, repo Repo, label string) ([]int, error)
-	// ListStatuses lists the statuses of ref, newest first.
-	ListStatuses(ctx context.Context, repo Repo, ref string) ([]CommitStatus, error) // statuses.go
-	// DispatchWorkflow starts workflow (its file name or id) on ref with inputs
-	// (workflow_dispatch). A token without actions: write gets an error whose HTTPStatus
-	// is 403.
-	DispatchWorkflow(ctx context.Context, repo Repo, workflow, ref string, inputs map[string]any) error
-}
-
-var _ StaleAPI = (*Client)(nil)
-
 func (c *Client) ListIssueLabels(ctx context.Context, repo Repo, number int) ([]string, error) {
 	var out []string
 	err := paginate(func(lo gh.ListOptions) (*gh.Response, error) {

@@ -1,7 +1,8 @@
 package github
 
 // Commit status states, the four GitHub accepts: every status tfgate sets (tfgate/plan,
-// tfgate/gate, tfgate/apply) and every verdict it reports uses these.
+// tfgate/gate, tfgate/apply) uses these. The gate's verdict has its own (report.GateState),
+// which notify maps to them.
 const (
 	StateSuccess = "success"
 	StatePending = "pending"

@@ -145,7 +145,7 @@ func encodeRun(r report.Run, dir string) wireRun {
 	w := wireRun{Kind: r.Kind, Base: r.Base, MergeBase: r.MergeBase, Commit: r.Commit, PR: r.PR, Reviewed: r.Reviewed,
 		DryRun: r.DryRun, Policies: r.Policies, PolicyNotes: r.PolicyNotes, Notes: r.Notes}
 	if v := r.Verdict; v != nil {
-		w.Verdict = &wireVerdict{State: v.State, Description: v.Description}
+		w.Verdict = &wireVerdict{State: string(v.State), Description: v.Description}
 	}
 	if r.Projects != nil {
 		w.Projects = make([]wireProject, len(r.Projects))
@@ -168,7 +168,7 @@ func decodeRun(raw json.RawMessage, dir string) (report.Run, error) {
 	r := report.Run{Kind: w.Kind, Base: w.Base, MergeBase: w.MergeBase, Commit: w.Commit, PR: w.PR, Reviewed: w.Reviewed,
 		DryRun: w.DryRun, Policies: w.Policies, PolicyNotes: w.PolicyNotes, Notes: w.Notes}
 	if v := w.Verdict; v != nil {
-		r.Verdict = &report.Verdict{State: v.State, Description: v.Description}
+		r.Verdict = &report.Verdict{State: report.GateState(v.State), Description: v.Description}
 	}
 	if w.Projects != nil {
 		r.Projects = make([]report.Project, len(w.Projects))

@@ -173,7 +173,7 @@ func FromRun(run report.Run, phases map[string][]report.Phase, gh github.Stats) 
 	case report.KindApply, report.KindGate:
 		g := &GateCounts{}
 		if run.Verdict != nil {
-			g.Verdict = run.Verdict.State
+			g.Verdict = string(run.Verdict.State)
 		}
 		for _, p := range m.Projects {
 			switch {

@@ -25,7 +25,7 @@ type Gate struct {
 
 // Status sets tfgate/gate on g.SHA.
 func (g *Gate) Status(ctx context.Context, v *report.Verdict) error {
-	st := github.Status{State: v.State, Context: StatusGate, Description: render.FitStatus(v.Description), TargetURL: g.GitHub.Env.RunURL()}
+	st := github.Status{State: statusState(v.State), Context: StatusGate, Description: render.FitStatus(v.Description), TargetURL: g.GitHub.Env.RunURL()}
 	creator, err := g.GitHub.API.CreateStatus(ctx, g.Repo, g.SHA, st)
 	if err != nil {
 		return fmt.Errorf("set status %s: %w", StatusGate, err)
@@ -34,6 +34,21 @@ func (g *Gate) Status(ctx context.Context, v *report.Verdict) error {
 	// sticky comment to look for (no GET /user, which GITHUB_TOKEN may not call).
 	g.identity = creator.Login
 	return nil
+}
+
+// statusState is the commit status state that says a verdict's state: the one place the
+// gate's states meet GitHub's. A state none of the gate's (read from a foreign result file)
+// fails: the status never passes on what tfgate does not know.
+func statusState(s report.GateState) string {
+	switch s {
+	case report.GateAllowed:
+		return github.StateSuccess
+	case report.GatePending:
+		return github.StatePending
+	case report.GateError:
+		return github.StateError
+	}
+	return github.StateFailure
 }
 
 // Line writes the verdict into the first part of tfgate's sticky plan comment, when there

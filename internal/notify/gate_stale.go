@@ -14,7 +14,7 @@ import (
 // update says so, or the status fails, and the run exits 1.
 
 // ErrorVerdict is the verdict of a gate that could not judge: any earlier one is void.
-var ErrorVerdict = report.Verdict{State: github.StateError, Description: "tfgate gate could not run: see the run's log; no earlier verdict holds"}
+var ErrorVerdict = report.Verdict{State: report.GateError, Description: "tfgate gate could not run: see the run's log; no earlier verdict holds"}
 
 // Publish sets tfgate/gate to the run's verdict and, when line is set (not for a merge
 // queue's group: the comment is about the head's plan), writes it into the plan comment,
@@ -33,7 +33,7 @@ func (g *Gate) Publish(ctx context.Context, run report.Run, line bool, warn func
 	if lerr == nil {
 		return phase.End(nil)
 	}
-	st := report.Verdict{State: github.StateError, Description: fmt.Sprintf("%s, but not written into the plan comment (it shows an earlier verdict): re-run tfgate gate", verdictWord(run.Verdict.State))}
+	st := report.Verdict{State: report.GateError, Description: fmt.Sprintf("%s, but not written into the plan comment (it shows an earlier verdict): re-run tfgate gate", verdictWord(run.Verdict.State))}
 	// The correction goes out even when the phase's end is what stopped the line: a status
 	// left at the verdict would let branch protection pass on it. It gets time of its own.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), correctionTimeout)
@@ -67,11 +67,11 @@ func (g *Gate) PublishError(ctx context.Context, run report.Run, cause error, li
 // sent after the publishing phase may have ended.
 const correctionTimeout = 30 * time.Second
 
-func verdictWord(state string) string {
+func verdictWord(state report.GateState) string {
 	switch state {
-	case github.StateSuccess:
+	case report.GateAllowed:
 		return "allowed"
-	case github.StatePending:
+	case report.GatePending:
 		return "pending"
 	}
 	return "refused"

@@ -39,8 +39,7 @@ func ProjectLabels(run report.Run) []string {
 // per label no longer planned; none when they are already right (the event lists them).
 func (pub *Plan) labelProjects(ctx context.Context, run report.Run) {
 	gh := pub.gh
-	api, ok := gh.API.(github.StaleAPI)
-	if !ok || gh.Event.PRNumber <= 0 || !gh.Event.ForPullRequest() {
+	if gh.Event.PRNumber <= 0 || !gh.Event.ForPullRequest() {
 		return
 	}
 	want := ProjectLabels(run)
@@ -57,11 +56,11 @@ func (pub *Plan) labelProjects(ctx context.Context, run report.Run) {
 		}
 	}
 	if len(add) > 0 {
-		pub.try("project labels", api.AddLabels(ctx, pub.repo, gh.Event.PRNumber, add))
+		pub.try("project labels", gh.API.AddLabels(ctx, pub.repo, gh.Event.PRNumber, add))
 	}
 	for _, h := range have {
 		if !slices.ContainsFunc(want, func(l string) bool { return strings.EqualFold(h, l) }) {
-			pub.try("project labels", api.RemoveLabel(ctx, pub.repo, gh.Event.PRNumber, h))
+			pub.try("project labels", gh.API.RemoveLabel(ctx, pub.repo, gh.Event.PRNumber, h))
 		}
 	}
 }

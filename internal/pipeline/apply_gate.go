@@ -66,8 +66,8 @@ func (a *review) verdict(v gate.Verdict) *report.Verdict {
 		}
 	}
 	switch {
-	case len(refused) == 0 || v.State() != github.StateSuccess && (v.State() == github.StateFailure || pending):
-		return &report.Verdict{State: v.State(), Description: v.Description()}
+	case len(refused) == 0 || v.State() != report.GateAllowed && (v.State() == report.GateBlocked || pending):
+		return &report.Verdict{State: v.State(), Description: v.Description(github.MaxStatusDescription)}
 	}
 	t := refused[0]
 	why := t.result.Error
@@ -78,9 +78,9 @@ func (a *review) verdict(v gate.Verdict) *report.Verdict {
 	if len(refused) > 1 {
 		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
 	}
-	state := github.StateFailure
+	state := report.GateBlocked
 	if pending {
-		state = github.StatePending
+		state = report.GatePending
 	}
 	return &report.Verdict{State: state, Description: render.FitStatus(desc)}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
-	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -107,7 +106,7 @@ func (a *review) foldReviews() {
 				Text: "the merge also changed what no plan covers, and the review of it does not hold: " + w})
 		}
 	}
-	if a.run.Verdict == nil || a.run.Verdict.State == github.StateSuccess {
-		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus("refused: " + why[0])}
+	if a.run.Verdict == nil || a.run.Verdict.State == report.GateAllowed {
+		a.run.Verdict = &report.Verdict{State: report.GateBlocked, Description: render.FitStatus("refused: " + why[0])}
 	}
 }

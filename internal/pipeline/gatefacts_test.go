@@ -12,6 +12,7 @@ import (
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 const (
@@ -148,7 +149,7 @@ func TestCollectFactsWithGitHubToken(t *testing.T) {
 	// erin's approval and ivan's change request (both read access) do not count.
 	want := []string{gate.CodeChangesRequested, gate.CodePolicyDenied, gate.CodeTeamUnreadable,
 		gate.CodeStaleApproval, gate.CodeSelfApproval, gate.CodeNoWriteAccess, gate.CodeNoWriteAccess}
-	if !reflect.DeepEqual(codes, want) || v.State() != github.StateFailure {
+	if !reflect.DeepEqual(codes, want) || v.State() != report.GateBlocked {
 		t.Errorf("reasons %v (%s), want %v", codes, v.State(), want)
 	}
 	if got := v.Projects[0].Reasons[6].Text; got != "@ivan requested changes with read access; only change requests from people with write access block" {

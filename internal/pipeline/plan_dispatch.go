@@ -18,8 +18,7 @@ import (
 func dispatchedPull(ctx context.Context, gh *GitHubRun, root string) (ci.Event, error) {
 	ev := gh.Event
 	n := ev.PRNumber
-	api, ok := gh.API.(github.StaleAPI)
-	if gh.API == nil || !ok {
+	if gh.API == nil {
 		return ev, fmt.Errorf("a workflow_dispatch re-plan of pull request #%d reads it on GitHub: run it with GITHUB_TOKEN (--publish auto or github)", n)
 	}
 	repo := github.Repo{Owner: ev.Owner, Name: ev.Repo}
@@ -60,7 +59,7 @@ func dispatchedPull(ctx context.Context, gh *GitHubRun, root string) (ci.Event, 
 				n, ci.ShortSHA(base), ci.ShortSHA(ev.DispatchBase), n)
 		}
 	}
-	labels, err := api.ListIssueLabels(ctx, repo, n)
+	labels, err := gh.API.ListIssueLabels(ctx, repo, n)
 	if err != nil {
 		return ev, fmt.Errorf("read the labels of #%d: %w", n, err)
 	}

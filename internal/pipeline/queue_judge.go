@@ -27,7 +27,7 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			a.targets[i].problems = append([]gate.Reason{{Code: gate.CodeQueueGroup, Text: why}}, a.targets[i].problems...)
 		}
 		a.finishRefusals(nil)
-		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus(why)}
+		a.run.Verdict = &report.Verdict{State: report.GateBlocked, Description: render.FitStatus(why)}
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)

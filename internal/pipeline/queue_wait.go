@@ -53,8 +53,7 @@ func queuePoll(timeout time.Duration) time.Duration {
 // has finished, when base itself changed one of the projects to plan. One API call per poll.
 func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects []project.Project) error {
 	gh := req.GitHub
-	api, ok := gh.API.(github.StaleAPI)
-	if !ok || base == "" {
+	if gh.API == nil || base == "" {
 		return nil
 	}
 	git := ci.Git{Dir: req.Root}
@@ -89,7 +88,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
 	start := time.Now()
 	for warned := false; ; warned = true {
-		sts, err := api.ListStatuses(ctx, repo, base)
+		sts, err := gh.API.ListStatuses(ctx, repo, base)
 		if err != nil {
 			return fmt.Errorf("read the apply status of the merge queue's base %s: %w", ci.ShortSHA(base), err)
 		}

@@ -139,6 +139,7 @@ func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 // request of the commit and one per label (page) listed — a label per changed project, or
 // per project when a shared file changed, and github.ManyProjectsLabel — then per related
 // pull request: read it, start its plan workflow, set its status, list and edit its comment.
+// gh.API must be set (RunNotifyStale says so when it is not).
 func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, workflow string, warn func(string)) (StaleResult, error) {
 	res := StaleResult{Change: ch}
 	if replan == "" {
@@ -152,10 +153,6 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 	}
 	if ch.Branch == "" {
 		ch.Branch, res.Change.Branch = "main", "main"
-	}
-	api, ok := gh.API.(github.StaleAPI)
-	if !ok {
-		return res, errors.New("this GitHub client cannot list pull requests by label")
 	}
 	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
 	related := ch.Projects
@@ -176,7 +173,7 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 	}
 	byPull := map[int][]string{}
 	add := func(label string, names []string) error {
-		ns, err := api.ListLabelledPulls(ctx, repo, label)
+		ns, err := gh.API.ListLabelledPulls(ctx, repo, label)
 		if err != nil {
 			return err
 		}
@@ -206,7 +203,7 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 	dispatch := replan != ReplanNever
 	var errs []string
 	for _, n := range numbers {
-		sp, err := notifyPull(ctx, gh, api, repo, ch, res.Merge, n, byPull[n], workflow, &dispatch, replan, warn)
+		sp, err := notifyPull(ctx, gh, repo, ch, res.Merge, n, byPull[n], workflow, &dispatch, replan, warn)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("#%d: %v", n, err))
 			if replan == ReplanAlways && errors.Is(err, errCannotDispatch) {
@@ -235,7 +232,7 @@ func oneOfMode(m string) error {
 
 // notifyPull tells pull request n that the projects went stale: dispatch (when allowed),
 // status, comment banner and gate line.
-func notifyPull(ctx context.Context, gh *GitHubRun, api github.StaleAPI, repo github.Repo, ch StaleChange, merge, n int,
+func notifyPull(ctx context.Context, gh *GitHubRun, repo github.Repo, ch StaleChange, merge, n int,
 	projects []string, workflow string, dispatch *bool, replan string, warn func(string)) (StalePull, error) {
 	pr, err := gh.API.GetPull(ctx, repo, n)
 	if err != nil {
@@ -252,7 +249,7 @@ func notifyPull(ctx context.Context, gh *GitHubRun, api github.StaleAPI, repo gi
 	case pr.Fork:
 		sp.Note = "not re-planned: a fork's code is never planned with the repository's secrets; a push to it re-plans it"
 	default:
-		err := api.DispatchWorkflow(ctx, repo, workflow, pr.HeadRef, map[string]any{"pr": strconv.Itoa(n), "base": ch.Commit})
+		err := gh.API.DispatchWorkflow(ctx, repo, workflow, pr.HeadRef, map[string]any{"pr": strconv.Itoa(n), "base": ch.Commit})
 		switch {
 		case err == nil:
 			sp.Replanning = true

@@ -273,13 +273,13 @@ func derivedVerdict(r report.Run) report.Verdict {
 	}
 	switch {
 	case len(r.Projects) == 0:
-		return report.Verdict{State: github.StateSuccess, Description: "no projects to apply"}
+		return report.Verdict{State: report.GateAllowed, Description: "no projects to apply"}
 	case len(bad) > 0:
-		return report.Verdict{State: github.StateFailure, Description: describe(bad, outcomeOf(r, bad[0]).word(bad[0]))}
+		return report.Verdict{State: report.GateBlocked, Description: describe(bad, outcomeOf(r, bad[0]).word(bad[0]))}
 	case len(pending) > 0:
-		return report.Verdict{State: github.StatePending, Description: describe(pending, "pending")}
+		return report.Verdict{State: report.GatePending, Description: describe(pending, "pending")}
 	}
-	return report.Verdict{State: github.StateSuccess, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
+	return report.Verdict{State: report.GateAllowed, Description: english.Plural(len(r.Projects), "project", "projects") + " allowed"}
 }
 
 // reviewStatusDescription is StatusDescription for gate and apply runs.

@@ -31,7 +31,9 @@ func TestGateText(t *testing.T) {
 }
 
 func TestGateLine(t *testing.T) {
-	v := func(state, desc string) *report.Verdict { return &report.Verdict{State: state, Description: desc} }
+	v := func(state report.GateState, desc string) *report.Verdict {
+		return &report.Verdict{State: state, Description: desc}
+	}
 	tests := []struct {
 		name string
 		r    report.Run

@@ -252,7 +252,7 @@ func JSON(w io.Writer, r report.Run) error {
 		doc.HasChanges = doc.Totals.Summary.HasChanges()
 		doc.JSONReview = &JSONReview{PR: r.PR, Reviewed: r.Reviewed, Commit: r.Commit, DryRun: r.DryRun}
 		if v := r.Verdict; v != nil {
-			doc.Verdict = &JSONVerdict{State: v.State, Description: v.Description}
+			doc.Verdict = &JSONVerdict{State: string(v.State), Description: v.Description}
 		}
 	}
 	for _, p := range r.Projects {

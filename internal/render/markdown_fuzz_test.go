@@ -175,7 +175,7 @@ func fuzzReport(name, value, msg string) report.Run {
 func fuzzReview(kind report.Kind, name, value, msg string) report.Run {
 	return report.Run{
 		Kind: kind, PR: 42, Reviewed: value, Commit: name, DryRun: len(msg)%2 == 1,
-		Verdict: &report.Verdict{State: []string{"success", "pending", "failure", name}[len(value)%4], Description: msg},
+		Verdict: &report.Verdict{State: report.GateState([]string{"success", "pending", "failure", name}[len(value)%4]), Description: msg},
 		Notes:   []string{msg},
 		Projects: []report.Project{
 			{Name: name, Workspace: value, Status: report.StatusApplied,

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
-	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -21,13 +20,13 @@ func GateLine(r report.Run) string {
 	desc := mdDescription(fit(v.Description, maxCellRunes), r.Reviewed)
 	line := "**Gate:** " + stateIcon(v.State) + " "
 	switch v.State {
-	case github.StateSuccess:
+	case report.GateAllowed:
 		line += "allowed"
 		if desc != "" {
 			line += " — " + desc
 		}
 		return line
-	case github.StatePending, github.StateFailure:
+	case report.GatePending, report.GateBlocked:
 		if desc != "" {
 			return line + desc
 		}

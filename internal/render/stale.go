@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
 )
 
 // Stale says why an open pull request's plan went stale: the default branch changed
@@ -82,7 +82,7 @@ func StaleGateLine(s Stale) string {
 	if s.Replanning {
 		next = "re-planning…"
 	}
-	return fmt.Sprintf("**Gate:** %s stale — %s changed %s on `%s`: %s", stateIcon(github.StatePending), s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), next)
+	return fmt.Sprintf("**Gate:** %s stale — %s changed %s on `%s`: %s", stateIcon(report.GatePending), s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), next)
 }
 
 // mdBy is "#7" (GitHub links it) or "a push (`abc1234`)".

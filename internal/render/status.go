@@ -3,7 +3,6 @@ package render
 import (
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -14,7 +13,7 @@ import (
 //     icons;
 //   - outcome (apply.go), how a gate or apply run reads a project's status: pending before
 //     merge, refused after, would apply in a dry run;
-//   - a commit status state (github.State*), the gate's verdict: stateWord, stateIcon.
+//   - report.GateState, where the gate's verdict leaves a pull request: stateWord, stateIcon.
 
 // statusWord is how a status reads in a sentence or a table cell.
 func statusWord(s report.Status) string {
@@ -65,25 +64,25 @@ func DriftIcon(s report.Status) string {
 }
 
 // stateWord is how a verdict's state reads after "Gate:".
-func stateWord(state string) string {
+func stateWord(state report.GateState) string {
 	switch state {
-	case github.StateSuccess:
+	case report.GateAllowed:
 		return "allowed"
-	case github.StatePending:
+	case report.GatePending:
 		return "pending"
-	case github.StateFailure, github.StateError:
+	case report.GateBlocked, report.GateError:
 		return "refused"
 	}
-	return clean(state)
+	return clean(string(state))
 }
 
-func stateIcon(state string) string {
+func stateIcon(state report.GateState) string {
 	switch state {
-	case github.StateSuccess:
+	case report.GateAllowed:
 		return "✅"
-	case github.StatePending:
+	case report.GatePending:
 		return "⏳"
-	case github.StateFailure, github.StateError:
+	case report.GateBlocked, report.GateError:
 		return "❌"
 	}
 	return "❔"

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
-	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -194,7 +193,7 @@ func (t *textWriter) reviewProject(r report.Run, p report.Project) {
 func (t *textWriter) gateClosing(r report.Run) {
 	v := verdictOf(r)
 	word := stateWord(v.State)
-	colour := map[string]string{github.StateSuccess: ansiGreen, github.StatePending: ansiYellow}[v.State]
+	colour := map[report.GateState]string{report.GateAllowed: ansiGreen, report.GatePending: ansiYellow}[v.State]
 	if colour == "" {
 		colour = ansiRed
 	}

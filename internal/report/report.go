@@ -104,9 +104,23 @@ type Phase struct {
 
 // Verdict is the approval gate's verdict on a pull request, as its commit status says it.
 type Verdict struct {
-	State       string // success, pending (waiting for reviews) or failure
+	State       GateState
 	Description string // one line, at most 140 characters: what is missing, or why it passes
 }
+
+// GateState is where the approval gate's verdict leaves a pull request. Its values are the
+// words the JSON output, matrix result files and metrics have always carried (GitHub's own,
+// once); notify maps them to a commit status's state, and a value read from an older file
+// that is none of these is kept as it was.
+type GateState string
+
+const (
+	GateAllowed GateState = "success" // every project may apply
+	GatePending GateState = "pending" // every reason left is one more reviews can lift
+	GateBlocked GateState = "failure" // something other than reviews must change first
+	// GateError: the gate could not judge (tfgate failed); no earlier verdict holds.
+	GateError GateState = "error"
+)
 
 // Gate is the approval gate's verdict on one project.
 type Gate struct {
