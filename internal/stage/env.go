@@ -1,7 +1,6 @@
 package stage
 
 import (
-	"io"
 	"log/slog"
 	"time"
 
@@ -46,7 +45,7 @@ func (env *Env) Defaults() {
 		env.Warn = func(string) {}
 	}
 	if env.Log == nil {
-		env.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		env.Log = slog.New(slog.DiscardHandler)
 	}
 	if env.Now == nil {
 		env.Now = time.Now
