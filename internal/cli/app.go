@@ -15,6 +15,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // globalOptions are the flags every command accepts.
@@ -114,6 +115,18 @@ func (a *app) repository(ctx context.Context) (string, *config.Config, error) {
 	}
 	cfg, err := a.loadConfig(ctx, root)
 	return root, cfg, err
+}
+
+// env is what every command's run shares, built here once: the repository and its
+// configuration, the masker, where warnings and logs go, and tfgate's version. A command
+// that runs terraform adds how (its flags) before it hands env to its request.
+func (a *app) env(ctx context.Context) (stage.Env, error) {
+	root, cfg, err := a.repository(ctx)
+	if err != nil {
+		return stage.Env{}, err
+	}
+	return stage.Env{Root: root, Config: cfg, ConfigFile: a.configFile(), Masker: a.masker, Warn: a.warn, Log: a.log,
+		TfgateVersion: version()}, nil
 }
 
 // loadConfig reads --config or .tfgate.yaml at root (absent = autodetect).

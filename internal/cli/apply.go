@@ -82,25 +82,25 @@ func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) err
 	if err != nil {
 		return err
 	}
-	ctx, root, cfg, key := st.ctx, st.root, st.cfg, st.key
+	ctx, env, key := st.ctx, st.env, st.key
 	gh := a.withArtifact(st.gh)
 	store, err := a.planStore(gh, opts.Plans)
 	if err != nil {
 		return err
 	}
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
+	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
 	run, err := pipeline.RunApply(ctx, pipeline.ApplyRequest{
-		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, PR: opts.PR,
+		Env: env, Names: opts.Projects, PR: opts.PR,
 		Plans: store, PlanKey: key, DryRun: opts.DryRun, Freeze: a.getenv("TFGATE_FREEZE"),
-		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(), Parallel: opts.Parallel,
-		LockTimeout: opts.LockTimeout, GitHub: gh, AuditLog: opts.AuditLog, CatchUp: opts.CatchUp,
+		GitHub: gh, AuditLog: opts.AuditLog, CatchUp: opts.CatchUp,
 		UnsavedStateDir: unsavedStateDir(a, opts.UnsavedState), StatePushWait: opts.StatePushWait,
 		CaughtUp: func(r report.Run) { // an earlier merge's run: its report first
 			if werr := writeRun(a, opts.Format, r, gh != nil && gh.Env.Actions); werr != nil {
 				a.warn("the report of the earlier merge " + r.Commit + ": " + werr.Error())
 			}
 		},
-		Masker: a.masker, Progress: col.watch(progress), Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	progress.Close()
 	col.run = run

@@ -81,34 +81,32 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 		a.addSecret(s)
 	}
 	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
+	env, err := a.env(ctx)
 	if err != nil {
 		return err
 	}
-	env := ci.GitHubFromEnv(a.getenv)
-	api, err := githubAPI(env, "--report", opts.Report, cfg.GitHub.Identity)
+	cfg := env.Config
+	actions := ci.GitHubFromEnv(a.getenv)
+	api, err := githubAPI(actions, "--report", opts.Report, cfg.GitHub.Identity)
 	if err != nil {
 		return err
 	}
 	col.useGitHub(api)
-	tfEnv := a.terraformEnv()
-	delete(tfEnv, webhookEnv) // terraform and its providers have no use for it
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
-	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{
-		Root: root, Config: cfg, Names: opts.Projects, Terraform: a.terraformOptions(opts.Install), Env: tfEnv,
-		Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, Masker: a.masker, Progress: col.watch(progress), Log: a.log,
-		Suggest: drift.Suggest, PatchFile: opts.Patch,
-	})
+	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
+	delete(env.TerraformEnv, webhookEnv) // terraform and its providers have no use for it
+	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
+	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{Env: env, Names: opts.Projects, Suggest: drift.Suggest, PatchFile: opts.Patch})
 	progress.Close()
 	col.run = run
 	if err != nil && run.Projects == nil {
 		return err // nothing ran
 	}
 	// Issues first, so the report below links them; reported even when interrupted.
-	run, perr := pipeline.PublishDrift(ctx, pipeline.DriftPublish{API: api, Env: env, Identity: cfg.GitHub.Identity,
+	run, perr := pipeline.PublishDrift(ctx, pipeline.DriftPublish{API: api, Env: actions, Identity: cfg.GitHub.Identity,
 		Labels: cfg.Drift.Labels, Version: version(), Webhook: webhook, Timings: col.phases}, run)
 	col.run = run
-	if werr := writeRun(a, opts.Format, run, env.Actions); werr != nil && err == nil {
+	if werr := writeRun(a, opts.Format, run, actions.Actions); werr != nil && err == nil {
 		err = werr
 	}
 	if err == nil {

@@ -48,7 +48,7 @@ func runGate(cmd *cobra.Command, a *app, opts gateOptions) error {
 		return err
 	}
 	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
+	env, err := a.env(ctx)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func runGate(cmd *cobra.Command, a *app, opts gateOptions) error {
 	if readMode == "none" {
 		readMode = "auto"
 	}
-	gh, err := a.githubRun(cfg, readMode, "")
+	gh, err := a.githubRun(env.Config, readMode, "")
 	if err != nil {
 		return err
 	}
@@ -68,9 +68,8 @@ func runGate(cmd *cobra.Command, a *app, opts gateOptions) error {
 		return err
 	}
 	run, err := pipeline.RunGate(ctx, pipeline.GateRequest{
-		Root: root, Config: cfg, ConfigFile: a.configFile(), PR: opts.PR, Plans: store,
+		Env: env, PR: opts.PR, Plans: store,
 		Freeze: a.getenv("TFGATE_FREEZE"), GitHub: gh, Publish: gh != nil && gh.API != nil && publish != "none",
-		Masker: a.masker, Warn: a.warn, Log: a.log, TfgateVersion: version(),
 	})
 	if run.Projects != nil || err == nil || errors.Is(err, pipeline.ErrGateRefused) {
 		if werr := writeRun(a, opts.Format, run, gh != nil && gh.Env.Actions); werr != nil && err == nil {

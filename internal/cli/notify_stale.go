@@ -64,17 +64,16 @@ func runNotifyStale(cmd *cobra.Command, a *app, opts notifyStaleOptions) error {
 		return err
 	}
 	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
+	env, err := a.env(ctx)
 	if err != nil {
 		return err
 	}
-	gh, err := a.githubRun(cfg, opts.Publish, "")
+	gh, err := a.githubRun(env.Config, opts.Publish, "")
 	if err != nil {
 		return err
 	}
 	res, err := pipeline.RunNotifyStale(ctx, pipeline.StaleRequest{
-		Root: root, Config: cfg, ConfigFile: a.configFile(), Base: opts.Base, GitHub: gh,
-		Replan: opts.Replan, Workflow: opts.Workflow, Warn: a.warn, Log: a.log,
+		Env: env, Base: opts.Base, GitHub: gh, Replan: opts.Replan, Workflow: opts.Workflow,
 	})
 	if werr := writeStale(a, opts.Format, res); werr != nil && err == nil {
 		err = werr

@@ -68,14 +68,14 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error
 	if err != nil {
 		return err
 	}
-	ctx, root, cfg, gh, key := st.ctx, st.root, st.cfg, st.gh, st.key
+	ctx, env, gh, key := st.ctx, st.env, st.gh, st.key
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
+	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
+	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
-		Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,
+		Env: env, Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
-		Terraform: a.terraformOptions(opts.Install), Env: a.terraformEnv(),
-		OutDir: opts.Out, PlanKey: key, Parallel: opts.Parallel, LockTimeout: opts.LockTimeout, GitHub: gh, Masker: a.masker, Progress: col.watch(progress),
-		Print: a.printWriter(), Warn: a.warn, Log: a.log, TfgateVersion: version(),
+		OutDir: opts.Out, PlanKey: key, GitHub: gh, Print: a.printWriter(),
 	})
 	progress.Close()
 	col.run = run

@@ -64,17 +64,16 @@ func runPublish(cmd *cobra.Command, a *app, opts publishOptions) error {
 		}
 	}
 	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
+	env, err := a.env(ctx)
 	if err != nil {
 		return err
 	}
-	gh, err := a.githubRun(cfg, opts.Publish, opts.Out)
+	gh, err := a.githubRun(env.Config, opts.Publish, opts.Out)
 	if err != nil {
 		return err
 	}
 	run, err := pipeline.RunPublish(ctx, pipeline.PublishRequest{
-		Root: root, Config: cfg, Dirs: opts.Dirs, Expect: expect, ExpectNames: opts.Expect, Out: opts.Out,
-		GitHub: gh, Warn: a.warn, TfgateVersion: version(),
+		Env: env, Dirs: opts.Dirs, Expect: expect, ExpectNames: opts.Expect, Out: opts.Out, GitHub: gh,
 	})
 	if run.Projects != nil || err == nil {
 		if werr := writeRun(a, opts.Format, run, gh != nil); werr != nil {

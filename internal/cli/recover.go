@@ -38,11 +38,11 @@ merge applies exactly it and closes the tracking issue. Nothing is applied unrev
 
 func runRecover(cmd *cobra.Command, a *app, opts recoverOptions) error {
 	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
+	env, err := a.env(ctx)
 	if err != nil {
 		return err
 	}
-	files, err := pipeline.Recover(ctx, pipeline.RecoverRequest{Root: root, Config: cfg, ConfigFile: a.configFile(), Names: opts.Projects, Reason: opts.Reason})
+	files, err := pipeline.Recover(ctx, pipeline.RecoverRequest{Env: env, Names: opts.Projects, Reason: opts.Reason})
 	for _, f := range files {
 		fmt.Fprintf(a.stdout, "wrote %s\n", f)
 	}

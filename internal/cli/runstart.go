@@ -5,18 +5,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/pipeline"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // runStart is what plan and apply check and open before they run: their flags, the plan
-// key, the repository and its configuration, and GitHub when they publish to it.
+// key, the environment (the repository and its configuration), and GitHub when they
+// publish to it.
 type runStart struct {
-	ctx  context.Context
-	root string
-	cfg  *config.Config
-	gh   *pipeline.GitHubRun // nil: nothing is published
-	key  string              // TFGATE_PLAN_KEY, "" when unset
+	ctx context.Context
+	env stage.Env
+	gh  *pipeline.GitHubRun // nil: nothing is published
+	key string              // TFGATE_PLAN_KEY, "" when unset
 }
 
 // startRun checks --format, the metrics flags and --publish, reads the plan key, opens the
@@ -37,11 +37,11 @@ func (a *app) startRun(cmd *cobra.Command, col *collector, format, publish, outD
 		return runStart{}, err
 	}
 	ctx := cmd.Context()
-	root, cfg, err := a.repository(ctx)
+	env, err := a.env(ctx)
 	if err != nil {
 		return runStart{}, err
 	}
-	gh, err := a.githubRun(cfg, publish, outDir)
+	gh, err := a.githubRun(env.Config, publish, outDir)
 	if err != nil {
 		return runStart{}, err
 	}
@@ -49,5 +49,5 @@ func (a *app) startRun(cmd *cobra.Command, col *collector, format, publish, outD
 		col.useGitHub(gh.API)
 		gh.Timings = col.phases
 	}
-	return runStart{ctx: ctx, root: root, cfg: cfg, gh: gh, key: key}, nil
+	return runStart{ctx: ctx, env: env, gh: gh, key: key}, nil
 }

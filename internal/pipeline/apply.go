@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -19,27 +17,22 @@ import (
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // ApplyRequest is everything `tfgate apply` was asked to do.
+//
+// Env's Config is the merge commit's (which projects exist); its ConfigFile is read again
+// at the base commit for the rules.
 type ApplyRequest struct {
-	Root       string
-	Config     *config.Config // the working tree's (the merge commit's): which projects exist
-	ConfigFile string         // read again at the base commit for the rules
-	Names      []string       // apply only these of the merged pull request's projects
-	PR         int            // --pr: the merged pull request to apply (workflow_dispatch); 0 = find it from the commit
-	Plans      bundle.Store   // where the reviewed bundles are
-	PlanKey    string         // TFGATE_PLAN_KEY: opens encrypted bundles
-	DryRun     bool
-	Freeze     string // TFGATE_FREEZE: a reason refuses every apply
-	Terraform  stage.TerraformOptions
-	Env        map[string]string
-	Parallel   int
-	// LockTimeout is how long terraform waits for a state lock another run holds.
-	LockTimeout time.Duration
+	stage.Env
+	Names   []string     // apply only these of the merged pull request's projects
+	PR      int          // --pr: the merged pull request to apply (workflow_dispatch); 0 = find it from the commit
+	Plans   bundle.Store // where the reviewed bundles are
+	PlanKey string       // TFGATE_PLAN_KEY: opens encrypted bundles
+	DryRun  bool
+	Freeze  string // TFGATE_FREEZE: a reason refuses every apply
 	// GitHub is required: the pull request, its reviews and the reviewers' permissions come
 	// from there. Its API may be read-only for a dry run.
 	GitHub   *GitHubRun
@@ -54,13 +47,6 @@ type ApplyRequest struct {
 	// directory. StatePushWait is how long it first tries to push it (0 = the default).
 	UnsavedStateDir string
 	StatePushWait   time.Duration
-
-	Masker        *secret.Masker
-	Progress      stage.Progress
-	Warn          func(string)
-	Log           *slog.Logger
-	TfgateVersion string
-	Now           func() time.Time
 }
 
 // applying counts the apply runs between their first apply and their published audit.
@@ -83,7 +69,7 @@ var ErrGateRefused = errors.New("the approval gate refused")
 // failed projects are in the run; the error is for what stopped the run, for an
 // interrupted run, and wraps ErrGateRefused when anything was refused.
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
-	req.defaults()
+	req.Defaults()
 	a := &review{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
 	defer a.cleanup()     // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
@@ -115,21 +101,6 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 		err = fmt.Errorf("%w %s", ErrGateRefused, refusedNames(a.run))
 	}
 	return a.run, a.earlierErr(err)
-}
-
-func (req *ApplyRequest) defaults() {
-	if req.Log == nil {
-		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if req.Warn == nil {
-		req.Warn = func(string) {}
-	}
-	if req.Now == nil {
-		req.Now = time.Now
-	}
-	if req.Masker == nil {
-		req.Masker = secret.NewMasker(nil)
-	}
 }
 
 // review is one apply run's state, filled in by its steps.

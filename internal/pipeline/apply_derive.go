@@ -81,9 +81,6 @@ func (a *review) derive(ctx context.Context) error {
 	// The phases go on in the apply's (which starts with the next one); the result is the
 	// apply's, so it is not reported here.
 	progress := unfinished{a.req.Progress}
-	if progress.Progress == nil {
-		progress.Progress = stage.NopProgress{}
-	}
 	stage.ForEach(ctx, todo, stage.PoolOptions{Limit: a.req.Parallel, Now: a.req.Now, Progress: progress},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]
@@ -120,7 +117,7 @@ func (a *review) runOptions() (*stage.PlanOptions, error) {
 	if a.runOpts != nil {
 		return a.runOpts, nil
 	}
-	opts := &stage.PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker,
+	opts := &stage.PlanOptions{Env: a.req.Env, Binary: a.bin, ReadOnly: true,
 		PluginCacheDir: stage.PluginCacheDir(a.req.Config, a.req.Terraform)}
 	if err := opts.Defaults(); err != nil {
 		return nil, err

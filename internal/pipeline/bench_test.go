@@ -65,7 +65,7 @@ func benchSinglePlan(b *testing.B, source string) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
-			rep, err := stage.Plan(ctx, stage.PlanOptions{Root: root, Projects: projects, Binary: bin, Env: env, Parallel: 1})
+			rep, err := stage.Plan(ctx, stage.PlanOptions{Env: stage.Env{Root: root, TerraformEnv: env, Parallel: 1}, Projects: projects, Binary: bin})
 			if err != nil || rep.Projects[0].Error != "" {
 				b.Fatalf("plan: %v %s", err, rep.Projects[0].Error)
 			}
@@ -94,7 +94,7 @@ func BenchmarkPluginCache(b *testing.B) {
 		}},
 		{"warm", func() stage.PlanOptions { return stage.PlanOptions{PluginCacheDir: warm} }},
 		{"warm-terraform-cache", func() stage.PlanOptions {
-			return stage.PlanOptions{Env: map[string]string{"TF_PLUGIN_CACHE_DIR": warm}}
+			return stage.PlanOptions{Env: stage.Env{TerraformEnv: map[string]string{"TF_PLUGIN_CACHE_DIR": warm}}}
 		}},
 	}
 	for _, c := range cases {

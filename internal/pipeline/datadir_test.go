@@ -61,7 +61,7 @@ func TestDataDirPerProjectOutsideTheTree(t *testing.T) {
 				dirs = append(dirs, d)
 			}}, nil
 	}
-	run, err := stage.Plan(t.Context(), stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1, Env: map[string]string{"TF_DATA_DIR": ".terraform"}})
+	run, err := stage.Plan(t.Context(), stage.PlanOptions{Env: stage.Env{Root: root, Parallel: 1, TerraformEnv: map[string]string{"TF_DATA_DIR": ".terraform"}}, Projects: projects, NewRunner: factory})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestDataDirNotCreatable(t *testing.T) {
 	factory := func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
 		return &fakeRunner{dir: opts.Name, show: fakePlanJSON, calls: &calls}, nil
 	}
-	run, err := stage.Plan(t.Context(), stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, OutDir: t.TempDir()})
+	run, err := stage.Plan(t.Context(), stage.PlanOptions{Env: stage.Env{Root: root}, Projects: projects, NewRunner: factory, OutDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestCommittedDataDirRefusedBeforeTerraform(t *testing.T) {
 	}{{"plan", stage.PlanStages}, {"drift", driftStages}, {"apply", applyStages(&applyRecord{planSum: strings.Repeat("ab", 32), keepDir: t.TempDir()})}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls []string
-			opts := &stage.PlanOptions{Root: root, NewRunner: func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
+			opts := &stage.PlanOptions{Env: stage.Env{Root: root}, NewRunner: func(dir string, opts terraform.RunnerOptions) (terraform.Runner, error) {
 				return &fakeRunner{dir: opts.Name, show: fakePlanJSON, calls: &calls}, nil
 			}}
 			if err := opts.Defaults(); err != nil {
@@ -233,7 +233,7 @@ func TestPlanIgnoresTheProjectsDataDir(t *testing.T) {
 	}
 
 	p := project.Project{Name: "app", Dir: "app", Workspace: "default", WhenModified: project.DefaultWhenModified}
-	run, err := stage.Plan(t.Context(), stage.PlanOptions{Root: root, Projects: []project.Project{p}, Binary: bin, Env: testenv.RunEnv()})
+	run, err := stage.Plan(t.Context(), stage.PlanOptions{Env: stage.Env{Root: root, TerraformEnv: testenv.RunEnv()}, Projects: []project.Project{p}, Binary: bin})
 	if err != nil {
 		t.Fatal(err)
 	}

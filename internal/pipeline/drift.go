@@ -3,22 +3,17 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/drift"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/stage"
 )
 
@@ -28,18 +23,9 @@ type SuggestFunc func(root string, p project.Project, drifted []plan.Resource) [
 
 // DriftRequest is everything `tfgate drift` was asked to do.
 type DriftRequest struct {
-	Root      string
-	Config    *config.Config
-	Names     []string // explicit projects; none = every project whose config does not say drift: false
-	Terraform stage.TerraformOptions
-	Env       map[string]string // terraform's environment
-	Parallel  int
-	// LockTimeout: how long terraform waits for a state lock (0 = DefaultLockTimeout).
-	LockTimeout time.Duration
-	Masker      *secret.Masker
-	Progress    stage.Progress // nil: none
-	Log         *slog.Logger   // nil: none
-	Suggest     SuggestFunc    // nil: no fold-back suggestions
+	stage.Env
+	Names   []string    // explicit projects; none = every project whose config does not say drift: false
+	Suggest SuggestFunc // nil: no fold-back suggestions
 	// PatchFile, when set, receives the foldable suggestions of every project as one
 	// unified diff (git apply) a human can review and commit.
 	PatchFile string
@@ -51,9 +37,7 @@ type DriftRequest struct {
 // stops the whole run, and for an interrupted run, whose results are still returned.
 func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 	run := report.Run{Kind: report.KindDrift}
-	if req.Log == nil {
-		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	req.Defaults()
 	if req.Parallel < 0 {
 		return run, stage.Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
 	}
@@ -98,8 +82,8 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 			return s
 		}
 	}
-	checked, err := checkDrift(ctx, stage.PlanOptions{Root: req.Root, Projects: projects, Binary: bin, Env: req.Env, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
-		Parallel: req.Parallel, LockTimeout: req.LockTimeout, Masker: req.Masker, Progress: req.Progress}, suggest)
+	checked, err := checkDrift(ctx, stage.PlanOptions{Env: req.Env, Projects: projects, Binary: bin,
+		PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform)}, suggest)
 	run.Projects = checked.Projects
 	if err == nil && req.PatchFile != "" {
 		err = writePatch(req, foldable)

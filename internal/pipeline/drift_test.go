@@ -65,8 +65,8 @@ func TestDriftStagesWithFakeRunner(t *testing.T) {
 		return []drift.Suggestion{{Address: "fakecloud_object.web", Attribute: "content", File: "main.tf", Line: 1,
 			Old: `"v1"`, New: `"v2 hunter2-in-plan"`}}
 	}
-	run, err := checkDrift(ctx, stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
-		Masker: secret.NewMasker(nil).With("hunter2-in-plan")}, suggest)
+	run, err := checkDrift(ctx, stage.PlanOptions{Env: stage.Env{Root: root, Parallel: 1, Masker: secret.NewMasker(nil).With("hunter2-in-plan")},
+		Projects: projects, NewRunner: factory}, suggest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestRunDriftSkipsDriftFalse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := RunDrift(context.Background(), DriftRequest{Root: root, Config: cfg})
+	run, err := RunDrift(context.Background(), DriftRequest{Env: stage.Env{Root: root, Config: cfg}})
 	if err != nil || len(run.Projects) != 0 || len(run.Notes) != 1 || !strings.Contains(run.Notes[0], "drift: false") {
 		t.Errorf("run %+v, err %v", run, err)
 	}

@@ -82,8 +82,8 @@ func TestPlanStagesWithFakeRunner(t *testing.T) {
 		}
 		return r, nil
 	}
-	run, err := stage.Plan(ctx, stage.PlanOptions{Root: root, Projects: projects, NewRunner: factory, Parallel: 1,
-		Env: map[string]string{"TF_VAR_pw": "pw-from-env-123"}, Masker: secret.NewMasker(nil)})
+	run, err := stage.Plan(ctx, stage.PlanOptions{Env: stage.Env{Root: root, Parallel: 1,
+		TerraformEnv: map[string]string{"TF_VAR_pw": "pw-from-env-123"}, Masker: secret.NewMasker(nil)}, Projects: projects, NewRunner: factory})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,37 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // GateRequest is everything `tfgate gate` was asked to do.
 type GateRequest struct {
-	Root       string
-	Config     *config.Config
-	ConfigFile string
-	PR         int          // --pr; 0 = the event's pull request
-	Plans      bundle.Store // where the plan run left its bundles
-	Freeze     string       // TFGATE_FREEZE
-	GitHub     *GitHubRun   // required
+	stage.Env
+	PR     int          // --pr; 0 = the event's pull request
+	Plans  bundle.Store // where the plan run left its bundles
+	Freeze string       // TFGATE_FREEZE
+	GitHub *GitHubRun   // required
 	// Publish sets the status and the gate line of the sticky comment (else print only).
-	Publish       bool
-	Masker        *secret.Masker
-	Warn          func(string)
-	Log           *slog.Logger
-	TfgateVersion string
+	Publish bool
 }
 
 // RunGate is `tfgate gate`: evaluate the approval gate of a pull request's current head —
@@ -43,15 +33,7 @@ type GateRequest struct {
 // protection can require it and reviewers see what is missing before they merge. The
 // error wraps ErrGateRefused when the gate does not (yet) allow applying.
 func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
-	if req.Log == nil {
-		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if req.Warn == nil {
-		req.Warn = func(string) {}
-	}
-	if req.Masker == nil {
-		req.Masker = secret.NewMasker(nil)
-	}
+	req.Defaults()
 	run := report.Run{Kind: report.KindGate}
 	if req.GitHub == nil || req.GitHub.API == nil {
 		return run, stage.Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
@@ -85,7 +67,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		pr.BaseSHA = ev.BaseSHA
 	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
-	a := &review{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
+	a := &review{req: ApplyRequest{Env: req.Env, Freeze: req.Freeze, GitHub: gh}, repo: repo, pr: pr}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
 		// The queue's commit is what lands: its plan is judged, and its status is the
 		// queue's required check; approvals are still the pull request's.

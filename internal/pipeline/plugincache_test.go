@@ -127,7 +127,7 @@ func lockFile(tb testing.TB, f *cacheFixture) []byte {
 func (f *cacheFixture) plan(tb testing.TB, cache string, parallel int) time.Duration {
 	tb.Helper()
 	f.fresh(tb)
-	return f.run(tb, stage.PlanOptions{Parallel: parallel, PluginCacheDir: cache})
+	return f.run(tb, stage.PlanOptions{Env: stage.Env{Parallel: parallel}, PluginCacheDir: cache})
 }
 
 // fresh makes the projects a fresh checkout, as in every CI job: no data directories. The
@@ -149,8 +149,8 @@ func (f *cacheFixture) fresh(tb testing.TB) {
 func (f *cacheFixture) run(tb testing.TB, opts stage.PlanOptions) time.Duration {
 	tb.Helper()
 	env := maps.Clone(f.env)
-	maps.Copy(env, opts.Env)
-	opts.Root, opts.Projects, opts.Binary, opts.Env, opts.KeepDataDirs = f.root, f.projects, f.bin, env, f.data
+	maps.Copy(env, opts.TerraformEnv)
+	opts.Root, opts.Projects, opts.Binary, opts.TerraformEnv, opts.KeepDataDirs = f.root, f.projects, f.bin, env, f.data
 	start := time.Now()
 	run, err := stage.Plan(context.Background(), opts)
 	took := time.Since(start)
@@ -273,8 +273,8 @@ func TestPluginCacheColdWarm(t *testing.T) {
 
 	// The proof that the warm run took the provider from the cache: with an empty one the
 	// same plan fails on the mirror's empty package.
-	run, err := stage.Plan(context.Background(), stage.PlanOptions{Root: f.root, Projects: f.projects[:1], Binary: f.bin,
-		Env: maps.Clone(f.env), Parallel: 1, PluginCacheDir: t.TempDir()})
+	run, err := stage.Plan(context.Background(), stage.PlanOptions{Env: stage.Env{Root: f.root, TerraformEnv: maps.Clone(f.env), Parallel: 1},
+		Projects: f.projects[:1], Binary: f.bin, PluginCacheDir: t.TempDir()})
 	if err != nil || run.Projects[0].Status != report.StatusFailed || !strings.Contains(run.Projects[0].Error, "zip") {
 		t.Fatalf("plan with an empty cache and no package in the mirror: %v %s %s, want it to fail", err, run.Projects[0].Status, run.Projects[0].Error)
 	}

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/fileio"
 	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/notify"
@@ -26,8 +25,7 @@ import (
 // matrix jobs' `plan --changed PROJECT --out DIR --publish none` left, and publish them as
 // the one plan run they are shares of.
 type PublishRequest struct {
-	Root   string
-	Config *config.Config
+	stage.Env
 	// Dirs hold the results: each a matrix job's --out directory (one downloaded
 	// artifact), or a directory holding several (actions/download-artifact's path).
 	Dirs []string
@@ -41,9 +39,7 @@ type PublishRequest struct {
 	Out string
 	// GitHub is set in GitHub Actions: the merged run is published there as `plan`
 	// publishes (see GitHubRun); nil only prints.
-	GitHub        *GitHubRun
-	Warn          func(string) // nil drops warnings
-	TfgateVersion string
+	GitHub *GitHubRun
 }
 
 // Expected is one project of the matrix.
@@ -84,9 +80,7 @@ const missingResult = "no result: the matrix job planning this project left no "
 // projects. The run is returned whatever happens; the error names the results that could
 // not be used (they are also notes of the run) and what could not be published.
 func RunPublish(ctx context.Context, req PublishRequest) (report.Run, error) {
-	if req.Warn == nil {
-		req.Warn = func(string) {}
-	}
+	req.Defaults()
 	run := report.Run{Kind: report.KindPlan}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, All: true})
 	if err != nil {

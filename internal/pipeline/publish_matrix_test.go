@@ -16,6 +16,7 @@ import (
 	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/testenv"
 )
 
@@ -93,7 +94,7 @@ func TestPublishAPICallsDoNotGrow(t *testing.T) {
 			}
 			srv := githubtest.New(t)
 			srv.AddPull("acme/infra", githubtest.Pull{Number: 3, HeadSHA: matrixHead, BaseSHA: matrixBase})
-			req := PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Expect: expect, GitHub: matrixGitHub(t, srv, t.TempDir())}
+			req := PublishRequest{Env: stage.Env{Root: root, Config: config.Default()}, Dirs: []string{results}, Expect: expect, GitHub: matrixGitHub(t, srv, t.TempDir())}
 			run, err := RunPublish(t.Context(), req)
 			if err != nil {
 				t.Fatal(err)
@@ -153,7 +154,7 @@ func TestPublishMerge(t *testing.T) {
 	dir := t.TempDir()
 	gh := matrixGitHub(t, githubtest.New(t), dir)
 	gh.API = nil // files only
-	run, err := RunPublish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, GitHub: gh,
+	run, err := RunPublish(t.Context(), PublishRequest{Env: stage.Env{Root: root, Config: config.Default()}, Dirs: []string{results}, GitHub: gh,
 		Expect: []Expected{{Name: "p005", Dir: "p005", Workspace: "default"}}, ExpectNames: []string{"p000", "p004"}})
 	if err == nil || !strings.Contains(err.Error(), "1 result could not be used") {
 		t.Errorf("err = %v, want the unreadable result named", err)
@@ -202,7 +203,7 @@ func TestPublishGathersBundles(t *testing.T) {
 		writeJob(t, job, matrixresult.File{}, p)
 	}
 	out := filepath.Join(t.TempDir(), "bundles")
-	run, err := RunPublish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out})
+	run, err := RunPublish(t.Context(), PublishRequest{Env: stage.Env{Root: root, Config: config.Default()}, Dirs: []string{results}, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestPublishGathersBundles(t *testing.T) {
 			t.Errorf("%s: manifest %q, %v", p.Name, data, err)
 		}
 	}
-	if _, err := RunPublish(context.Background(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{results}, Out: out}); err == nil {
+	if _, err := RunPublish(context.Background(), PublishRequest{Env: stage.Env{Root: root, Config: config.Default()}, Dirs: []string{results}, Out: out}); err == nil {
 		t.Error("gathered into a directory that is not empty")
 	}
 }
@@ -226,7 +227,7 @@ func TestPublishGathersBundles(t *testing.T) {
 func TestStoppedRunResult(t *testing.T) {
 	root := matrixRepo(t, 1)
 	out := filepath.Join(t.TempDir(), "out")
-	_, err := RunPlan(t.Context(), PlanRequest{Root: root, Config: config.Default(), Names: []string{"p000"}, Changed: true, OutDir: out})
+	_, err := RunPlan(t.Context(), PlanRequest{Env: stage.Env{Root: root, Config: config.Default()}, Names: []string{"p000"}, Changed: true, OutDir: out})
 	if err == nil {
 		t.Fatal("planned changes without git")
 	}
@@ -238,14 +239,14 @@ func TestStoppedRunResult(t *testing.T) {
 		t.Errorf("result %+v, want stopped with %q for p000", r.File, err)
 	}
 	plain := filepath.Join(t.TempDir(), "plain")
-	if _, err := RunPlan(t.Context(), PlanRequest{Root: root, Config: config.Default(), OutDir: plain}); err == nil {
+	if _, err := RunPlan(t.Context(), PlanRequest{Env: stage.Env{Root: root, Config: config.Default()}, OutDir: plain}); err == nil {
 		t.Fatal("planned changes without git")
 	}
 	if _, err := os.Stat(plain); !os.IsNotExist(err) {
 		t.Errorf("--out of a plain run that stopped: %v, want none", err)
 	}
 	// publish: the project failed, with the job's reason.
-	run, err := RunPublish(t.Context(), PublishRequest{Root: root, Config: config.Default(), Dirs: []string{out}})
+	run, err := RunPublish(t.Context(), PublishRequest{Env: stage.Env{Root: root, Config: config.Default()}, Dirs: []string{out}})
 	if err != nil || len(run.Projects) != 1 || run.Projects[0].Status != report.StatusFailed || run.Projects[0].Error != r.Stopped {
 		t.Errorf("published %+v (%v), want p000 failed with %q", run.Projects, err, r.Stopped)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // A merge queue group of #7 and #8: "shared" is changed by both entries, "only8" by #8's.
@@ -33,7 +34,7 @@ func TestJudgeGroup(t *testing.T) {
 	judge := func(kind report.Kind) *review {
 		t.Helper()
 		a := &review{
-			req:  ApplyRequest{Config: &config.Config{}, GitHub: &GitHubRun{API: api}, Masker: secret.NewMasker(nil)},
+			req:  ApplyRequest{Env: stage.Env{Config: &config.Config{}, Masker: secret.NewMasker(nil)}, GitHub: &GitHubRun{API: api}},
 			run:  report.Run{Kind: kind},
 			repo: repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
 			group: &queueGroup{entries: []queueEntry{

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/stage"
 )
 
@@ -26,12 +25,9 @@ const RecoverFile = "tfgate_recover.tf"
 
 // RecoverRequest is what `tfgate recover` was asked to do.
 type RecoverRequest struct {
-	Root       string
-	Config     *config.Config
-	ConfigFile string
-	Names      []string // projects (names or dirs)
-	Reason     string   // optional: written into the file (one line)
-	Now        func() time.Time
+	stage.Env
+	Names  []string // projects (names or dirs)
+	Reason string   // optional: written into the file (one line)
 }
 
 // Recover writes RecoverFile into each named project's directory (once per directory: a
@@ -41,9 +37,7 @@ func Recover(ctx context.Context, req RecoverRequest) ([]string, error) {
 	if len(req.Names) == 0 {
 		return nil, fmt.Errorf("name the projects to recover (their tracking issues say which): tfgate recover PROJECT")
 	}
-	if req.Now == nil {
-		req.Now = time.Now
-	}
+	req.Defaults()
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names})
 	if err != nil {
 		return nil, err

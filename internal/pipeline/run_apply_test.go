@@ -12,8 +12,6 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
-	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // newApplyRequest is `tfgate apply --plans DIR` on the push of the merge commit to main,
@@ -21,13 +19,10 @@ import (
 func newApplyRequest(t *testing.T, fx *runFixture, plans, merge string) ApplyRequest {
 	t.Helper()
 	return ApplyRequest{
-		Root: fx.root, Config: fx.loadConfig(t), Plans: bundle.DirStore(plans), Parallel: 1,
-		Terraform:       stage.TerraformOptions{Override: fx.tf},
-		Env:             map[string]string{"TF_IN_AUTOMATION": "1"},
+		Env:             fx.env(t),
+		Plans:           bundle.DirStore(plans),
 		GitHub:          fx.github(t, ci.Event{Name: "push", HeadSHA: merge, BaseSHA: fx.base, HeadRef: "refs/heads/main", DefaultBranch: "main"}),
 		UnsavedStateDir: t.TempDir(),
-		Masker:          secret.NewMasker(nil),
-		Warn:            func(w string) { t.Logf("warning: %s", w) },
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/secret"
+	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/testenv"
 )
 
@@ -217,6 +219,18 @@ func (fx *runFixture) loadConfig(t *testing.T) *config.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// env is what every runner of the fixture shares: its repository and configuration, the
+// fake terraform, one project at a time, warnings in the test's log.
+func (fx *runFixture) env(t *testing.T) stage.Env {
+	return stage.Env{
+		Root: fx.root, Config: fx.loadConfig(t), Parallel: 1,
+		Terraform:    stage.TerraformOptions{Override: fx.tf},
+		TerraformEnv: map[string]string{"TF_IN_AUTOMATION": "1"},
+		Masker:       secret.NewMasker(nil),
+		Warn:         func(w string) { t.Logf("warning: %s", w) },
+	}
 }
 
 // runUser is the fake GitHub's account of login.

@@ -10,19 +10,15 @@ import (
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
 )
 
 // newGateRequest is `tfgate gate --plans DIR` on the fixture's pull request event,
 // publishing its verdict.
 func newGateRequest(t *testing.T, fx *runFixture, plans string) GateRequest {
 	t.Helper()
-	return GateRequest{
-		Root: fx.root, Config: fx.loadConfig(t), Plans: bundle.DirStore(plans),
-		GitHub: fx.github(t, fx.pullEvent()), Publish: true,
-		Masker: secret.NewMasker(nil),
-		Warn:   func(w string) { t.Errorf("warning: %s", w) },
-	}
+	env := fx.env(t)
+	env.Warn = func(w string) { t.Errorf("warning: %s", w) }
+	return GateRequest{Env: env, Plans: bundle.DirStore(plans), GitHub: fx.github(t, fx.pullEvent()), Publish: true}
 }
 
 // reasonCodes are the codes of a project's gate reasons.

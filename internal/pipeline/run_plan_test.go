@@ -10,8 +10,6 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
-	"github.com/tfgate/tfgate/internal/stage"
 )
 
 // runPolicyFiles configure a policy that denies every create.
@@ -33,13 +31,7 @@ deny contains msg if {
 // base commit, with the fake terraform and no PATH.
 func newPlanRequest(t *testing.T, fx *runFixture, out string) PlanRequest {
 	t.Helper()
-	return PlanRequest{
-		Root: fx.root, Config: fx.loadConfig(t), Base: fx.base, OutDir: out, Parallel: 1,
-		Terraform: stage.TerraformOptions{Override: fx.tf},
-		Env:       map[string]string{"TF_IN_AUTOMATION": "1"},
-		Masker:    secret.NewMasker(nil),
-		Warn:      func(w string) { t.Logf("warning: %s", w) },
-	}
+	return PlanRequest{Env: fx.env(t), Base: fx.base, OutDir: out}
 }
 
 // planBundles plans the fixture's head into a new directory and returns it: the bundles

@@ -5,25 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"time"
 
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
-	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // PlanRequest is everything `tfgate plan` was asked to do.
 type PlanRequest struct {
-	Root       string
-	Config     *config.Config
-	ConfigFile string   // the config's path (absolute, or relative to Root), read again at the base commit
-	Names      []string // explicit projects; none and !All = the changed projects
-	All        bool
+	stage.Env
+	Names []string // explicit projects; none and !All = the changed projects
+	All   bool
 	// Changed with Names: plan those of the changed projects as the changed run would (its
 	// base, notes and changed files): a matrix job's share of one review (see Publish).
 	Changed bool
@@ -32,26 +26,16 @@ type PlanRequest struct {
 	PoliciesFrom string // "", PoliciesFromBase or PoliciesFromWorktree (see PolicySource)
 	InCI         bool   // running in CI: policies always come from the base
 
-	Terraform stage.TerraformOptions
-	Env       map[string]string // terraform's environment
-	OutDir    string            // bundles; relative to the working directory; "" = none
-	PlanKey   string            // TFGATE_PLAN_KEY: encrypt the bundles with it
-	Parallel  int
-	// LockTimeout: how long terraform waits for a state lock (0 = DefaultLockTimeout).
-	LockTimeout time.Duration
-	PR          int  // the pull request planned, recorded in bundles
-	Fork        bool // it comes from a fork: no bundle is applicable
+	OutDir  string // bundles; relative to the working directory; "" = none
+	PlanKey string // TFGATE_PLAN_KEY: encrypt the bundles with it
+	PR      int    // the pull request planned, recorded in bundles
+	Fork    bool   // it comes from a fork: no bundle is applicable
 
 	// GitHub is set in GitHub Actions: the event decides the base, the fork rule applies,
 	// and the run is published there (see GitHubRun).
 	GitHub *GitHubRun
 
-	Masker        *secret.Masker
-	Progress      stage.Progress // nil: none
-	Print         io.Writer      // print() output of policies; nil drops it
-	Warn          func(string)   // warnings for the user before the run starts; nil drops them
-	Log           *slog.Logger   // nil: none
-	TfgateVersion string
+	Print io.Writer // print() output of policies; nil drops it
 }
 
 // RunPlan is `tfgate plan`: select the projects, load the policies that judge them, find
@@ -61,12 +45,7 @@ type PlanRequest struct {
 // not an error; the error is for what stops the run, for an interrupted run (whose results
 // are still returned), and for what could not be published.
 func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
-	if req.Log == nil {
-		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if req.Warn == nil {
-		req.Warn = func(string) {}
-	}
+	req.Defaults()
 	if req.GitHub == nil {
 		return runPlan(ctx, req)
 	}
@@ -209,10 +188,9 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		}
 	}
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
-		Root: req.Root, Projects: sel.Projects, Binary: bin, Env: req.Env, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
-		OutDir: req.OutDir, PlanKey: req.PlanKey, Parallel: req.Parallel, LockTimeout: req.LockTimeout, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork, Masker: req.Masker,
-		Progress: req.Progress, TfgateVersion: req.TfgateVersion, Policies: pols, ChangedFiles: sel.Files,
-		SharedSums: shared,
+		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
+		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork,
+		Policies: pols, ChangedFiles: sel.Files, SharedSums: shared,
 	})
 	run.Projects = planned.Projects
 	return run, err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"slices"
 	"sort"
@@ -13,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/render"
@@ -38,16 +35,12 @@ const (
 
 // StaleRequest is what `tfgate notify-stale` was asked to do.
 type StaleRequest struct {
-	Root       string
-	Config     *config.Config
-	ConfigFile string
+	stage.Env
 	// Base is the default branch's commit before the push; "" = the push event's before.
 	Base     string
 	GitHub   *GitHubRun
 	Replan   string // ReplanAuto (default), ReplanAlways or ReplanNever
 	Workflow string // the plan workflow's file name; default plan.yml
-	Warn     func(string)
-	Log      *slog.Logger
 }
 
 // StaleChange is what a push to the default branch changed that plans depend on.
@@ -77,12 +70,7 @@ type StaleResult struct {
 
 // RunNotifyStale finds what the push changed and tells the related open pull requests.
 func RunNotifyStale(ctx context.Context, req StaleRequest) (StaleResult, error) {
-	if req.Warn == nil {
-		req.Warn = func(string) {}
-	}
-	if req.Log == nil {
-		req.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	req.Defaults()
 	gh := req.GitHub
 	if gh == nil || gh.API == nil {
 		return StaleResult{}, errors.New("tfgate notify-stale tells pull requests on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass --publish github")

@@ -24,38 +24,28 @@ type RunnerFactory func(dir string, opts terraform.RunnerOptions) (terraform.Run
 
 // PlanOptions configure the planning of a list of projects.
 type PlanOptions struct {
-	Root      string
+	Env
 	Projects  []project.Project
 	Binary    terraform.Binary
-	NewRunner RunnerFactory     // nil: terraform.NewRunner with Binary
-	Env       map[string]string // terraform's environment
+	NewRunner RunnerFactory // nil: terraform.NewRunner with Binary
 	// PluginCacheDir is the provider cache the projects share (the user's own instead, when
-	// Env gives terraform one: see terraform.OpenPluginCache); "" = none.
+	// TerraformEnv gives terraform one: see terraform.OpenPluginCache); "" = none.
 	PluginCacheDir string
 	OutDir         string // write a bundle per project here; "" = plans are discarded
-	Parallel       int    // max projects at once; <= 0 = number of CPUs
 	Commit         string // the commit recorded in bundles: HEAD, or the pull request's head
 	// PlannedCommit is HEAD when it is GitHub's test merge of Commit ("" otherwise).
 	PlannedCommit string
-	Dirty         bool   // the working tree differs from Commit
-	PR            int    // the pull request planned (recorded in bundles); 0 = none
-	Fork          bool   // the pull request comes from a fork: its bundles are never applicable
-	ReadOnly      bool   // never create a workspace (drift: nothing writes state)
-	PlanKey       string // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
-	// LockTimeout is how long terraform waits for a state lock another run holds (an
-	// apply, another project creating its workspace in the same pg database); 0 means
-	// DefaultLockTimeout.
-	LockTimeout  time.Duration
-	Masker       *secret.Masker // secrets to mask everywhere (environment, configured)
-	Progress     Progress
-	Policies     Policies // Policies.Engine nil: no policies configured
-	ChangedFiles []string // root-relative files changed (for data.tfgate.project)
+	Dirty         bool     // the working tree differs from Commit
+	PR            int      // the pull request planned (recorded in bundles); 0 = none
+	Fork          bool     // the pull request comes from a fork: its bundles are never applicable
+	ReadOnly      bool     // never create a workspace (drift: nothing writes state)
+	PlanKey       string   // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
+	Policies      Policies // Policies.Engine nil: no policies configured
+	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
 	// SharedSums are the sha256 sums of the files outside every project (sharedSums):
 	// every bundle's input hash covers them, so that apply finds a plan stale when one
 	// changed.
-	SharedSums    map[string]string
-	TfgateVersion string
-	Now           func() time.Time
+	SharedSums map[string]string
 
 	Procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
@@ -103,14 +93,13 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 // DefaultLockTimeout is how long plan, drift and apply wait for a state lock by default.
 const DefaultLockTimeout = 5 * time.Minute
 
-// defaults fills in the clock, the lock timeout and the terraform runner, and opens the
-// plugin cache.
+// Defaults fills in the environment's defaults (Env.Defaults), the lock timeout (an
+// apply, another project creating its workspace in the same pg database may hold the
+// lock) and the terraform runner, and opens the plugin cache.
 func (opts *PlanOptions) Defaults() error {
+	opts.Env.Defaults()
 	if opts.LockTimeout <= 0 {
 		opts.LockTimeout = DefaultLockTimeout
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
 	}
 	opts.committed = &committedDataDirs{root: opts.Root}
 	if opts.NewRunner == nil {
@@ -120,7 +109,7 @@ func (opts *PlanOptions) Defaults() error {
 		}
 	}
 	if opts.PluginCacheDir != "" {
-		dir, err := terraform.OpenPluginCache(opts.PluginCacheDir, opts.Env)
+		dir, err := terraform.OpenPluginCache(opts.PluginCacheDir, opts.TerraformEnv)
 		if err != nil {
 			return err
 		}
@@ -175,7 +164,7 @@ var PlanStages = []Stage{
 func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Project {
 	// Every known value of the project's sensitive variables: terraform can quote them in
 	// its own error messages, and a plan can show them unmarked (nonsensitive()).
-	sensitive := project.FindSensitive(ctx, r.Opts.Root, r.Project, r.Opts.Env)
+	sensitive := project.FindSensitive(ctx, r.Opts.Root, r.Project, r.Opts.TerraformEnv)
 	r.Masker = r.Opts.Masker.With(sensitive.Values...)
 	release, err := r.newDataDir()
 	if err != nil {
@@ -232,7 +221,7 @@ func hashInputs(ctx context.Context, r *ProjectRun) error {
 
 func InitProject(ctx context.Context, r *ProjectRun) error {
 	tf, err := r.Opts.NewRunner(filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir)), terraform.RunnerOptions{
-		Env: r.Opts.Env, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
+		Env: r.Opts.TerraformEnv, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
 		MaxProcs: r.Opts.Procs, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {
 			if waiting {

@@ -33,7 +33,7 @@ func TestPlanIsolatesFailuresAndKeepsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recordingProgress{}
-	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testenv.RunEnv(), Parallel: 2, Progress: rec})
+	rep, err := Plan(ctx, PlanOptions{Env: Env{Root: root, TerraformEnv: testenv.RunEnv(), Parallel: 2, Progress: rec}, Projects: projects, Binary: testBinary(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +78,8 @@ func TestPlanWritesBundlesWithInputsHashedBeforeInit(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "bundles")
 	now := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
 	bin := testBinary(t)
-	rep, err := Plan(ctx, PlanOptions{Root: root, Projects: app, Binary: bin, Env: testenv.RunEnv(), OutDir: out,
-		Commit: "0123456789abcdef0123456789abcdef01234567", TfgateVersion: "test", Now: func() time.Time { return now }})
+	rep, err := Plan(ctx, PlanOptions{Env: Env{Root: root, TerraformEnv: testenv.RunEnv(), TfgateVersion: "test", Now: func() time.Time { return now }},
+		Projects: app, Binary: bin, OutDir: out, Commit: "0123456789abcdef0123456789abcdef01234567"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestPlanCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	projects, _ := project.Discover(context.Background(), root, config.Default())
-	run, err := Plan(ctx, PlanOptions{Root: root, Projects: projects, Binary: testBinary(t), Env: testenv.RunEnv()})
+	run, err := Plan(ctx, PlanOptions{Env: Env{Root: root, TerraformEnv: testenv.RunEnv()}, Projects: projects, Binary: testBinary(t)})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("a cancelled run must say it was interrupted, got %v", err)
 	}

@@ -83,7 +83,7 @@ func TestPlanReportsDetail(t *testing.T) {
 		t.Fatal(err)
 	}
 	progress := &detailLog{}
-	run, err := Plan(context.Background(), PlanOptions{Root: root, Projects: projects, Binary: bin, Env: env, Progress: progress})
+	run, err := Plan(context.Background(), PlanOptions{Env: Env{Root: root, TerraformEnv: env, Progress: progress}, Projects: projects, Binary: bin})
 	if err != nil || run.Projects[0].Status != report.StatusPlanned {
 		t.Fatalf("plan: %v %+v", err, run.Projects)
 	}
