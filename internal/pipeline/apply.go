@@ -282,11 +282,7 @@ func (a *review) prepare(ctx context.Context) error {
 		}
 	}
 	if !found {
-		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", ci.ShortSHA(head))
-		if pr.Number != 0 {
-			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
-		}
-		a.refuseAll(gate.Reason{Code: gate.CodeNotMerged, Text: why})
+		a.refuseAll(gate.NotMerged(head, pr.Number))
 		return nil
 	}
 	// What the merge changed that nothing plans (files outside every project, dropped base
@@ -370,12 +366,7 @@ func (a *review) leftOut(changed []project.Project) {
 		return
 	}
 	for i := range a.targets {
-		for _, dep := range a.targets[i].p.DependsOn {
-			if outSet[dep] {
-				a.targets[i].problems = append(a.targets[i].problems, gate.Reason{Code: gate.CodeLeftOut, Text: fmt.Sprintf(
-					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep)})
-			}
-		}
+		a.targets[i].problems = append(a.targets[i].problems, gate.LeftOut(a.targets[i].p.DependsOn, outSet)...)
 	}
 	a.run.Notes = append(a.run.Notes, fmt.Sprintf("Not in this run (named projects only), though the merge changed them: %s.", strings.Join(out, ", ")))
 }

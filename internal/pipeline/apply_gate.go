@@ -156,9 +156,6 @@ func (a *review) finishRefusals(vs *verdicts) {
 				}
 			}
 		}
-		for _, r := range reasons {
-			g.Reasons = append(g.Reasons, report.Reason(r))
-		}
 		g.Allowed = len(reasons) == 0 && t.failure == ""
 		g.Pending = !g.Allowed && pending && len(reasons) > 0
 		res.Gate = g
@@ -171,17 +168,29 @@ func (a *review) finishRefusals(vs *verdicts) {
 		switch {
 		case t.failure != "":
 			res.Status, res.Error = report.StatusFailed, a.req.Masker.String(t.failure)
-		case len(reasons) > 0:
-			// The reasons are the gate's (Gate.Reasons), masked: terraform never wrote them,
-			// but a path or a policy message can quote anything.
-			res.Status = report.StatusRefused
-			for i, r := range g.Reasons {
-				g.Reasons[i].Text = a.req.Masker.String(r.Text)
+			for _, r := range reasons {
+				g.Reasons = append(g.Reasons, report.Reason(r))
 			}
+		case len(reasons) > 0:
+			a.refuse(&res, reasons)
 		default:
 			res.Status = report.StatusAllowed
 		}
 		t.result = res
+	}
+}
+
+// refuse refuses res for the gate's reasons, added to its own: the one place a project's
+// result becomes refused. The reasons are masked: terraform never wrote them, but a path
+// or a policy message can quote anything.
+func (a *review) refuse(res *report.Project, reasons []gate.Reason) {
+	if res.Gate == nil {
+		res.Gate = &report.Gate{}
+	}
+	res.Status, res.Gate.Allowed = report.StatusRefused, false
+	for _, r := range reasons {
+		r.Text = a.req.Masker.String(r.Text)
+		res.Gate.Reasons = append(res.Gate.Reasons, report.Reason(r))
 	}
 }
 

@@ -32,7 +32,7 @@ func (a *review) loadBundles(ctx context.Context) error {
 	if errors.Is(err, bundle.ErrNoBundle) || errors.Is(err, bundle.ErrUnsafeArchive) {
 		// No plan was reviewed, or what claims to be one was built to escape its directory:
 		// a refusal of every project, not an error to retry.
-		a.refuseAll(gate.Reason{Code: gate.CodeNoPlans, Text: err.Error()})
+		a.refuseAll(gate.NoPlans(err.Error()))
 		return nil
 	}
 	if err != nil {

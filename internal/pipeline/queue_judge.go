@@ -22,12 +22,12 @@ import (
 func (a *review) judgeGroup(ctx context.Context) error {
 	g := a.group
 	if g.problem != "" {
-		why := "merge queue group: " + g.problem
+		why := gate.QueueGroup(g.problem)
 		for i := range a.targets { // the first reason: nothing of the group is judged without it
-			a.targets[i].problems = append([]gate.Reason{{Code: gate.CodeQueueGroup, Text: why}}, a.targets[i].problems...)
+			a.targets[i].problems = append([]gate.Reason{why}, a.targets[i].problems...)
 		}
 		a.finishRefusals(nil)
-		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus(why)}
+		a.run.Verdict = &report.Verdict{State: github.StateFailure, Description: render.FitStatus(why.Text)}
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)
@@ -80,11 +80,7 @@ func (a *review) judgeGroup(ctx context.Context) error {
 				in.Projects = append(in.Projects, gateProject(cfg, a.targets[j]))
 			}
 			v := gate.Evaluate(in)
-			for p := range v.Projects { // every reason says whose pull request it is about
-				for r := range v.Projects[p].Reasons {
-					v.Projects[p].Reasons[r].Text = fmt.Sprintf("pull request #%d: %s", e.pr.Number, v.Projects[p].Reasons[r].Text)
-				}
-			}
+			v.NamePull(e.pr.Number) // every reason says whose pull request it is about
 			if k == 0 {
 				firsts = append(firsts, counted{v: len(vs), reviews: reviews, head: e.pr.HeadSHA})
 			}
@@ -135,14 +131,10 @@ func (a *review) judgeGroup(ctx context.Context) error {
 // group landed as one commit, and what one unreviewed pull request brought in (a file
 // another project reads, a module) may reach the others. It reports whether it refused any.
 func (a *review) refuseWithGroup() bool {
-	var refused []string
+	var refused []gate.Refusal
 	for _, t := range a.targets {
 		if t.result.Status == report.StatusRefused {
-			why := ""
-			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-				why = ": " + g.Reasons[0].Text
-			}
-			refused = append(refused, t.p.Name+why)
+			refused = append(refused, refusal(t))
 		}
 	}
 	if len(refused) == 0 {
@@ -152,12 +144,20 @@ func (a *review) refuseWithGroup() bool {
 	for i := range a.targets {
 		t := &a.targets[i]
 		if t.result.Status == report.StatusAllowed {
-			t.problems = append(t.problems, gate.Reason{Code: gate.CodeGroupRefused, Text: fmt.Sprintf("the merge queue group that landed it is refused (%s): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again",
-				strings.Join(refused, "; "))})
+			t.problems = append(t.problems, gate.GroupRefused(refused))
 			changed = true
 		}
 	}
 	return changed
+}
+
+// refusal is t's result as the gate names a refused project: its name and its reasons'
+// texts, or its error when it has none.
+func refusal(t target) gate.Refusal {
+	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
+		return gate.Refusal{Name: t.p.Name, Reasons: g.Texts()}
+	}
+	return gate.Refusal{Name: t.p.Name, Reasons: []string{t.result.Error}}
 }
 
 // cachedGateAPI asks GitHub once per login for what does not depend on the pull request:
