@@ -397,3 +397,36 @@ func clip(items []string) string {
 	}
 	return strings.Join(items, ", ")
 }
+
+// Overrule is the status of a run whose projects are refused (or failed) beyond the
+// gate's verdict v: a bundle that failed verification refuses even where the approvals
+// are complete. It says nothing (overruled false) when v's own status stands: nothing was
+// refused, or v already refuses as the run must (it blocks, or every refusal is pending
+// on reviews). Else it is the first refused project with its first reason, and how many
+// more were refused; pending when each of them is (pending: more reviews can lift it).
+func Overrule(v Verdict, refused []Refusal, pending bool) (desc string, stillPending, overruled bool) {
+	if len(refused) == 0 || !v.Allowed && (v.blocks() || pending) {
+		return "", false, false
+	}
+	first := refused[0]
+	desc = first.Name + ": "
+	if len(first.Reasons) > 0 {
+		desc += first.Reasons[0]
+	}
+	if len(refused) > 1 {
+		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
+	}
+	return desc, pending, true
+}
+
+// blocks reports whether a reason of v is one more reviews cannot lift.
+func (v Verdict) blocks() bool {
+	for _, p := range v.Projects {
+		for _, r := range p.Reasons {
+			if !r.Pending {
+				return true
+			}
+		}
+	}
+	return false
+}

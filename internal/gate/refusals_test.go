@@ -276,3 +276,32 @@ func TestReplanDiff(t *testing.T) {
 		t.Errorf("an attribute more: got %q", got)
 	}
 }
+
+func TestOverrule(t *testing.T) {
+	allowed := Evaluate(input(reviewed(approve(1, "bob"))))
+	short := Evaluate(input(nil))                                                    // pending on reviews
+	frozen := Evaluate(input(func(in *Input) { in.Freeze = "x"; in.Reviews = nil })) // blocked
+	refused := []Refusal{{Name: "net", Reasons: []string{"its plan file is not one terraform wrote", "x"}}, {Name: "dns", Reasons: []string{"y"}}}
+	cases := []struct {
+		name        string
+		v           Verdict
+		refused     []Refusal
+		pending     bool
+		desc        string
+		wantPending bool
+		overruled   bool
+	}{
+		{"nothing refused", allowed, nil, true, "", false, false},
+		{"refused where the gate allows", allowed, refused, false, "net: its plan file is not one terraform wrote (+1 more)", false, true},
+		{"pending where the gate allows", allowed, refused[1:], true, "dns: y", true, true},
+		{"the gate blocks already", frozen, refused, false, "", false, false},
+		{"the gate is pending and so is every refusal", short, refused, true, "", false, false},
+		{"the gate is pending, a refusal blocks", short, refused, false, "net: its plan file is not one terraform wrote (+1 more)", false, true},
+	}
+	for _, c := range cases {
+		desc, pending, over := Overrule(c.v, c.refused, c.pending)
+		if desc != c.desc || pending != c.wantPending || over != c.overruled {
+			t.Errorf("%s: got %q, %v, %v; want %q, %v, %v", c.name, desc, pending, over, c.desc, c.wantPending, c.overruled)
+		}
+	}
+}

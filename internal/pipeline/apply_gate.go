@@ -53,30 +53,20 @@ func (a *review) judge(ctx context.Context) error {
 	return nil
 }
 
-// verdict is the run's verdict as its status says it: the gate's own when it agrees with
-// the projects' outcomes, else one that says what refused them (a bundle that failed
-// verification refuses even where the approvals are complete).
+// verdict is the run's verdict as its status says it: the gate's own, unless gate.Overrule
+// says what refused the projects beyond it.
 func (a *review) verdict(v gate.Verdict) *report.Verdict {
-	var refused []target
+	var refused []gate.Refusal
 	pending := true
 	for _, t := range a.targets {
 		if t.result.Status != report.StatusAllowed {
-			refused = append(refused, t)
+			refused = append(refused, refusal(t))
 			pending = pending && t.result.Gate != nil && t.result.Gate.Pending
 		}
 	}
-	switch {
-	case len(refused) == 0 || v.State() != github.StateSuccess && (v.State() == github.StateFailure || pending):
+	desc, pending, overruled := gate.Overrule(v, refused, pending)
+	if !overruled {
 		return &report.Verdict{State: v.State(), Description: v.Description()}
-	}
-	t := refused[0]
-	why := t.result.Error
-	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-		why = g.Reasons[0].Text
-	}
-	desc := t.p.Name + ": " + why
-	if len(refused) > 1 {
-		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
 	}
 	state := github.StateFailure
 	if pending {

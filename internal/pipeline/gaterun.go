@@ -116,12 +116,8 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
-	if len(a.targets) == 0 {
+	if len(a.targets) == 0 { // (else the verdict is judge's: gate.Overrule refuses what the gate did not)
 		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
-	} else if run.Verdict.State == github.StateSuccess && run.Count(report.StatusAllowed) != len(run.Projects) {
-		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
-		// not applicable) refuses too.
-		run.Verdict = &report.Verdict{State: github.StateFailure, Description: "refused: " + refusedNames(run)}
 	}
 	if req.Publish {
 		// (A merge queue's group has no line: the comment is about the head's plan.)
