@@ -430,3 +430,39 @@ func (v Verdict) blocks() bool {
 	}
 	return false
 }
+
+// Judgement is the gate's answer for one project from everything judged of it.
+type Judgement struct {
+	Reasons []Reason // every reason it may not apply, each text once; none = it may
+	// Pending: refused, and more reviews can lift every reason (none was found of its
+	// bundle, plan file or merge).
+	Pending bool
+	// Approvers and PolicyOverriddenBy are its verdict's under the first rules.
+	Approvers, PolicyOverriddenBy []string
+}
+
+// Judge is project name's judgement: the refusals found of its bundle, plan file and merge
+// (problems, first), then the reasons of its verdict under each configuration the rules may
+// come from (verdicts, the first the rules proper): the gate must hold under every one.
+func Judge(name string, problems []Reason, verdicts []Verdict) Judgement {
+	j := Judgement{Reasons: slices.Clone(problems)}
+	pending := len(problems) == 0
+	for k, v := range verdicts {
+		for _, pv := range v.Projects {
+			if pv.Name != name {
+				continue
+			}
+			for _, r := range pv.Reasons {
+				if !slices.ContainsFunc(j.Reasons, func(q Reason) bool { return q.Text == r.Text }) {
+					j.Reasons = append(j.Reasons, r)
+					pending = pending && r.Pending
+				}
+			}
+			if k == 0 {
+				j.Approvers, j.PolicyOverriddenBy = pv.Approvers, pv.PolicyOverriddenBy
+			}
+		}
+	}
+	j.Pending = pending && len(j.Reasons) > 0
+	return j
+}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,6 +303,43 @@ func TestOverrule(t *testing.T) {
 		desc, pending, over := Overrule(c.v, c.refused, c.pending)
 		if desc != c.desc || pending != c.wantPending || over != c.overruled {
 			t.Errorf("%s: got %q, %v, %v; want %q, %v, %v", c.name, desc, pending, over, c.desc, c.wantPending, c.overruled)
+		}
+	}
+}
+
+// Judge joins what was found of a project's bundle with its verdict under each
+// configuration the rules come from: the problems first, each text once, pending only when
+// every reason is a review's.
+func TestJudge(t *testing.T) {
+	short := Evaluate(input(nil))                                                       // needs an approval: pending
+	stricter := Evaluate(input(project(func(p *Project) { p.Rules.MinApprovals = 2 }))) // under other rules
+	approved := Evaluate(input(reviewed(approve(1, "bob"))))
+	stale := NoPlans("no bundle")
+	name := "envs/prod/network"
+	cases := []struct {
+		name      string
+		problems  []Reason
+		verdicts  []Verdict
+		want      []string
+		pending   bool
+		approvers []string
+	}{
+		{"allowed", nil, []Verdict{approved}, nil, false, []string{"bob"}},
+		{"no verdict, no problem", nil, nil, nil, false, nil},
+		{"pending on reviews", nil, []Verdict{short}, []string{needOne}, true, nil},
+		{"under every rules, each text once", nil, []Verdict{short, stricter, short}, []string{needOne, "needs 2 more approvals on a1b2c3d (has: none)"}, true, nil},
+		{"a problem is first and blocks", []Reason{stale}, []Verdict{short}, []string{"no bundle", needOne}, false, nil},
+		{"a problem alone", []Reason{stale}, nil, []string{"no bundle"}, false, nil},
+		{"another project's verdict", nil, []Verdict{Evaluate(input(project(func(p *Project) { p.Name = "other" })))}, nil, false, nil},
+	}
+	for _, c := range cases {
+		j := Judge(name, c.problems, c.verdicts)
+		var got []string
+		for _, r := range j.Reasons {
+			got = append(got, r.Text)
+		}
+		if !slices.Equal(got, c.want) || j.Pending != c.pending || !slices.Equal(j.Approvers, c.approvers) {
+			t.Errorf("%s: got %q (pending %v, approvers %v), want %q (pending %v, approvers %v)", c.name, got, j.Pending, j.Approvers, c.want, c.pending, c.approvers)
 		}
 	}
 }

@@ -124,30 +124,15 @@ func (a *review) finishRefusals(vs *verdicts) {
 	for i := range a.targets {
 		t := &a.targets[i]
 		res := report.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace}
-		g := &report.Gate{}
-		reasons := append([]gate.Reason(nil), t.problems...)
-		pending := len(reasons) == 0
+		var judged verdicts
 		if vs != nil {
-			for k, v := range vs.all {
-				for _, pv := range v.Projects {
-					if pv.Name != t.p.Name {
-						continue
-					}
-					for _, r := range pv.Reasons {
-						if !slices.ContainsFunc(reasons, func(q gate.Reason) bool { return q.Text == r.Text }) {
-							reasons = append(reasons, r)
-							pending = pending && r.Pending
-						}
-					}
-					if k == 0 {
-						g.Approvals = approvals(pv.Approvers, vs.reviews, a.pr.HeadSHA)
-						g.PolicyOverriddenBy = pv.PolicyOverriddenBy
-					}
-				}
-			}
+			judged = *vs
 		}
+		j := gate.Judge(t.p.Name, t.problems, judged.all)
+		g := &report.Gate{Approvals: approvals(j.Approvers, judged.reviews, a.pr.HeadSHA), PolicyOverriddenBy: j.PolicyOverriddenBy}
+		reasons := j.Reasons
 		g.Allowed = len(reasons) == 0 && t.failure == ""
-		g.Pending = !g.Allowed && pending && len(reasons) > 0
+		g.Pending = !g.Allowed && j.Pending
 		res.Gate = g
 		if m := t.bundle; m != nil {
 			res.Apply = &report.Apply{PlanSHA256: m.PlanSHA256, InputHash: m.InputHash, TerraformVersion: m.TerraformVersion, Summary: m.Summary}
