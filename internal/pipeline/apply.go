@@ -84,7 +84,8 @@ var ErrGateRefused = errors.New("the approval gate refused")
 // interrupted run, and wraps ErrGateRefused when anything was refused.
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.defaults()
-	a := &review{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
+	g := gatherer{root: req.Root, config: req.Config, configFile: req.ConfigFile, plans: req.Plans, frozen: req.Freeze, gh: req.GitHub, masker: req.Masker}
+	a := &review{gatherer: g, req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
 	defer a.cleanup()     // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
 	if err == nil {
@@ -132,9 +133,10 @@ func (req *ApplyRequest) defaults() {
 	}
 }
 
-// review is one apply run's state, filled in by its steps.
+// review is one gate or apply run's state, filled in by its steps.
 type review struct {
-	req     ApplyRequest
+	gatherer
+	req     ApplyRequest // apply's alone (RunGate leaves it empty)
 	run     report.Run
 	repo    github.Repo
 	pr      github.PullRequest

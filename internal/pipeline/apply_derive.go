@@ -118,8 +118,8 @@ func (a *review) runOptions() (*stage.PlanOptions, error) {
 	if a.runOpts != nil {
 		return a.runOpts, nil
 	}
-	opts := &stage.PlanOptions{Root: a.req.Root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.req.Masker,
-		PluginCacheDir: stage.PluginCacheDir(a.req.Config, a.req.Terraform)}
+	opts := &stage.PlanOptions{Root: a.root, Binary: a.bin, Env: a.req.Env, ReadOnly: true, Masker: a.masker,
+		PluginCacheDir: stage.PluginCacheDir(a.config, a.req.Terraform)}
 	if err := opts.Defaults(); err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (a *review) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 	}
 	var out []ruleEngine
 	for _, rev := range a.ruleRevs {
-		pols, err := stage.LoadPolicies(ctx, stage.PolicyOptions{Root: a.req.Root, Config: a.req.Config, ConfigFile: a.req.ConfigFile,
+		pols, err := stage.LoadPolicies(ctx, stage.PolicyOptions{Root: a.root, Config: a.config, ConfigFile: a.configFile,
 			From: stage.PoliciesFromBase, BaseRev: rev, Changed: a.changed})
 		if err != nil {
 			return nil, err
@@ -232,8 +232,8 @@ func (a *review) planFileFacts(r *stage.ProjectRun, t *target) (gate.PlanFileFac
 // snapshotTree is what a target's plan configuration is compared with: the merge commit's
 // working tree and the modules init installed from it.
 func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) {
-	tree := bundle.SnapshotTree{Repo: os.DirFS(a.req.Root), Root: a.req.Root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
-	dataDir := filepath.Join(a.req.Root, filepath.FromSlash(r.Project.Dir), ".terraform")
+	tree := bundle.SnapshotTree{Repo: os.DirFS(a.root), Root: a.root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
+	dataDir := filepath.Join(a.root, filepath.FromSlash(r.Project.Dir), ".terraform")
 	if dd, ok := r.TF.(interface{ DataDir() string }); ok && dd.DataDir() != dataDir {
 		// TF_DATA_DIR: the modules init installed are read there.
 		dataDir = dd.DataDir()

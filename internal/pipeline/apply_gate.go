@@ -33,7 +33,7 @@ func (a *review) judge(ctx context.Context) error {
 			break
 		}
 	}
-	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
+	reviews, facts, err := CollectFacts(ctx, a.gh.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
 	}
@@ -79,11 +79,11 @@ func (a *review) verdict(v gate.Verdict) *report.Verdict {
 // cfg or in the merge itself; "" when it is not.
 func (a *review) freeze(cfg *config.Config) string {
 	switch {
-	case a.req.Freeze != "":
-		return a.req.Freeze + " (TFGATE_FREEZE)"
+	case a.frozen != "":
+		return a.frozen + " (TFGATE_FREEZE)"
 	case cfg.Apply.Freeze:
 		return "apply.freeze is true in " + config.FileName + " on the default branch"
-	case a.req.Config.Apply.Freeze:
+	case a.config.Apply.Freeze:
 		return "this merge sets apply.freeze: true in " + config.FileName
 	}
 	return ""
@@ -142,7 +142,7 @@ func (a *review) finishRefusals(vs *verdicts) {
 		}
 		switch {
 		case t.failure != "":
-			res.Status, res.Error = report.StatusFailed, a.req.Masker.String(t.failure)
+			res.Status, res.Error = report.StatusFailed, a.masker.String(t.failure)
 			for _, r := range reasons {
 				g.Reasons = append(g.Reasons, report.Reason(r))
 			}
@@ -164,7 +164,7 @@ func (a *review) refuse(res *report.Project, reasons []gate.Reason) {
 	}
 	res.Status, res.Gate.Allowed = report.StatusRefused, false
 	for _, r := range reasons {
-		r.Text = a.req.Masker.String(r.Text)
+		r.Text = a.masker.String(r.Text)
 		res.Gate.Reasons = append(res.Gate.Reasons, report.Reason(r))
 	}
 }

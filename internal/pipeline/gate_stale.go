@@ -26,20 +26,20 @@ func (a *review) gateStale(ctx context.Context, sel stage.Selection) error {
 			continue
 		}
 		if shared == nil {
-			rules := a.req.Config
+			rules := a.config
 			if sel.BaseView != nil {
 				rules = sel.BaseView.Config
 			}
 			var err error
-			if shared, err = stage.SharedSums(ctx, a.req.Root, sel.All, rules, a.scratch); err != nil {
+			if shared, err = stage.SharedSums(ctx, a.root, sel.All, rules, a.scratch); err != nil {
 				return err
 			}
 		}
-		files, err := project.InputFiles(ctx, a.req.Root, t.p)
+		files, err := project.InputFiles(ctx, a.root, t.p)
 		if err != nil {
 			return err
 		}
-		sums, _, err := bundle.HashInputs(ctx, a.req.Root, stage.Outside(files, a.req.Root, a.scratch))
+		sums, _, err := bundle.HashInputs(ctx, a.root, stage.Outside(files, a.root, a.scratch))
 		if err != nil {
 			return err
 		}

@@ -85,7 +85,8 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		pr.BaseSHA = ev.BaseSHA
 	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
-	a := &review{req: ApplyRequest{Root: req.Root, Config: req.Config, Freeze: req.Freeze, GitHub: gh, Masker: req.Masker}, repo: repo, pr: pr}
+	g := gatherer{root: req.Root, config: req.Config, configFile: req.ConfigFile, plans: req.Plans, frozen: req.Freeze, gh: gh, masker: req.Masker}
+	a := &review{gatherer: g, repo: repo, pr: pr}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
 		// The queue's commit is what lands: its plan is judged, and its status is the
 		// queue's required check; approvals are still the pull request's.
@@ -96,7 +97,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	if a.queue != "" {
 		pub.SHA = a.queue // the merge queue's required check is on the group's commit
 	}
-	err = a.gateTargets(ctx, req)
+	err = a.gateTargets(ctx)
 	if err == nil {
 		err = a.judge(ctx)
 	}
@@ -116,7 +117,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	}
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
-	if len(a.targets) == 0 { // (else the verdict is judge's: gate.Overrule refuses what the gate did not)
+	if len(a.targets) == 0 {                      // (else the verdict is judge's: gate.Overrule refuses what the gate did not)
 		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
 	}
 	if req.Publish {
@@ -133,10 +134,10 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 
 // gateTargets finds the projects the pull request changes and the bundles planned on its
 // head; the rules come from its base commit.
-func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
-	git := ci.Git{Dir: req.Root}
+func (a *review) gateTargets(ctx context.Context) error {
+	git := ci.Git{Dir: a.root}
 	baseRev := a.pr.BaseSHA
-	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
+	if a.queue != "" && a.gh.Event.BaseSHA != "" {
 		// The queue's base: what the group's commit adds to, below every entry ahead that
 		// lands with it; each entry's pull request is found (gateGroup).
 		var err error
@@ -147,7 +148,7 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
 	}
-	_, base, _, err := stage.BaseConfig(ctx, req.Root, req.ConfigFile, baseRev)
+	_, base, _, err := stage.BaseConfig(ctx, a.root, a.configFile, baseRev)
 	if err != nil {
 		return fmt.Errorf("read the rules at the base commit: %w", err)
 	}
@@ -155,12 +156,12 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	if _, err := git.Head(ctx); err != nil {
 		return err
 	}
-	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: a.root, Config: a.config, ConfigFile: a.configFile, Changed: true, Base: baseRev})
 	if err != nil {
 		return err
 	}
 	for _, p := range sel.Projects {
-		a.targets = append(a.targets, target{p: p, aliases: stateAliases(req.Root, sel.BaseView, p)})
+		a.targets = append(a.targets, target{p: p, aliases: stateAliases(a.root, sel.BaseView, p)})
 	}
 	a.targets = append(a.targets, reviewTargets(sel)...) // judged by every pull request of a merge group
 	if err := a.attributeGroup(ctx, sel.All); err != nil {
@@ -179,12 +180,12 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	if a.queue != "" {
 		planned = a.queue
 	}
-	dir, err := req.Plans.Fetch(ctx, a.want(planned), filepath.Join(scratch, "fetched"))
+	dir, err := a.plans.Fetch(ctx, a.want(planned), filepath.Join(scratch, "fetched"))
 	if errors.Is(err, bundle.ErrNoBundle) {
 		return nil // every target is refused: no bundle for the head
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), req.Plans, err)
+		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), a.plans, err)
 	}
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {
@@ -193,13 +194,13 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	for _, d := range dirs {
 		m, err := bundle.Read(ctx, d)
 		if err != nil {
-			return fmt.Errorf("%s: %w", req.Plans, err)
+			return fmt.Errorf("%s: %w", a.plans, err)
 		}
 		for i := range a.targets {
 			t := &a.targets[i]
 			if t.review == "" && t.p.Name == m.Project && t.p.Workspace == m.Workspace {
 				if t.bundle != nil {
-					return fmt.Errorf("%s holds two bundles of project %s (workspace %s)", req.Plans, m.Project, m.Workspace)
+					return fmt.Errorf("%s holds two bundles of project %s (workspace %s)", a.plans, m.Project, m.Workspace)
 				}
 				mc := m
 				t.bundle = &mc

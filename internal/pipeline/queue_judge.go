@@ -47,7 +47,7 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			attributed[k] = true
 		}
 	}
-	api := &cachedGateAPI{GateAPI: a.req.GitHub.API}
+	api := &cachedGateAPI{GateAPI: a.gh.API}
 	type counted struct { // the verdict under the first rules of one pull request
 		v       int
 		reviews []gate.Review

@@ -33,9 +33,9 @@ func TestJudgeGroup(t *testing.T) {
 	judge := func(kind report.Kind) *review {
 		t.Helper()
 		a := &review{
-			req:  ApplyRequest{Config: &config.Config{}, GitHub: &GitHubRun{API: api}, Masker: secret.NewMasker(nil)},
-			run:  report.Run{Kind: kind},
-			repo: repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
+			gatherer: gatherer{config: &config.Config{}, gh: &GitHubRun{API: api}, masker: secret.NewMasker(nil)},
+			run:      report.Run{Kind: kind},
+			repo:     repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
 			group: &queueGroup{entries: []queueEntry{
 				{pr: pr(n7, h7), projects: map[string]bool{"shared\x00default": true}},
 				{pr: pr(n8, h8), projects: map[string]bool{"shared\x00default": true, "only8\x00default": true}},
