@@ -31,6 +31,23 @@ func (a *review) judgeGroup(ctx context.Context) error {
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)
+	gv, err := a.groupVerdicts(ctx, rules, a.groupOwners(rules))
+	if err != nil {
+		return err
+	}
+	judged := &verdicts{all: gv.all, reviews: gv.reviews}
+	a.finishRefusals(judged)
+	if a.run.Kind == report.KindApply && a.refuseWithGroup() {
+		a.finishRefusals(judged)
+	}
+	a.run.Verdict = a.verdict(a.combine(gv))
+	return nil
+}
+
+// groupOwners are the policy owners under any of rules when a bundle of the group says a
+// policy denied it or did not evaluate: team membership is read only when an owner's
+// approval matters.
+func (a *review) groupOwners(rules []*config.Config) []string {
 	var owners []string
 	for _, t := range a.targets {
 		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
@@ -40,23 +57,37 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			break
 		}
 	}
-	owners = slices.Compact(slices.Sorted(slices.Values(owners)))
+	return slices.Compact(slices.Sorted(slices.Values(owners)))
+}
+
+// entryVerdicts are a merge queue group's verdicts: per entry that changed a project, one
+// per configuration the rules come from, each reason saying whose pull request it is about.
+type entryVerdicts struct {
+	all     []gate.Verdict
+	reviews []gate.Review // every entry's
+	firsts  []counted     // the verdict under the first rules of each entry
+}
+
+// counted is the verdict under the first rules of one pull request of a group, with what
+// dates its approvals.
+type counted struct {
+	v       int // in entryVerdicts.all
+	reviews []gate.Review
+	head    string
+}
+
+// groupVerdicts evaluates the gate for each entry of the group, on the projects its
+// pull request changed and those no entry's own changes select.
+func (a *review) groupVerdicts(ctx context.Context, rules []*config.Config, owners []string) (entryVerdicts, error) {
 	attributed := map[string]bool{}
-	for _, e := range g.entries {
+	for _, e := range a.group.entries {
 		for k := range e.projects {
 			attributed[k] = true
 		}
 	}
 	api := &cachedGateAPI{GateAPI: a.gh.API}
-	type counted struct { // the verdict under the first rules of one pull request
-		v       int
-		reviews []gate.Review
-		head    string
-	}
-	var vs []gate.Verdict
-	var all []gate.Review
-	var firsts []counted
-	for _, e := range g.entries {
+	var gv entryVerdicts
+	for _, e := range a.group.entries {
 		var idx []int
 		for j, t := range a.targets {
 			if k := entryKey(t.p); e.projects[k] || !attributed[k] {
@@ -68,9 +99,9 @@ func (a *review) judgeGroup(ctx context.Context) error {
 		}
 		reviews, facts, err := CollectFacts(ctx, api, a.repo, e.pr, owners)
 		if err != nil {
-			return fmt.Errorf("read the reviews of pull request #%d of the merge group (nothing is applied without them): %w", e.pr.Number, err)
+			return gv, fmt.Errorf("read the reviews of pull request #%d of the merge group (nothing is applied without them): %w", e.pr.Number, err)
 		}
-		all = append(all, reviews...)
+		gv.reviews = append(gv.reviews, reviews...)
 		for k, cfg := range rules {
 			in := gate.Input{
 				PR:      gate.PullRequest{Number: e.pr.Number, Author: e.pr.Author.Login, HeadSHA: e.pr.HeadSHA, Fork: e.pr.Fork},
@@ -82,33 +113,35 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			v := gate.Evaluate(in)
 			v.NamePull(e.pr.Number) // every reason says whose pull request it is about
 			if k == 0 {
-				firsts = append(firsts, counted{v: len(vs), reviews: reviews, head: e.pr.HeadSHA})
+				gv.firsts = append(gv.firsts, counted{v: len(gv.all), reviews: reviews, head: e.pr.HeadSHA})
 			}
-			vs = append(vs, v)
+			gv.all = append(gv.all, v)
 		}
 	}
-	if len(vs) == 0 { // no entry changed a project the group selected: judge them all by the head's
-		vs = append(vs, gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA})
+	if len(gv.all) == 0 { // no entry changed a project the group selected: judge them all by the head's
+		gv.all = append(gv.all, gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA})
 	}
-	a.finishRefusals(&verdicts{all: vs, reviews: all})
-	if a.run.Kind == report.KindApply && a.refuseWithGroup() {
-		a.finishRefusals(&verdicts{all: vs, reviews: all})
-	}
-	// The approvals that counted, each on its own pull request's head.
+	return gv, nil
+}
+
+// combine is the group's verdict: each project allowed when every verdict allows it, with
+// every reason, and the approvals that counted, each on its own pull request's head (set
+// on the project's result too).
+func (a *review) combine(gv entryVerdicts) gate.Verdict {
 	combined := gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA}
 	for i := range a.targets {
 		t := &a.targets[i]
 		pv := gate.ProjectVerdict{Name: t.p.Name, Allowed: true}
-		var approvals_ []report.Approval
-		for _, c := range firsts {
-			for _, p := range vs[c.v].Projects {
+		var dated []report.Approval
+		for _, c := range gv.firsts {
+			for _, p := range gv.all[c.v].Projects {
 				if p.Name == t.p.Name {
-					approvals_ = append(approvals_, approvals(p.Approvers, c.reviews, c.head)...)
+					dated = append(dated, approvals(p.Approvers, c.reviews, c.head)...)
 					pv.Approvers = append(pv.Approvers, p.Approvers...)
 				}
 			}
 		}
-		for _, v := range vs {
+		for _, v := range gv.all {
 			for _, p := range v.Projects {
 				if p.Name == t.p.Name {
 					pv.Allowed = pv.Allowed && p.Allowed
@@ -118,13 +151,12 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			}
 		}
 		if t.result.Gate != nil {
-			t.result.Gate.Approvals = approvals_
+			t.result.Gate.Approvals = dated
 		}
 		combined.Allowed = combined.Allowed && pv.Allowed
 		combined.Projects = append(combined.Projects, pv)
 	}
-	a.run.Verdict = a.verdict(combined)
-	return nil
+	return combined
 }
 
 // refuseWithGroup refuses every project of the group when one of them is refused: the
