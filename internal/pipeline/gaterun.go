@@ -53,73 +53,33 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		req.Masker = secret.NewMasker(nil)
 	}
 	run := report.Run{Kind: report.KindGate}
-	if req.GitHub == nil || req.GitHub.API == nil {
-		return run, stage.Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
-	}
-	gh := req.GitHub
-	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
-	n := req.PR
-	if n == 0 {
-		n = gh.Event.PRNumber
-	}
-	if n <= 0 {
-		return run, stage.Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
-	}
-	pr, err := gh.API.GetPull(ctx, repo, n)
+	pr, err := gatePull(ctx, req)
 	if err != nil {
-		err = fmt.Errorf("read pull request #%d: %w", n, err)
-		if req.Publish && gh.Event.HeadSHA != "" && (n == gh.Event.PRNumber || gh.Event.Name == "merge_group") {
-			// The event names the commit: an earlier verdict there must not stand.
-			pub := &notify.Gate{GitHub: gh, Repo: repo, PR: n, SHA: gh.Event.HeadSHA}
-			return run, pub.PublishError(ctx, run, err, gh.Event.Name != "merge_group", req.Warn)
-		}
 		return run, err
 	}
-	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
-		// notify-stale's re-plan: the test merge checked out is on the current default
-		// branch, which GitHub's base.sha of the pull request may not be yet.
-		ev, err := dispatchedPull(ctx, gh, req.Root)
-		if err != nil {
-			return run, err
-		}
-		pr.BaseSHA = ev.BaseSHA
-	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
+	gh := req.GitHub
 	g := gatherer{root: req.Root, config: req.Config, configFile: req.ConfigFile, plans: req.Plans, frozen: req.Freeze, gh: gh, masker: req.Masker}
-	a := &review{gatherer: g, repo: repo, pr: pr}
+	a := &review{gatherer: g, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, pr: pr}
+	pub := &notify.Gate{GitHub: gh, Repo: a.repo, PR: pr.Number, SHA: pr.HeadSHA}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
 		// The queue's commit is what lands: its plan is judged, and its status is the
-		// queue's required check; approvals are still the pull request's.
+		// queue's required check (on the group's commit); approvals are still the pull
+		// request's.
 		a.queue = gh.Event.HeadSHA
-		run.Commit = a.queue
-	}
-	pub := &notify.Gate{GitHub: gh, Repo: repo, PR: pr.Number, SHA: pr.HeadSHA}
-	if a.queue != "" {
-		pub.SHA = a.queue // the merge queue's required check is on the group's commit
+		run.Commit, pub.SHA = a.queue, a.queue
 	}
 	err = a.gateTargets(ctx)
 	if err == nil {
 		err = a.judge(ctx)
 	}
 	if err != nil {
-		run.Projects = nil
 		if req.Publish {
 			return run, pub.PublishError(ctx, run, err, a.queue == "", req.Warn)
 		}
 		return run, err
 	}
-	for _, t := range a.targets {
-		res := t.result
-		if res.Status == report.StatusAllowed {
-			res.Error = ""
-		}
-		run.Projects = append(run.Projects, res)
-	}
-	run.Verdict = a.run.Verdict
-	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
-	if len(a.targets) == 0 {                      // (else the verdict is judge's: gate.Overrule refuses what the gate did not)
-		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
-	}
+	run = a.gateRun(run)
 	if req.Publish {
 		// (A merge queue's group has no line: the comment is about the head's plan.)
 		if perr := pub.Publish(ctx, run, a.queue == "", req.Warn); perr != nil {
@@ -130,6 +90,61 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 		return run, fmt.Errorf("%w: %s", ErrGateRefused, run.Verdict.Description)
 	}
 	return run, nil
+}
+
+// gatePull reads the pull request the gate judges: --pr, else the event's. When it cannot
+// be read and the event names the commit, the error is published there: an earlier
+// verdict must not stand.
+func gatePull(ctx context.Context, req GateRequest) (github.PullRequest, error) {
+	if req.GitHub == nil || req.GitHub.API == nil {
+		return github.PullRequest{}, stage.Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
+	}
+	gh := req.GitHub
+	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
+	n := req.PR
+	if n == 0 {
+		n = gh.Event.PRNumber
+	}
+	if n <= 0 {
+		return github.PullRequest{}, stage.Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
+	}
+	pr, err := gh.API.GetPull(ctx, repo, n)
+	if err != nil {
+		err = fmt.Errorf("read pull request #%d: %w", n, err)
+		if req.Publish && gh.Event.HeadSHA != "" && (n == gh.Event.PRNumber || gh.Event.Name == "merge_group") {
+			pub := &notify.Gate{GitHub: gh, Repo: repo, PR: n, SHA: gh.Event.HeadSHA}
+			return pr, pub.PublishError(ctx, report.Run{Kind: report.KindGate}, err, gh.Event.Name != "merge_group", req.Warn)
+		}
+		return pr, err
+	}
+	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
+		// notify-stale's re-plan: the test merge checked out is on the current default
+		// branch, which GitHub's base.sha of the pull request may not be yet.
+		ev, err := dispatchedPull(ctx, gh, req.Root)
+		if err != nil {
+			return pr, err
+		}
+		pr.BaseSHA = ev.BaseSHA
+	}
+	return pr, nil
+}
+
+// gateRun is run with what the gate found: every project's result (an allowed one without
+// an error), the verdict (judge's; nothing to apply when nothing changed), the notes.
+func (a *review) gateRun(run report.Run) report.Run {
+	for _, t := range a.targets {
+		res := t.result
+		if res.Status == report.StatusAllowed {
+			res.Error = ""
+		}
+		run.Projects = append(run.Projects, res)
+	}
+	run.Verdict = a.run.Verdict
+	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
+	if len(a.targets) == 0 {
+		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(a.pr.HeadSHA))}
+	}
+	return run
 }
 
 // gateTargets finds the projects the pull request changes and the bundles planned on its
@@ -187,6 +202,16 @@ func (a *review) gateTargets(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), a.plans, err)
 	}
+	if err := a.gateManifests(ctx, dir); err != nil {
+		return err
+	}
+	return a.gateStale(ctx, sel)
+}
+
+// gateManifests matches the manifests of the bundles fetched into dir to the targets, by
+// project and workspace. The gate reads the manifests only: of bundle acceptance, it
+// judges the directory.
+func (a *review) gateManifests(ctx context.Context, dir string) error {
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {
 		return err
@@ -205,11 +230,10 @@ func (a *review) gateTargets(ctx context.Context) error {
 				mc := m
 				t.bundle = &mc
 				if m.Dir != t.p.Dir {
-					// The gate reads the manifests only: of bundle acceptance, the directory.
 					t.problems = append(t.problems, gate.AcceptBundle(gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir})...)
 				}
 			}
 		}
 	}
-	return a.gateStale(ctx, sel)
+	return nil
 }
