@@ -1,10 +1,15 @@
 package pipeline
 
 import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
@@ -48,5 +53,40 @@ func TestManifestAccount(t *testing.T) {
 	}
 	if got := gate.CheckManifest(manifestAccount(m), d.account()); len(got) != 0 {
 		t.Errorf("an honest manifest: got %v", got)
+	}
+}
+
+// planFileFacts reads a plan file's facts for gate.AcceptPlanFile and stops at the first
+// it cannot read: what is not a zip archive, a zip without terraform's tfplan entry.
+func TestPlanFileFacts(t *testing.T) {
+	dir := t.TempDir()
+	notZip := filepath.Join(dir, "not.zip")
+	if err := os.WriteFile(notZip, []byte("not a plan"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noKind := filepath.Join(dir, "nokind.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	if _, err := zw.Create("tfconfig/main.tf"); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(noKind, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := &review{}
+	for _, c := range []struct {
+		path         string
+		notZip, kind bool
+	}{{notZip, true, false}, {noKind, false, true}} {
+		f, err := a.planFileFacts(nil, &target{opened: bundle.Opened{PlanPath: c.path}})
+		if err != nil || (f.NotZip != "") != c.notZip || (f.NoKind != "") != c.kind {
+			t.Errorf("%s: got %+v, %v", filepath.Base(c.path), f, err)
+		}
+		if got := gate.AcceptPlanFile(f, config.Apply{}); len(got) != 1 || got[0].Code != gate.CodeNotPlanFile {
+			t.Errorf("%s: gate says %+v, want one not-plan-file", filepath.Base(c.path), got)
+		}
 	}
 }
