@@ -8,8 +8,8 @@ import (
 
 // gatherer is what `tfgate gate` and `tfgate apply` share to gather a pull request's facts
 // for the gate (the reviews, the rules, the changed projects and their bundles) and to act
-// on its verdict. RunGate and RunApply each build one from their request; the steps of a
-// review both take read only it, never the request of either command.
+// on its verdict. RunGate and RunApply each build one from their request; the steps both
+// commands take read it, never either command's request.
 type gatherer struct {
 	root       string         // the checkout
 	config     *config.Config // the checkout's configuration: which projects exist
