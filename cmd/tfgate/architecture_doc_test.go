@@ -243,7 +243,8 @@ func cutLast(s, sep string) (string, string, bool) {
 	return s[:i], s[i+len(sep):], true
 }
 
-// declNames is every top-level name and method of the package's non-test files.
+// declNames is every top-level name and method of the package, its tests' included (the
+// document may point at a test that holds a rule).
 func declNames(t *testing.T, pkg string) map[string]bool {
 	t.Helper()
 	names := map[string]bool{}
@@ -253,7 +254,7 @@ func declNames(t *testing.T, pkg string) map[string]bool {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+		if !strings.HasSuffix(e.Name(), ".go") {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)

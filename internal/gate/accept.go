@@ -2,8 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/english"
@@ -112,24 +110,6 @@ func AcceptBundle(f BundleFacts) []Reason {
 
 // staleInputs says which input files differ between the reviewed plan and the merge.
 func staleInputs(planned, now map[string]string, reviewed, merged string) string {
-	var diffs []string
-	for f, sum := range now {
-		switch old, ok := planned[f]; {
-		case !ok:
-			diffs = append(diffs, f+" (new)")
-		case old != sum:
-			diffs = append(diffs, f+" (changed)")
-		}
-	}
-	for f := range planned {
-		if _, ok := now[f]; !ok {
-			diffs = append(diffs, f+" (removed)")
-		}
-	}
-	sort.Strings(diffs)
-	if len(diffs) > 5 {
-		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
-	}
 	return fmt.Sprintf("the plan is stale: the merge %s changed its inputs beyond the reviewed commit %s (%s); plan it again on the merged code",
-		english.ShortSHA(merged), english.ShortSHA(reviewed), strings.Join(diffs, ", "))
+		english.ShortSHA(merged), english.ShortSHA(reviewed), inputDiff(planned, now))
 }

@@ -70,7 +70,8 @@ var ErrGateRefused = errors.New("the approval gate refused")
 // interrupted run, and wraps ErrGateRefused when anything was refused.
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.Defaults()
-	a := &review{req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
+	g := gatherer{Env: req.Env, plans: req.Plans, frozen: req.Freeze, gh: req.GitHub}
+	a := &review{gatherer: g, req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
 	defer a.cleanup()     // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
 	if err == nil {
@@ -103,9 +104,10 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	return a.run, a.earlierErr(err)
 }
 
-// review is one apply run's state, filled in by its steps.
+// review is one gate or apply run's state, filled in by its steps.
 type review struct {
-	req     ApplyRequest
+	gatherer
+	req     ApplyRequest // apply's alone (RunGate leaves it empty)
 	run     report.Run
 	repo    github.Repo
 	pr      github.PullRequest
@@ -162,28 +164,9 @@ type target struct {
 // prepare finds the pull request, the rules, the changed projects and their bundles,
 // verifies every bundle and evaluates the gate. What it refuses is in a.run.
 func (a *review) prepare(ctx context.Context) error {
-	req := a.req
-	if req.GitHub == nil || req.GitHub.API == nil {
-		return stage.Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
-	}
-	if req.Plans == nil {
-		return stage.Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
-	}
-	gh := req.GitHub
-	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
-	git := ci.Git{Dir: req.Root}
-	head, err := git.Head(ctx)
+	git, head, err := a.checkout(ctx)
 	if err != nil {
 		return err
-	}
-	a.run.Commit = head
-	if dirty, err := git.Uncommitted(ctx); err != nil {
-		return err
-	} else if len(dirty) > 0 {
-		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
-	}
-	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
-		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(gh.Event.HeadSHA))
 	}
 	pr, found, err := a.findPR(ctx, head)
 	if err != nil {
@@ -192,58 +175,20 @@ func (a *review) prepare(ctx context.Context) error {
 	if found {
 		a.pr = pr
 		a.run.PR, a.run.Reviewed = pr.Number, pr.HeadSHA
-		if req.PR > 0 && pr.MergeCommitSHA != head {
+		if a.req.PR > 0 && pr.MergeCommitSHA != head {
 			return fmt.Errorf("the checked-out commit %s is not pull request #%d's merge commit %s: apply verifies the reviewed plans against the merge; check out %s (actions/checkout with ref: %s)",
 				ci.ShortSHA(head), pr.Number, ci.ShortSHA(pr.MergeCommitSHA), ci.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
 		}
 	}
-	revs, err := a.baseRevs(ctx, git, head, found)
+	baseRev, err := a.readRules(ctx, git, head, found)
 	if err != nil {
 		return err
 	}
-	baseRev := revs[0] // what the merge changed is compared with it
-	a.ruleRevs = revs
-	for i, rev := range revs {
-		_, cfg, source, err := stage.BaseConfig(ctx, req.Root, req.ConfigFile, rev)
-		if err != nil {
-			return fmt.Errorf("read the rules (the configuration before the merge): %w", err)
-		}
-		req.Log.Info("apply rules", "source", source)
-		if i == 0 {
-			a.base = cfg
-		} else {
-			a.extraRules = append(a.extraRules, cfg)
-		}
-		has, err := hasPolicies(ctx, req.Root, cfg, rev)
-		if err != nil {
-			return fmt.Errorf("read the policies before the merge: %w", err)
-		}
-		a.policies = a.policies || has
-	}
-
-	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
-	if err != nil {
+	sel, err := a.selectTargets(ctx, baseRev, head)
+	if err != nil || len(a.targets) == 0 {
 		return err
 	}
-	a.run.Base, a.run.MergeBase, a.run.Notes = "", ci.ShortSHA(sel.MergeBase), sel.Notes
-	a.changed = sel.Files
-	projects := sel.Projects
-	if len(req.Names) > 0 {
-		if projects, err = pick(projects, req.Names); err != nil {
-			return err
-		}
-	}
-	if len(projects) == 0 {
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", ci.ShortSHA(head)))
-		return nil
-	}
-	for _, p := range projects {
-		a.targets = append(a.targets, target{p: p, aliases: stateAliases(req.Root, sel.BaseView, p)})
-	}
-	if len(req.Names) > 0 {
-		a.leftOut(sel.Projects)
-	}
-	if found && req.PR == 0 && gh.Event.Name == "push" && gh.Event.BaseSHA != "" {
+	if ev := a.gh.Event; found && a.req.PR == 0 && ev.Name == "push" && ev.BaseSHA != "" {
 		// A push may land several pull requests (a merge queue's group): find them all.
 		if err := a.pushGroup(ctx, git, baseRev, head); err != nil {
 			return err
@@ -253,24 +198,111 @@ func (a *review) prepare(ctx context.Context) error {
 		}
 	}
 	if !found {
-		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", ci.ShortSHA(head))
-		if pr.Number != 0 {
-			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
-		}
-		a.refuseAll(gate.Reason{Code: gate.CodeNotMerged, Text: why})
+		a.refuseAll(gate.NotMerged(head, pr.Number))
 		return nil
 	}
 	// What the merge changed that nothing plans (files outside every project, dropped base
 	// projects) is judged too, as the gate judged it: apply must not rest on tfgate/gate
 	// being a required check. See foldReviews.
 	a.targets = append(a.targets, reviewTargets(sel)...)
+	return a.verifyAndJudge(ctx, sel)
+}
+
+// checkout checks what apply needs (GitHub, the bundles) and the commit checked out: clean,
+// and the pushed one on a push.
+func (a *review) checkout(ctx context.Context) (ci.Git, string, error) {
+	git := ci.Git{Dir: a.Root}
+	if a.gh == nil || a.gh.API == nil {
+		return git, "", stage.Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
+	}
+	if a.plans == nil {
+		return git, "", stage.Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
+	}
+	ev := a.gh.Event
+	a.repo = github.Repo{Owner: ev.Owner, Name: ev.Repo}
+	head, err := git.Head(ctx)
+	if err != nil {
+		return git, "", err
+	}
+	a.run.Commit = head
+	if dirty, err := git.Uncommitted(ctx); err != nil {
+		return git, "", err
+	} else if len(dirty) > 0 {
+		return git, "", fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
+	}
+	if ev.Name == "push" && ev.HeadSHA != "" && ev.HeadSHA != head {
+		return git, "", fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(ev.HeadSHA))
+	}
+	return git, head, nil
+}
+
+// readRules reads the rules from every commit they may come from (baseRevs) and whether
+// any has policies; it returns the first, which what the merge changed is compared with.
+func (a *review) readRules(ctx context.Context, git ci.Git, head string, found bool) (string, error) {
+	revs, err := a.baseRevs(ctx, git, head, found)
+	if err != nil {
+		return "", err
+	}
+	a.ruleRevs = revs
+	for i, rev := range revs {
+		_, cfg, source, err := stage.BaseConfig(ctx, a.Root, a.ConfigFile, rev)
+		if err != nil {
+			return "", fmt.Errorf("read the rules (the configuration before the merge): %w", err)
+		}
+		a.req.Log.Info("apply rules", "source", source)
+		if i == 0 {
+			a.base = cfg
+		} else {
+			a.extraRules = append(a.extraRules, cfg)
+		}
+		has, err := hasPolicies(ctx, a.Root, cfg, rev)
+		if err != nil {
+			return "", fmt.Errorf("read the policies before the merge: %w", err)
+		}
+		a.policies = a.policies || has
+	}
+	return revs[0], nil
+}
+
+// selectTargets selects the projects the merge changed since baseRev (those named, when
+// projects are named) as the run's targets; none when it changes none.
+func (a *review) selectTargets(ctx context.Context, baseRev, head string) (stage.Selection, error) {
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: a.Root, Config: a.Config, ConfigFile: a.ConfigFile, Changed: true, Base: baseRev})
+	if err != nil {
+		return sel, err
+	}
+	a.run.Base, a.run.MergeBase, a.run.Notes = "", ci.ShortSHA(sel.MergeBase), sel.Notes
+	a.changed = sel.Files
+	projects := sel.Projects
+	if len(a.req.Names) > 0 {
+		if projects, err = pick(projects, a.req.Names); err != nil {
+			return sel, err
+		}
+	}
+	if len(projects) == 0 {
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", ci.ShortSHA(head)))
+		return sel, nil
+	}
+	for _, p := range projects {
+		a.targets = append(a.targets, target{p: p, aliases: stateAliases(a.Root, sel.BaseView, p)})
+	}
+	if len(a.req.Names) > 0 {
+		a.leftOut(sel.Projects)
+	}
+	return sel, nil
+}
+
+// verifyAndJudge fetches the targets' bundles, verifies each against the merge, derives
+// what its plan file does and evaluates the gate.
+func (a *review) verifyAndJudge(ctx context.Context, sel stage.Selection) error {
 	if err := a.loadBundles(ctx); err != nil {
 		return err
 	}
-	if a.shared, err = stage.SharedSums(ctx, req.Root, sel.All, a.base, a.scratch); err != nil {
+	var err error
+	if a.shared, err = stage.SharedSums(ctx, a.Root, sel.All, a.base, a.scratch); err != nil {
 		return err
 	}
-	if a.bin, err = stage.ResolveTerraform(ctx, req.Config, req.Terraform); err != nil {
+	if a.bin, err = stage.ResolveTerraform(ctx, a.Config, a.req.Terraform); err != nil {
 		return err
 	}
 	for i := range a.targets {
@@ -341,12 +373,7 @@ func (a *review) leftOut(changed []project.Project) {
 		return
 	}
 	for i := range a.targets {
-		for _, dep := range a.targets[i].p.DependsOn {
-			if outSet[dep] {
-				a.targets[i].problems = append(a.targets[i].problems, gate.Reason{Code: gate.CodeLeftOut, Text: fmt.Sprintf(
-					"it depends on %s, which this merge changed too and this run does not apply: apply %s with it (or name no projects)", dep, dep)})
-			}
-		}
+		a.targets[i].problems = append(a.targets[i].problems, gate.LeftOut(a.targets[i].p.DependsOn, outSet)...)
 	}
 	a.run.Notes = append(a.run.Notes, fmt.Sprintf("Not in this run (named projects only), though the merge changed them: %s.", strings.Join(out, ", ")))
 }

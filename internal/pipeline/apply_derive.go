@@ -9,10 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
@@ -134,7 +132,7 @@ func (a *review) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 	}
 	var out []ruleEngine
 	for _, rev := range a.ruleRevs {
-		pols, err := stage.LoadPolicies(ctx, stage.PolicyOptions{Root: a.req.Root, Config: a.req.Config, ConfigFile: a.req.ConfigFile,
+		pols, err := stage.LoadPolicies(ctx, stage.PolicyOptions{Root: a.Root, Config: a.Config, ConfigFile: a.ConfigFile,
 			From: stage.PoliciesFromBase, BaseRev: rev, Changed: a.changed})
 		if err != nil {
 			return nil, err
@@ -149,24 +147,11 @@ func (a *review) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 // inspect is the stage that judges one target's plan file after init.
 func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, engines []ruleEngine) error {
 	start := a.req.Now()
-	zr, err := zip.OpenReader(t.opened.PlanPath)
-	if err != nil {
-		t.problems = append(t.problems, gate.Reason{Code: gate.CodeNotPlanFile, Text: fmt.Sprintf("its plan file is not a terraform plan file (%v): plan again", err)})
-		return nil
-	}
-	defer zr.Close()
-	kind, err := bundle.ReadPlanKind(&zr.Reader)
-	if err != nil {
-		t.problems = append(t.problems, gate.Reason{Code: gate.CodeNotPlanFile, Text: fmt.Sprintf("its plan file is not one terraform wrote (%v): plan again", err)})
-		return nil
-	}
-	tree, err := a.snapshotTree(r)
+	facts, err := a.planFileFacts(r, t)
 	if err != nil {
 		return err
 	}
-	refused := append(reasons(gate.CodePlanMode, kindProblems(kind, a.base.Apply)),
-		reasons(gate.CodeSnapshot, bundle.CheckSnapshot(&zr.Reader, tree))...)
-	if len(refused) > 0 {
+	if refused := gate.AcceptPlanFile(facts, a.base.Apply); len(refused) > 0 {
 		// Not the reviewed code, or not a kind of plan a review shows: terraform reads no
 		// more of it.
 		t.problems = append(t.problems, refused...)
@@ -203,7 +188,7 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 		d.policy = mergeVerdicts(results)
 	}
 	t.derived = d
-	t.problems = append(t.problems, reasons(gate.CodeManifest, disagreements(*t.bundle, d))...)
+	t.problems = append(t.problems, gate.CheckManifest(manifestAccount(*t.bundle), d.account())...)
 	done := a.req.Now()
 	a.req.Log.Info("apply verified the plan file", "project", t.p.Name, "snapshot_and_kind", checked.Sub(start),
 		"show", shown.Sub(checked), "policies", done.Sub(shown), "resources", len(changes.Resources))
@@ -216,11 +201,36 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 	return nil
 }
 
+// planFileFacts reads what gate.AcceptPlanFile judges of t's plan file before terraform
+// reads it: that it is a zip archive, its kind, and where its configuration snapshot is
+// not the merged code. It stops at the first that cannot be read.
+func (a *review) planFileFacts(r *stage.ProjectRun, t *target) (gate.PlanFileFacts, error) {
+	var f gate.PlanFileFacts
+	zr, err := zip.OpenReader(t.opened.PlanPath)
+	if err != nil {
+		f.NotZip = err.Error()
+		return f, nil
+	}
+	defer zr.Close()
+	kind, err := bundle.ReadPlanKind(&zr.Reader)
+	if err != nil {
+		f.NoKind = err.Error()
+		return f, nil
+	}
+	f.Kind = gate.PlanKind(kind)
+	tree, err := a.snapshotTree(r)
+	if err != nil {
+		return f, err
+	}
+	f.Snapshot = bundle.CheckSnapshot(&zr.Reader, tree)
+	return f, nil
+}
+
 // snapshotTree is what a target's plan configuration is compared with: the merge commit's
 // working tree and the modules init installed from it.
 func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) {
-	tree := bundle.SnapshotTree{Repo: os.DirFS(a.req.Root), Root: a.req.Root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
-	dataDir := filepath.Join(a.req.Root, filepath.FromSlash(r.Project.Dir), ".terraform")
+	tree := bundle.SnapshotTree{Repo: os.DirFS(a.Root), Root: a.Root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
+	dataDir := filepath.Join(a.Root, filepath.FromSlash(r.Project.Dir), ".terraform")
 	if dd, ok := r.TF.(interface{ DataDir() string }); ok && dd.DataDir() != dataDir {
 		// TF_DATA_DIR: the modules init installed are read there.
 		dataDir = dd.DataDir()
@@ -235,37 +245,6 @@ func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) 
 	}
 	tree.Installed, err = bundle.ReadModulesJSON(data)
 	return tree, err
-}
-
-// kindProblems refuses a plan of a kind tfgate plan never makes, unless the base's
-// apply.allow_modes allows it.
-func kindProblems(k bundle.PlanKind, rules config.Apply) []string {
-	var out []string
-	allow := func(what, mode string) {
-		out = append(out, fmt.Sprintf("its plan file is %s, which tfgate plan never makes: refusing it (apply.allow_modes: [%s] in %s on the default branch allows it)",
-			what, mode, config.FileName))
-	}
-	switch k.Mode {
-	case bundle.ModeNormal:
-	case bundle.ModeDestroy:
-		if !rules.AllowsMode(config.AllowDestroy) {
-			allow("a destroy plan (-destroy)", config.AllowDestroy)
-		}
-	case bundle.ModeRefreshOnly:
-		if !rules.AllowsMode(config.AllowRefreshOnly) {
-			allow("a refresh-only plan (-refresh-only)", config.AllowRefreshOnly)
-		}
-	default:
-		out = append(out, fmt.Sprintf("its plan file was made in a mode tfgate does not know (%s): refusing it", k.Mode))
-	}
-	if (len(k.Targets) > 0 || len(k.Excludes) > 0) && !rules.AllowsMode(config.AllowTargeted) {
-		addrs := append(slices.Clone(k.Targets), k.Excludes...)
-		allow("a targeted plan (-target or -exclude "+clipList(addrs)+")", config.AllowTargeted)
-	}
-	if k.Errored {
-		out = append(out, "its plan file is of a plan that stopped on an error: terraform applies none; plan again")
-	}
-	return out
 }
 
 // mergeVerdicts is the verdict of several base commits' policies: denied when any denies.
@@ -291,74 +270,22 @@ func mergeVerdicts(results []policy.Result) *bundle.PolicyVerdict {
 	return out
 }
 
-// disagreements are where the manifest says otherwise than the plan file: each one a
-// reason to refuse, since the reviewers read the manifest's account (in the comment).
-func disagreements(m bundle.Manifest, d *derived) []string {
-	var out []string
-	say := func(format string, args ...any) {
-		out = append(out, fmt.Sprintf(format, args...)+": the bundle is not what tfgate plan wrote; plan again")
-	}
-	manifestDestroys := m.Summary.Destroy > 0 || m.Summary.Replace > 0
-	switch {
-	case !manifestDestroys && d.destroys():
-		say("its manifest says no destroys, but the plan file destroys %s", clipList(d.destroyed))
-	case manifestDestroys && !d.destroys():
-		say("its manifest says it destroys %d and replaces %d, but the plan file destroys nothing", m.Summary.Destroy, m.Summary.Replace)
-	}
-	diff := summaryDiff(m.Summary, d.summary)
-	if m.HasChanges != d.summary.HasChanges() {
-		diff = append(diff, fmt.Sprintf("has changes: manifest %t, plan file %t", m.HasChanges, d.summary.HasChanges()))
-	}
-	if len(diff) > 0 {
-		say("its manifest's summary is not the plan file's (%s)", strings.Join(diff, "; "))
-	}
-	mv, dv := m.Policy, d.policy
-	mDenied, dDenied := mv != nil && mv.Denied, dv != nil && dv.Denied
-	mErr, dErr := mv != nil && mv.Error != "", dv != nil && dv.Error != ""
-	switch {
-	case !mDenied && dDenied:
-		say("its manifest says the policies pass, but the policies before the merge deny the plan file (%s)", clipList(dv.Denies))
-	case mDenied && !dDenied:
-		say("its manifest says the policies deny it, but the policies before the merge pass the plan file (if they changed since it was planned, plan again)")
-	case mErr != dErr:
-		say("its manifest and the policies before the merge disagree on whether the policies could be evaluated")
+// manifestAccount is what the manifest m says the plan does and the policies said of it.
+func manifestAccount(m bundle.Manifest) gate.PlanAccount {
+	out := gate.PlanAccount{Summary: m.Summary, HasChanges: m.HasChanges}
+	if v := m.Policy; v != nil {
+		out.PolicyDenied, out.PolicyDenies, out.PolicyError = v.Denied, v.Denies, v.Error != ""
 	}
 	return out
 }
 
-// summaryDiff names the counts that differ: "destroy: manifest 0, plan file 1".
-func summaryDiff(m, d plan.Summary) []string {
-	var out []string
-	for _, c := range []struct {
-		name   string
-		m, got int
-	}{
-		{"add", m.Add, d.Add}, {"change", m.Change, d.Change}, {"destroy", m.Destroy, d.Destroy}, {"replace", m.Replace, d.Replace},
-		{"import", m.Import, d.Import}, {"move", m.Move, d.Move}, {"read", m.Read, d.Read}, {"forget", m.Forget, d.Forget},
-		{"outputs", m.Outputs, d.Outputs}, {"actions", m.Actions, d.Actions}, {"drift", m.Drift, d.Drift},
-	} {
-		if c.m != c.got {
-			out = append(out, fmt.Sprintf("%s: manifest %d, plan file %d", c.name, c.m, c.got))
-		}
+// account is what the plan file does and what the policies before the merge said of it.
+func (d *derived) account() gate.PlanAccount {
+	out := gate.PlanAccount{Summary: d.summary, HasChanges: d.summary.HasChanges(), Destroyed: d.destroyed}
+	if v := d.policy; v != nil {
+		out.PolicyDenied, out.PolicyDenies, out.PolicyError = v.Denied, v.Denies, v.Error != ""
 	}
 	return out
-}
-
-// clipList names at most five items.
-// reasons are texts of one code, as refusals.
-func reasons(code string, texts []string) []gate.Reason {
-	var out []gate.Reason
-	for _, text := range texts {
-		out = append(out, gate.Reason{Code: code, Text: text})
-	}
-	return out
-}
-
-func clipList(items []string) string {
-	if len(items) > 5 {
-		return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more", len(items)-5)
-	}
-	return strings.Join(items, ", ")
 }
 
 // policyVerdict is the target's policy verdict: derived from its plan file, else (a bundle

@@ -1,86 +1,19 @@
 package pipeline
 
 import (
-	"strings"
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 )
-
-func TestKindProblems(t *testing.T) {
-	cases := []struct {
-		name  string
-		kind  bundle.PlanKind
-		allow []string
-		want  []string
-	}{
-		{"normal", bundle.PlanKind{Mode: bundle.ModeNormal}, nil, nil},
-		{"destroy", bundle.PlanKind{Mode: bundle.ModeDestroy}, nil, []string{"its plan file is a destroy plan (-destroy), which tfgate plan never makes: refusing it (apply.allow_modes: [destroy] in .tfgate.yaml on the default branch allows it)"}},
-		{"destroy allowed", bundle.PlanKind{Mode: bundle.ModeDestroy}, []string{config.AllowDestroy}, nil},
-		{"refresh-only", bundle.PlanKind{Mode: bundle.ModeRefreshOnly}, []string{config.AllowDestroy}, []string{"a refresh-only plan (-refresh-only)"}},
-		{"refresh-only allowed", bundle.PlanKind{Mode: bundle.ModeRefreshOnly}, []string{config.AllowRefreshOnly}, nil},
-		{"targeted", bundle.PlanKind{Mode: bundle.ModeNormal, Targets: []string{"a.b", "c.d"}}, nil, []string{"a targeted plan (-target or -exclude a.b, c.d)", "[targeted]"}},
-		{"excluded", bundle.PlanKind{Mode: bundle.ModeNormal, Excludes: []string{"a.b"}}, nil, []string{"-exclude a.b"}},
-		{"targeted allowed", bundle.PlanKind{Mode: bundle.ModeNormal, Targets: []string{"a.b"}}, []string{config.AllowTargeted}, nil},
-		{"targeted destroy, destroy allowed", bundle.PlanKind{Mode: bundle.ModeDestroy, Targets: []string{"a.b"}}, []string{config.AllowDestroy}, []string{"a targeted plan"}},
-		{"unknown mode", bundle.PlanKind{Mode: "unknown mode 7"}, []string{config.AllowDestroy, config.AllowRefreshOnly, config.AllowTargeted}, []string{"a mode tfgate does not know (unknown mode 7)"}},
-		{"errored", bundle.PlanKind{Mode: bundle.ModeNormal, Errored: true}, nil, []string{"stopped on an error"}},
-	}
-	for _, c := range cases {
-		got := kindProblems(c.kind, config.Apply{AllowModes: c.allow})
-		if (len(got) == 0) != (len(c.want) == 0) {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(strings.Join(got, "\n"), w) {
-				t.Errorf("%s: got %q, want it to say %q", c.name, got, w)
-			}
-		}
-	}
-}
-
-func TestDisagreements(t *testing.T) {
-	destroys := &derived{summary: plan.Summary{Destroy: 1, Change: 1}, destroyed: []string{"fakecloud_object.x"},
-		policy: &bundle.PolicyVerdict{Evaluated: true, Denied: true, Denies: []string{"no_deletes: fakecloud_object.x is deleted"}}}
-	honest := bundle.Manifest{Summary: destroys.summary, HasChanges: true, Policy: destroys.policy}
-	if got := disagreements(honest, destroys); len(got) != 0 {
-		t.Errorf("an honest manifest: got %q, want none", got)
-	}
-	forged := honest
-	forged.Summary = plan.Summary{Change: 2}
-	forged.Policy = &bundle.PolicyVerdict{Evaluated: true}
-	got := strings.Join(disagreements(forged, destroys), "\n")
-	for _, w := range []string{
-		"its manifest says no destroys, but the plan file destroys fakecloud_object.x",
-		"its manifest's summary is not the plan file's (change: manifest 2, plan file 1; destroy: manifest 0, plan file 1)",
-		"its manifest says the policies pass, but the policies before the merge deny the plan file (no_deletes: fakecloud_object.x is deleted)",
-	} {
-		if !strings.Contains(got, w) {
-			t.Errorf("got\n%s\nwant it to say %q", got, w)
-		}
-	}
-
-	quiet := &derived{summary: plan.Summary{Add: 1}}
-	claims := bundle.Manifest{Summary: plan.Summary{Add: 1, Replace: 1}, HasChanges: true, Policy: &bundle.PolicyVerdict{Evaluated: true, Denied: true, Denies: []string{"x: y"}}}
-	got = strings.Join(disagreements(claims, quiet), "\n")
-	for _, w := range []string{"its manifest says it destroys 0 and replaces 1, but the plan file destroys nothing",
-		"its manifest says the policies deny it, but the policies before the merge pass the plan file"} {
-		if !strings.Contains(got, w) {
-			t.Errorf("got\n%s\nwant it to say %q", got, w)
-		}
-	}
-	broken := &derived{summary: plan.Summary{Add: 1}, policy: &bundle.PolicyVerdict{Evaluated: true, Denied: true, Error: "undefined function"}}
-	if got := disagreements(bundle.Manifest{Summary: plan.Summary{Add: 1}, HasChanges: true, Policy: &bundle.PolicyVerdict{Evaluated: true}}, broken); len(got) != 1 {
-		t.Errorf("a policy error the manifest hides: got %q, want one disagreement", got)
-	}
-	if got := disagreements(bundle.Manifest{Summary: plan.Summary{Add: 1}}, quiet); len(got) != 1 || !strings.Contains(got[0], "has changes: manifest false, plan file true") {
-		t.Errorf("has_changes: got %q", got)
-	}
-}
 
 func TestMergeVerdicts(t *testing.T) {
 	pass := policy.Result{Verdict: policy.VerdictPass}
@@ -97,35 +30,63 @@ func TestMergeVerdicts(t *testing.T) {
 	}
 }
 
-func TestReplanDiff(t *testing.T) {
-	known := func(s string) plan.Value { return plan.Value{Text: s, Kind: plan.KindKnown} }
-	saved := &plan.Changes{Resources: []plan.Resource{
-		{Address: "a.x", Action: plan.ActionUpdate, Attributes: []plan.Attribute{{Path: "input", After: known(`"v2"`)}}},
-		{Address: "a.y", Action: plan.ActionCreate},
-		{Address: "a.z", Action: plan.ActionDelete},
-	}}
-	if got := replanDiff(saved, saved); len(got) != 0 {
-		t.Errorf("the same plan: got %q", got)
-	}
-	now := &plan.Changes{Resources: []plan.Resource{
-		{Address: "a.x", Action: plan.ActionUpdate, Attributes: []plan.Attribute{{Path: "input", After: known(`"evil"`)}}},
-		{Address: "a.y", Action: plan.ActionReplace},
-		{Address: "a.w", Action: plan.ActionCreate},
-	}}
-	got := strings.Join(replanDiff(saved, now), "\n")
-	for _, w := range []string{
-		`a.x: input is "evil" now, "v2" in the reviewed plan`,
-		"a.y is to replace now, the reviewed plan would create it",
-		"a.w is to create now, the reviewed plan leaves it",
-		"the reviewed plan would delete a.z, a plan now leaves it",
-	} {
-		if !strings.Contains(got, w) {
-			t.Errorf("got\n%s\nwant it to say %q", got, w)
+// The plan modes gate judges are the ones bundle reads from a plan file.
+func TestPlanModes(t *testing.T) {
+	for gm, bm := range map[string]string{gate.PlanNormal: bundle.ModeNormal, gate.PlanDestroy: bundle.ModeDestroy, gate.PlanRefreshOnly: bundle.ModeRefreshOnly} {
+		if gm != bm {
+			t.Errorf("gate's plan mode %q is bundle's %q", gm, bm)
 		}
 	}
-	extra := &plan.Changes{Resources: []plan.Resource{{Address: "a.x", Action: plan.ActionUpdate,
-		Attributes: []plan.Attribute{{Path: "input", After: known(`"v2"`)}, {Path: "tags", After: known("{}")}}}, saved.Resources[1], saved.Resources[2]}}
-	if got := replanDiff(saved, extra); len(got) != 1 || !strings.Contains(got[0], "attributes tags differ") {
-		t.Errorf("an attribute more: got %q", got)
+}
+
+func TestManifestAccount(t *testing.T) {
+	d := &derived{summary: plan.Summary{Destroy: 1}, destroyed: []string{"a.x"},
+		policy: &bundle.PolicyVerdict{Evaluated: true, Denied: true, Denies: []string{"no"}, Error: "boom"}}
+	want := gate.PlanAccount{Summary: d.summary, HasChanges: true, Destroyed: []string{"a.x"}, PolicyDenied: true, PolicyDenies: []string{"no"}, PolicyError: true}
+	if got := d.account(); !reflect.DeepEqual(got, want) {
+		t.Errorf("derived: got %+v, want %+v", got, want)
+	}
+	m := bundle.Manifest{Summary: d.summary, HasChanges: true, Policy: d.policy}
+	want.Destroyed = nil
+	if got := manifestAccount(m); !reflect.DeepEqual(got, want) {
+		t.Errorf("manifest: got %+v, want %+v", got, want)
+	}
+	if got := gate.CheckManifest(manifestAccount(m), d.account()); len(got) != 0 {
+		t.Errorf("an honest manifest: got %v", got)
+	}
+}
+
+// planFileFacts reads a plan file's facts for gate.AcceptPlanFile and stops at the first
+// it cannot read: what is not a zip archive, a zip without terraform's tfplan entry.
+func TestPlanFileFacts(t *testing.T) {
+	dir := t.TempDir()
+	notZip := filepath.Join(dir, "not.zip")
+	if err := os.WriteFile(notZip, []byte("not a plan"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noKind := filepath.Join(dir, "nokind.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	if _, err := zw.Create("tfconfig/main.tf"); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(noKind, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := &review{}
+	for _, c := range []struct {
+		path         string
+		notZip, kind bool
+	}{{notZip, true, false}, {noKind, false, true}} {
+		f, err := a.planFileFacts(nil, &target{opened: bundle.Opened{PlanPath: c.path}})
+		if err != nil || (f.NotZip != "") != c.notZip || (f.NoKind != "") != c.kind {
+			t.Errorf("%s: got %+v, %v", filepath.Base(c.path), f, err)
+		}
+		if got := gate.AcceptPlanFile(f, config.Apply{}); len(got) != 1 || got[0].Code != gate.CodeNotPlanFile {
+			t.Errorf("%s: gate says %+v, want one not-plan-file", filepath.Base(c.path), got)
+		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // with the commit whose merge commit it is. found is false when there is none (pr may
 // then name an unmerged one, for the message).
 func (a *review) findPR(ctx context.Context, head string) (github.PullRequest, bool, error) {
-	api := a.req.GitHub.API
+	api := a.gh.API
 	if a.req.PR > 0 {
 		pr, err := api.GetPull(ctx, a.repo, a.req.PR)
 		if err != nil {
@@ -44,7 +44,7 @@ func (a *review) findPR(ctx context.Context, head string) (github.PullRequest, b
 // the rules). Without a push (--pr): the merge's first parent, and the pull request's base
 // too — the gate must hold under both.
 func (a *review) baseRevs(ctx context.Context, git ci.Git, head string, found bool) ([]string, error) {
-	ev := a.req.GitHub.Event
+	ev := a.gh.Event
 	if ev.Name == "push" && ev.BaseSHA != "" {
 		sha, err := git.Commit(ctx, ev.BaseSHA)
 		if err != nil {

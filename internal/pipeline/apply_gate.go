@@ -33,7 +33,7 @@ func (a *review) judge(ctx context.Context) error {
 			break
 		}
 	}
-	reviews, facts, err := CollectFacts(ctx, a.req.GitHub.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
+	reviews, facts, err := CollectFacts(ctx, a.gh.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
 	}
@@ -53,47 +53,34 @@ func (a *review) judge(ctx context.Context) error {
 	return nil
 }
 
-// verdict is the run's verdict as its status says it: the gate's own when it agrees with
-// the projects' outcomes, else one that says what refused them (a bundle that failed
-// verification refuses even where the approvals are complete).
+// verdict is the run's verdict as its status says it: the gate's own, unless gate.Overrule
+// says what refused the projects beyond it.
 func (a *review) verdict(v gate.Verdict) *report.Verdict {
-	var refused []target
+	var refused []gate.Refusal
 	pending := true
 	for _, t := range a.targets {
 		if t.result.Status != report.StatusAllowed {
-			refused = append(refused, t)
+			refused = append(refused, refusal(t))
 			pending = pending && t.result.Gate != nil && t.result.Gate.Pending
 		}
 	}
-	switch {
-	case len(refused) == 0 || v.State() != report.GateAllowed && (v.State() == report.GateBlocked || pending):
+	ov, overruled := gate.Overrule(v, refused, pending)
+	if !overruled {
 		return &report.Verdict{State: v.State(), Description: v.Description(github.MaxStatusDescription)}
 	}
-	t := refused[0]
-	why := t.result.Error
-	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-		why = g.Reasons[0].Text
-	}
-	desc := t.p.Name + ": " + why
-	if len(refused) > 1 {
-		desc += fmt.Sprintf(" (+%d more)", len(refused)-1)
-	}
-	state := report.GateBlocked
-	if pending {
-		state = report.GatePending
-	}
-	return &report.Verdict{State: state, Description: render.FitStatus(desc)}
+	ov.Description = render.FitStatus(ov.Description)
+	return &ov
 }
 
 // freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in
 // cfg or in the merge itself; "" when it is not.
 func (a *review) freeze(cfg *config.Config) string {
 	switch {
-	case a.req.Freeze != "":
-		return a.req.Freeze + " (TFGATE_FREEZE)"
+	case a.frozen != "":
+		return a.frozen + " (TFGATE_FREEZE)"
 	case cfg.Apply.Freeze:
 		return "apply.freeze is true in " + config.FileName + " on the default branch"
-	case a.req.Config.Apply.Freeze:
+	case a.Config.Apply.Freeze:
 		return "this merge sets apply.freeze: true in " + config.FileName
 	}
 	return ""
@@ -134,33 +121,15 @@ func (a *review) finishRefusals(vs *verdicts) {
 	for i := range a.targets {
 		t := &a.targets[i]
 		res := report.Project{Name: t.p.Name, Dir: t.p.Dir, Workspace: t.p.Workspace}
-		g := &report.Gate{}
-		reasons := append([]gate.Reason(nil), t.problems...)
-		pending := len(reasons) == 0
+		var judged verdicts
 		if vs != nil {
-			for k, v := range vs.all {
-				for _, pv := range v.Projects {
-					if pv.Name != t.p.Name {
-						continue
-					}
-					for _, r := range pv.Reasons {
-						if !slices.ContainsFunc(reasons, func(q gate.Reason) bool { return q.Text == r.Text }) {
-							reasons = append(reasons, r)
-							pending = pending && r.Pending
-						}
-					}
-					if k == 0 {
-						g.Approvals = approvals(pv.Approvers, vs.reviews, a.pr.HeadSHA)
-						g.PolicyOverriddenBy = pv.PolicyOverriddenBy
-					}
-				}
-			}
+			judged = *vs
 		}
-		for _, r := range reasons {
-			g.Reasons = append(g.Reasons, report.Reason(r))
-		}
+		j := gate.Judge(t.p.Name, t.problems, judged.all)
+		g := &report.Gate{Approvals: approvals(j.Approvers, judged.reviews, a.pr.HeadSHA), PolicyOverriddenBy: j.PolicyOverriddenBy}
+		reasons := j.Reasons
 		g.Allowed = len(reasons) == 0 && t.failure == ""
-		g.Pending = !g.Allowed && pending && len(reasons) > 0
+		g.Pending = !g.Allowed && j.Pending
 		res.Gate = g
 		if m := t.bundle; m != nil {
 			res.Apply = &report.Apply{PlanSHA256: m.PlanSHA256, InputHash: m.InputHash, TerraformVersion: m.TerraformVersion, Summary: m.Summary}
@@ -170,18 +139,30 @@ func (a *review) finishRefusals(vs *verdicts) {
 		}
 		switch {
 		case t.failure != "":
-			res.Status, res.Error = report.StatusFailed, a.req.Masker.String(t.failure)
-		case len(reasons) > 0:
-			// The reasons are the gate's (Gate.Reasons), masked: terraform never wrote them,
-			// but a path or a policy message can quote anything.
-			res.Status = report.StatusRefused
-			for i, r := range g.Reasons {
-				g.Reasons[i].Text = a.req.Masker.String(r.Text)
+			res.Status, res.Error = report.StatusFailed, a.Masker.String(t.failure)
+			for _, r := range reasons {
+				g.Reasons = append(g.Reasons, report.Reason(r))
 			}
+		case len(reasons) > 0:
+			a.refuse(&res, reasons)
 		default:
 			res.Status = report.StatusAllowed
 		}
 		t.result = res
+	}
+}
+
+// refuse refuses res for the gate's reasons, added to its own: the one place a project's
+// result becomes refused. The reasons are masked: terraform never wrote them, but a path
+// or a policy message can quote anything.
+func (a *review) refuse(res *report.Project, reasons []gate.Reason) {
+	if res.Gate == nil {
+		res.Gate = &report.Gate{}
+	}
+	res.Status, res.Gate.Allowed = report.StatusRefused, false
+	for _, r := range reasons {
+		r.Text = a.Masker.String(r.Text)
+		res.Gate.Reasons = append(res.Gate.Reasons, report.Reason(r))
 	}
 }
 

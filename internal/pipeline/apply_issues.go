@@ -15,7 +15,7 @@ import (
 
 // track publishes the run's tracking issues and notes them in the run.
 func (a *review) track(ctx context.Context) error {
-	gh := a.req.GitHub
+	gh := a.gh
 	if a.req.DryRun || gh == nil || gh.API == nil || a.run.Commit == "" || len(a.run.Projects) == 0 {
 		return nil
 	}
@@ -48,7 +48,7 @@ func (a *review) whoAmI(ctx context.Context) (github.Identity, error) {
 	if a.identity != "" {
 		return github.Identity{Login: a.identity, Source: "this run"}, nil
 	}
-	gh := a.req.GitHub
+	gh := a.gh
 	id, err := github.IdentityOf(ctx, gh.API, gh.Identity)
 	if err == nil {
 		a.identity = id.Login

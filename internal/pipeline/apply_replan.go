@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
@@ -60,76 +58,6 @@ func (a *review) replan(ctx context.Context, r *stage.ProjectRun, t *target, sav
 	if err != nil {
 		return fmt.Errorf("read the new plan of %s: %w", t.p.Name, err)
 	}
-	if diff := replanDiff(saved, now); len(diff) > 0 {
-		t.problems = append(t.problems, gate.Reason{Code: gate.CodeReplan, Text: fmt.Sprintf("a plan of the merge made now (apply.verify: %s) differs from the reviewed plan: %s; the reviewed plan is not what terraform would do: plan it again",
-			config.VerifyReplan, clipList(diff))})
-	}
+	t.problems = append(t.problems, gate.Replan(saved, now)...)
 	return nil
-}
-
-// replanDiff says how the changes now differ from the saved plan's, resource by resource:
-// one only in either, another action, another known value of an attribute (values as the
-// review shows them: a sensitive value is compared only as "(sensitive)").
-func replanDiff(saved, now *plan.Changes) []string {
-	key := func(r plan.Resource) string {
-		if r.Deposed != "" {
-			return r.Address + " (deposed " + r.Deposed + ")"
-		}
-		return r.Address
-	}
-	before := map[string]plan.Resource{}
-	for _, r := range saved.Resources {
-		before[key(r)] = r
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range now.Resources {
-		k := key(r)
-		seen[k] = true
-		old, ok := before[k]
-		switch {
-		case !ok:
-			out = append(out, fmt.Sprintf("%s is to %s now, the reviewed plan leaves it", k, r.Action))
-		case old.Action != r.Action:
-			out = append(out, fmt.Sprintf("%s is to %s now, the reviewed plan would %s it", k, r.Action, old.Action))
-		default:
-			if d := attributeDiff(old.Attributes, r.Attributes); d != "" {
-				out = append(out, k+": "+d)
-			}
-		}
-	}
-	for _, r := range saved.Resources {
-		if !seen[key(r)] {
-			out = append(out, fmt.Sprintf("the reviewed plan would %s %s, a plan now leaves it", r.Action, key(r)))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// attributeDiff names the first attribute whose planned value differs.
-func attributeDiff(saved, now []plan.Attribute) string {
-	after := map[string]plan.Value{}
-	for _, a := range saved {
-		after[a.Path] = a.After
-	}
-	var paths []string
-	for _, a := range now {
-		old, ok := after[a.Path]
-		if !ok || old != a.After {
-			paths = append(paths, a.Path)
-			if ok {
-				return fmt.Sprintf("%s is %s now, %s in the reviewed plan", a.Path, a.After.Text, old.Text)
-			}
-		}
-		delete(after, a.Path)
-	}
-	for p := range after {
-		paths = append(paths, p)
-	}
-	if len(paths) > 0 {
-		slices.Sort(paths)
-		return "attributes " + strings.Join(paths, ", ") + " differ"
-	}
-	return ""
 }

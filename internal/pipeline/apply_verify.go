@@ -25,18 +25,18 @@ func (a *review) loadBundles(ctx context.Context) error {
 	a.scratch = scratch
 	// A merge queue planned the very commit that landed: its bundles come first. Else the
 	// bundles reviewed on the pull request's head.
-	dir, err := a.req.Plans.Fetch(ctx, a.want(a.run.Commit), filepath.Join(scratch, "fetched-commit"))
-	if errors.Is(err, bundle.ErrNoBundle) && a.run.Commit != a.pr.HeadSHA && a.req.GitHub.ArtifactName == "" {
-		dir, err = a.req.Plans.Fetch(ctx, a.want(a.pr.HeadSHA), filepath.Join(scratch, "fetched-head"))
+	dir, err := a.plans.Fetch(ctx, a.want(a.run.Commit), filepath.Join(scratch, "fetched-commit"))
+	if errors.Is(err, bundle.ErrNoBundle) && a.run.Commit != a.pr.HeadSHA && a.gh.ArtifactName == "" {
+		dir, err = a.plans.Fetch(ctx, a.want(a.pr.HeadSHA), filepath.Join(scratch, "fetched-head"))
 	}
 	if errors.Is(err, bundle.ErrNoBundle) || errors.Is(err, bundle.ErrUnsafeArchive) {
 		// No plan was reviewed, or what claims to be one was built to escape its directory:
 		// a refusal of every project, not an error to retry.
-		a.refuseAll(gate.Reason{Code: gate.CodeNoPlans, Text: err.Error()})
+		a.refuseAll(gate.NoPlans(err.Error()))
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the reviewed plans from %s: %w", a.req.Plans, err)
+		return fmt.Errorf("fetch the reviewed plans from %s: %w", a.plans, err)
 	}
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {
@@ -50,11 +50,11 @@ func (a *review) loadBundles(ctx context.Context) error {
 	for _, d := range dirs {
 		m, err := bundle.Read(ctx, d)
 		if err != nil {
-			return fmt.Errorf("%s: %w", a.req.Plans, err)
+			return fmt.Errorf("%s: %w", a.plans, err)
 		}
 		key := m.Project + "\x00" + m.Workspace
 		if _, dup := byKey[key]; dup {
-			return fmt.Errorf("%s holds two bundles of project %s (workspace %s): refusing to guess which was reviewed", a.req.Plans, m.Project, m.Workspace)
+			return fmt.Errorf("%s holds two bundles of project %s (workspace %s): refusing to guess which was reviewed", a.plans, m.Project, m.Workspace)
 		}
 		byKey[key] = found{m, d}
 	}
@@ -72,7 +72,7 @@ func (a *review) loadBundles(ctx context.Context) error {
 
 // want names the bundles planned on commit sha for the pull request.
 func (a *review) want(sha string) bundle.Want {
-	w := bundle.Want{PR: a.pr.Number, HeadSHA: sha, ArtifactName: a.req.GitHub.ArtifactName}
+	w := bundle.Want{PR: a.pr.Number, HeadSHA: sha, ArtifactName: a.gh.ArtifactName}
 	if w.ArtifactName == "" {
 		w.ArtifactName = "tfgate-plan-" + sha
 	}
@@ -118,12 +118,12 @@ func (a *review) bundleFacts(ctx context.Context, t *target) (gate.BundleFacts, 
 		return f, err.Error()
 	}
 	t.opened = opened
-	files, err := project.InputFiles(ctx, a.req.Root, t.p)
+	files, err := project.InputFiles(ctx, a.Root, t.p)
 	if err != nil {
 		return f, err.Error()
 	}
-	files = stage.Outside(files, a.req.Root, filepath.Dir(t.dir))
-	sums, _, err := bundle.HashInputs(ctx, a.req.Root, files)
+	files = stage.Outside(files, a.Root, filepath.Dir(t.dir))
+	sums, _, err := bundle.HashInputs(ctx, a.Root, files)
 	if err != nil {
 		return f, err.Error()
 	}

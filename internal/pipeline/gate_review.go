@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
@@ -34,16 +33,12 @@ func reviewTargets(sel stage.Selection) []target {
 	return out
 }
 
-// reviewProject is a review-only item as the gate judges it under the rules of base: files
-// outside every project need the strictest approvals of any project (terraform may read
-// them from any of them); a dropped project needs what the base asked for it.
+// reviewProject is a review-only item as the gate judges it under the rules of base.
 func reviewProject(base *config.Config, t target) gate.Project {
-	// Only the approvals count for a review-only item (no destroy, policy or mode).
-	rules := base.SharedRules()
-	if t.review != "shared" { // a dropped project: by its name at the base
-		rules = base.RulesFor(config.Project{Name: t.baseName, Workspace: t.p.Workspace})
+	if t.review == "shared" {
+		return gate.SharedFiles(t.p.Name, base)
 	}
-	return gate.Project{Name: t.p.Name, Rules: rules, ReviewOnly: true}
+	return gate.DroppedProject(t.p.Name, t.baseName, t.p.Workspace, base)
 }
 
 // stateAliases are the base projects with rules of their own ("name\x00workspace") that
@@ -73,40 +68,28 @@ func stateAliases(root string, bv *stage.BaseView, p project.Project) []string {
 // from any project is part of each one's apply.
 func (a *review) foldReviews() {
 	var kept []target
-	var why []string
+	var refused []gate.Refusal
 	for _, t := range a.targets {
 		if t.review == "" {
 			kept = append(kept, t)
 			continue
 		}
 		if t.result.Status != report.StatusAllowed {
-			reasons := []string{t.result.Error}
-			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-				reasons = g.Texts()
-			}
-			why = append(why, t.p.Name+": "+strings.Join(reasons, "; "))
+			refused = append(refused, refusal(t))
 		}
 	}
 	a.targets = kept
-	if len(why) == 0 {
+	if len(refused) == 0 {
 		return
 	}
+	reasons, status := gate.UncoveredReview(refused, a.run.Verdict)
 	for i := range a.targets {
-		res := &a.targets[i].result
-		if res.Status == report.StatusFailed {
-			continue
-		}
-		res.Status = report.StatusRefused
-		if res.Gate == nil {
-			res.Gate = &report.Gate{}
-		}
-		res.Gate.Allowed = false
-		for _, w := range why {
-			res.Gate.Reasons = append(res.Gate.Reasons, report.Reason{Code: gate.CodeUncoveredFiles,
-				Text: "the merge also changed what no plan covers, and the review of it does not hold: " + w})
+		if res := &a.targets[i].result; res.Status != report.StatusFailed {
+			a.refuse(res, reasons)
 		}
 	}
-	if a.run.Verdict == nil || a.run.Verdict.State == report.GateAllowed {
-		a.run.Verdict = &report.Verdict{State: report.GateBlocked, Description: render.FitStatus("refused: " + why[0])}
+	if status != nil {
+		status.Description = render.FitStatus(status.Description)
+		a.run.Verdict = status
 	}
 }

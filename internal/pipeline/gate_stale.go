@@ -2,9 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/gate"
@@ -29,51 +26,27 @@ func (a *review) gateStale(ctx context.Context, sel stage.Selection) error {
 			continue
 		}
 		if shared == nil {
-			rules := a.req.Config
+			rules := a.Config
 			if sel.BaseView != nil {
 				rules = sel.BaseView.Config
 			}
 			var err error
-			if shared, err = stage.SharedSums(ctx, a.req.Root, sel.All, rules, a.scratch); err != nil {
+			if shared, err = stage.SharedSums(ctx, a.Root, sel.All, rules, a.scratch); err != nil {
 				return err
 			}
 		}
-		files, err := project.InputFiles(ctx, a.req.Root, t.p)
+		files, err := project.InputFiles(ctx, a.Root, t.p)
 		if err != nil {
 			return err
 		}
-		sums, _, err := bundle.HashInputs(ctx, a.req.Root, stage.Outside(files, a.req.Root, a.scratch))
+		sums, _, err := bundle.HashInputs(ctx, a.Root, stage.Outside(files, a.Root, a.scratch))
 		if err != nil {
 			return err
 		}
 		for f, sum := range shared {
 			sums[f] = sum
 		}
-		if bundle.InputHash(sums) != t.bundle.InputHash {
-			t.problems = append(t.problems, gate.Reason{Code: gate.CodeStale, Text: stalePlan(t.bundle.Inputs, sums)})
-		}
+		t.problems = append(t.problems, gate.StaleCheckout(t.bundle.InputHash, bundle.InputHash(sums), t.bundle.Inputs, sums)...)
 	}
 	return nil
-}
-
-// stalePlan names the input files the checkout changed since the plan.
-func stalePlan(planned, now map[string]string) string {
-	var diffs []string
-	for f, sum := range now {
-		if old, ok := planned[f]; !ok {
-			diffs = append(diffs, f+" (new)")
-		} else if old != sum {
-			diffs = append(diffs, f+" (changed)")
-		}
-	}
-	for f := range planned {
-		if _, ok := now[f]; !ok {
-			diffs = append(diffs, f+" (removed)")
-		}
-	}
-	sort.Strings(diffs)
-	if len(diffs) > 5 {
-		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
-	}
-	return fmt.Sprintf("the plan is stale: the default branch changed its inputs since it was planned (%s); plan it again (push, or re-run the plan workflow)", strings.Join(diffs, ", "))
 }

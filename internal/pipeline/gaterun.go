@@ -35,76 +35,33 @@ type GateRequest struct {
 func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	req.Defaults()
 	run := report.Run{Kind: report.KindGate}
-	if req.GitHub == nil || req.GitHub.API == nil {
-		return run, stage.Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
-	}
-	gh := req.GitHub
-	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
-	n := req.PR
-	if n == 0 {
-		n = gh.Event.PRNumber
-	}
-	if n <= 0 {
-		return run, stage.Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
-	}
-	pr, err := gh.API.GetPull(ctx, repo, n)
+	pr, err := gatePull(ctx, req)
 	if err != nil {
-		err = fmt.Errorf("read pull request #%d: %w", n, err)
-		if req.Publish && gh.Event.HeadSHA != "" && (n == gh.Event.PRNumber || gh.Event.Name == "merge_group") {
-			// The event names the commit: an earlier verdict there must not stand.
-			pub := &notify.Gate{GitHub: gh, Repo: repo, PR: n, SHA: gh.Event.HeadSHA}
-			return run, pub.PublishError(ctx, run, err, gh.Event.Name != "merge_group", req.Warn)
-		}
 		return run, err
 	}
-	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
-		// notify-stale's re-plan: the test merge checked out is on the current default
-		// branch, which GitHub's base.sha of the pull request may not be yet.
-		ev, err := dispatchedPull(ctx, gh, req.Root)
-		if err != nil {
-			return run, err
-		}
-		pr.BaseSHA = ev.BaseSHA
-	}
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
-	a := &review{req: ApplyRequest{Env: req.Env, Freeze: req.Freeze, GitHub: gh}, repo: repo, pr: pr}
+	gh := req.GitHub
+	g := gatherer{Env: req.Env, plans: req.Plans, frozen: req.Freeze, gh: gh}
+	a := &review{gatherer: g, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, pr: pr}
+	pub := &notify.Gate{GitHub: gh, Repo: a.repo, PR: pr.Number, SHA: pr.HeadSHA}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
 		// The queue's commit is what lands: its plan is judged, and its status is the
-		// queue's required check; approvals are still the pull request's.
+		// queue's required check (on the group's commit); approvals are still the pull
+		// request's.
 		a.queue = gh.Event.HeadSHA
-		run.Commit = a.queue
+		run.Commit, pub.SHA = a.queue, a.queue
 	}
-	pub := &notify.Gate{GitHub: gh, Repo: repo, PR: pr.Number, SHA: pr.HeadSHA}
-	if a.queue != "" {
-		pub.SHA = a.queue // the merge queue's required check is on the group's commit
-	}
-	err = a.gateTargets(ctx, req)
+	err = a.gateTargets(ctx)
 	if err == nil {
 		err = a.judge(ctx)
 	}
 	if err != nil {
-		run.Projects = nil
 		if req.Publish {
 			return run, pub.PublishError(ctx, run, err, a.queue == "", req.Warn)
 		}
 		return run, err
 	}
-	for _, t := range a.targets {
-		res := t.result
-		if res.Status == report.StatusAllowed {
-			res.Error = ""
-		}
-		run.Projects = append(run.Projects, res)
-	}
-	run.Verdict = a.run.Verdict
-	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
-	if len(a.targets) == 0 {
-		run.Verdict = &report.Verdict{State: report.GateAllowed, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
-	} else if run.Verdict.State == report.GateAllowed && run.Count(report.StatusAllowed) != len(run.Projects) {
-		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
-		// not applicable) refuses too.
-		run.Verdict = &report.Verdict{State: report.GateBlocked, Description: "refused: " + refusedNames(run)}
-	}
+	run = a.gateRun(run)
 	if req.Publish {
 		// (A merge queue's group has no line: the comment is about the head's plan.)
 		if perr := pub.Publish(ctx, run, a.queue == "", req.Warn); perr != nil {
@@ -117,12 +74,68 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	return run, nil
 }
 
+// gatePull reads the pull request the gate judges: --pr, else the event's. When it cannot
+// be read and the event names the commit, the error is published there: an earlier
+// verdict must not stand.
+func gatePull(ctx context.Context, req GateRequest) (github.PullRequest, error) {
+	if req.GitHub == nil || req.GitHub.API == nil {
+		return github.PullRequest{}, stage.Optionf("tfgate gate reads the pull request's reviews on GitHub: run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
+	}
+	gh := req.GitHub
+	repo := github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
+	n := req.PR
+	if n == 0 {
+		n = gh.Event.PRNumber
+	}
+	if n <= 0 {
+		return github.PullRequest{}, stage.Optionf("tfgate gate judges a pull request: run it on pull_request or pull_request_review events, or pass {PR} N (event %q has none)", gh.Event.Name)
+	}
+	pr, err := gh.API.GetPull(ctx, repo, n)
+	if err != nil {
+		err = fmt.Errorf("read pull request #%d: %w", n, err)
+		if req.Publish && gh.Event.HeadSHA != "" && (n == gh.Event.PRNumber || gh.Event.Name == "merge_group") {
+			pub := &notify.Gate{GitHub: gh, Repo: repo, PR: n, SHA: gh.Event.HeadSHA}
+			return pr, pub.PublishError(ctx, report.Run{Kind: report.KindGate}, err, gh.Event.Name != "merge_group", req.Warn)
+		}
+		return pr, err
+	}
+	if gh.Event.Name == "workflow_dispatch" && gh.Event.PRNumber == n {
+		// notify-stale's re-plan: the test merge checked out is on the current default
+		// branch, which GitHub's base.sha of the pull request may not be yet.
+		ev, err := dispatchedPull(ctx, gh, req.Root)
+		if err != nil {
+			return pr, err
+		}
+		pr.BaseSHA = ev.BaseSHA
+	}
+	return pr, nil
+}
+
+// gateRun is run with what the gate found: every project's result (an allowed one without
+// an error), the verdict (judge's; nothing to apply when nothing changed), the notes.
+func (a *review) gateRun(run report.Run) report.Run {
+	for _, t := range a.targets {
+		res := t.result
+		if res.Status == report.StatusAllowed {
+			res.Error = ""
+		}
+		run.Projects = append(run.Projects, res)
+	}
+	run.Verdict = a.run.Verdict
+	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
+	if len(a.targets) == 0 {
+		v := gate.NothingChanged(a.pr.HeadSHA)
+		run.Verdict = &v
+	}
+	return run
+}
+
 // gateTargets finds the projects the pull request changes and the bundles planned on its
 // head; the rules come from its base commit.
-func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
-	git := ci.Git{Dir: req.Root}
+func (a *review) gateTargets(ctx context.Context) error {
+	git := ci.Git{Dir: a.Root}
 	baseRev := a.pr.BaseSHA
-	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
+	if a.queue != "" && a.gh.Event.BaseSHA != "" {
 		// The queue's base: what the group's commit adds to, below every entry ahead that
 		// lands with it; each entry's pull request is found (gateGroup).
 		var err error
@@ -133,7 +146,7 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
 	}
-	_, base, _, err := stage.BaseConfig(ctx, req.Root, req.ConfigFile, baseRev)
+	_, base, _, err := stage.BaseConfig(ctx, a.Root, a.ConfigFile, baseRev)
 	if err != nil {
 		return fmt.Errorf("read the rules at the base commit: %w", err)
 	}
@@ -141,12 +154,12 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	if _, err := git.Head(ctx); err != nil {
 		return err
 	}
-	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: a.Root, Config: a.Config, ConfigFile: a.ConfigFile, Changed: true, Base: baseRev})
 	if err != nil {
 		return err
 	}
 	for _, p := range sel.Projects {
-		a.targets = append(a.targets, target{p: p, aliases: stateAliases(req.Root, sel.BaseView, p)})
+		a.targets = append(a.targets, target{p: p, aliases: stateAliases(a.Root, sel.BaseView, p)})
 	}
 	a.targets = append(a.targets, reviewTargets(sel)...) // judged by every pull request of a merge group
 	if err := a.attributeGroup(ctx, sel.All); err != nil {
@@ -165,13 +178,23 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	if a.queue != "" {
 		planned = a.queue
 	}
-	dir, err := req.Plans.Fetch(ctx, a.want(planned), filepath.Join(scratch, "fetched"))
+	dir, err := a.plans.Fetch(ctx, a.want(planned), filepath.Join(scratch, "fetched"))
 	if errors.Is(err, bundle.ErrNoBundle) {
 		return nil // every target is refused: no bundle for the head
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), req.Plans, err)
+		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), a.plans, err)
 	}
+	if err := a.gateManifests(ctx, dir); err != nil {
+		return err
+	}
+	return a.gateStale(ctx, sel)
+}
+
+// gateManifests matches the manifests of the bundles fetched into dir to the targets, by
+// project and workspace. The gate reads the manifests only: of bundle acceptance, it
+// judges the directory.
+func (a *review) gateManifests(ctx context.Context, dir string) error {
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {
 		return err
@@ -179,22 +202,21 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 	for _, d := range dirs {
 		m, err := bundle.Read(ctx, d)
 		if err != nil {
-			return fmt.Errorf("%s: %w", req.Plans, err)
+			return fmt.Errorf("%s: %w", a.plans, err)
 		}
 		for i := range a.targets {
 			t := &a.targets[i]
 			if t.review == "" && t.p.Name == m.Project && t.p.Workspace == m.Workspace {
 				if t.bundle != nil {
-					return fmt.Errorf("%s holds two bundles of project %s (workspace %s)", req.Plans, m.Project, m.Workspace)
+					return fmt.Errorf("%s holds two bundles of project %s (workspace %s)", a.plans, m.Project, m.Workspace)
 				}
 				mc := m
 				t.bundle = &mc
 				if m.Dir != t.p.Dir {
-					// The gate reads the manifests only: of bundle acceptance, the directory.
 					t.problems = append(t.problems, gate.AcceptBundle(gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir})...)
 				}
 			}
 		}
 	}
-	return a.gateStale(ctx, sel)
+	return nil
 }

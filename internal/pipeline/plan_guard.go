@@ -4,24 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/stage"
 )
 
-// PlanGuard refuses what must not be planned at all: under pull_request_target the
-// workflow runs with the base repository's secrets, and terraform runs providers and
-// external data sources from the checked-out code, so a fork's code is never planned there
-// unless the base commit's config allows it.
-func PlanGuard(ev ci.Event, base *config.Config) error {
-	if ev.Name == "pull_request_target" && ev.Fork && !base.GitHub.AllowPullRequestTargetForks {
-		return fmt.Errorf("refusing to plan pull request #%d from the fork %s under pull_request_target: the workflow's secrets would reach code from outside the repository (terraform runs providers and external data sources from it). Plan forks under pull_request (read-only token, no secrets), or set github.allow_pull_request_target_forks: true in the base branch's %s if you trust every fork",
-			ev.PRNumber, ev.HeadRepo, config.FileName)
-	}
-	return nil
-}
-
-// guardPlan applies PlanGuard with the config read from the event's base commit: a fork
+// guardPlan applies gate.GuardPlan with the config read from the event's base commit: a fork
 // must not be able to allow itself.
 func guardPlan(ctx context.Context, req PlanRequest) error {
 	ev := req.GitHub.Event
@@ -36,5 +24,5 @@ func guardPlan(ctx context.Context, req PlanRequest) error {
 		}
 		base = cfg
 	}
-	return PlanGuard(ev, base)
+	return gate.GuardPlan(gate.PlanEvent{Name: ev.Name, Fork: ev.Fork, PR: ev.PRNumber, HeadRepo: ev.HeadRepo}, base.GitHub.AllowPullRequestTargetForks)
 }

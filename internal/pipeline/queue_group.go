@@ -109,9 +109,9 @@ func queueBaseBranch(ev ci.Event, fallback string) string {
 // unless the group is the head's pull request alone, and holds the problem when the group
 // cannot be identified.
 func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
-	ev := a.req.GitHub.Event
+	ev := a.gh.Event
 	branch := queueBaseBranch(ev, a.pr.BaseRef)
-	tips, err := queueTips(ctx, a.req.GitHub.API, a.repo, branch)
+	tips, err := queueTips(ctx, a.gh.API, a.repo, branch)
 	if err != nil {
 		return "", err
 	}
@@ -146,7 +146,7 @@ func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 		}
 		pr := a.pr
 		if qb.PR != a.pr.Number {
-			if pr, err = a.req.GitHub.API.GetPull(ctx, a.repo, qb.PR); err != nil {
+			if pr, err = a.gh.API.GetPull(ctx, a.repo, qb.PR); err != nil {
 				return "", fmt.Errorf("read pull request #%d of the merge group: %w", qb.PR, err)
 			}
 		}
@@ -226,7 +226,7 @@ func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string)
 		if c.SHA == head {
 			merged = &a.pr
 		} else {
-			pulls, err := a.req.GitHub.API.ListCommitPulls(ctx, a.repo, c.SHA)
+			pulls, err := a.gh.API.ListCommitPulls(ctx, a.repo, c.SHA)
 			if err != nil {
 				return fmt.Errorf("find the pull request of commit %s of the push: %w", ci.ShortSHA(c.SHA), err)
 			}
@@ -283,15 +283,15 @@ func (a *review) attributeGroup(ctx context.Context, all []project.Project) erro
 	if g == nil || g.problem != "" {
 		return nil
 	}
-	top, err := ci.TopLevel(ctx, a.req.Root)
+	top, err := ci.TopLevel(ctx, a.Root)
 	if err != nil {
 		return err
 	}
-	prefix, err := stage.RootPrefix(top, a.req.Root)
+	prefix, err := stage.RootPrefix(top, a.Root)
 	if err != nil {
 		return err
 	}
-	git := ci.Git{Dir: a.req.Root}
+	git := ci.Git{Dir: a.Root}
 	var parts []string
 	for i := range g.entries {
 		e := &g.entries[i]

@@ -22,15 +22,33 @@ import (
 func (a *review) judgeGroup(ctx context.Context) error {
 	g := a.group
 	if g.problem != "" {
-		why := "merge queue group: " + g.problem
+		why, status := gate.QueueGroup(g.problem)
 		for i := range a.targets { // the first reason: nothing of the group is judged without it
-			a.targets[i].problems = append([]gate.Reason{{Code: gate.CodeQueueGroup, Text: why}}, a.targets[i].problems...)
+			a.targets[i].problems = append([]gate.Reason{why}, a.targets[i].problems...)
 		}
 		a.finishRefusals(nil)
-		a.run.Verdict = &report.Verdict{State: report.GateBlocked, Description: render.FitStatus(why)}
+		status.Description = render.FitStatus(status.Description)
+		a.run.Verdict = &status
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)
+	gv, err := a.groupVerdicts(ctx, rules, a.groupOwners(rules))
+	if err != nil {
+		return err
+	}
+	judged := &verdicts{all: gv.all, reviews: gv.reviews}
+	a.finishRefusals(judged)
+	if a.run.Kind == report.KindApply && a.refuseWithGroup() {
+		a.finishRefusals(judged)
+	}
+	a.run.Verdict = a.verdict(a.combine(gv))
+	return nil
+}
+
+// groupOwners are the policy owners under any of rules when a bundle of the group says a
+// policy denied it or did not evaluate: team membership is read only when an owner's
+// approval matters.
+func (a *review) groupOwners(rules []*config.Config) []string {
 	var owners []string
 	for _, t := range a.targets {
 		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {
@@ -40,23 +58,37 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			break
 		}
 	}
-	owners = slices.Compact(slices.Sorted(slices.Values(owners)))
+	return slices.Compact(slices.Sorted(slices.Values(owners)))
+}
+
+// entryVerdicts are a merge queue group's verdicts: per entry that changed a project, one
+// per configuration the rules come from, each reason saying whose pull request it is about.
+type entryVerdicts struct {
+	all     []gate.Verdict
+	reviews []gate.Review // every entry's
+	firsts  []counted     // the verdict under the first rules of each entry
+}
+
+// counted is the verdict under the first rules of one pull request of a group, with what
+// dates its approvals.
+type counted struct {
+	v       int // in entryVerdicts.all
+	reviews []gate.Review
+	head    string
+}
+
+// groupVerdicts evaluates the gate for each entry of the group, on the projects its
+// pull request changed and those no entry's own changes select.
+func (a *review) groupVerdicts(ctx context.Context, rules []*config.Config, owners []string) (entryVerdicts, error) {
 	attributed := map[string]bool{}
-	for _, e := range g.entries {
+	for _, e := range a.group.entries {
 		for k := range e.projects {
 			attributed[k] = true
 		}
 	}
-	api := &cachedGateAPI{GateAPI: a.req.GitHub.API}
-	type counted struct { // the verdict under the first rules of one pull request
-		v       int
-		reviews []gate.Review
-		head    string
-	}
-	var vs []gate.Verdict
-	var all []gate.Review
-	var firsts []counted
-	for _, e := range g.entries {
+	api := &cachedGateAPI{GateAPI: a.gh.API}
+	var gv entryVerdicts
+	for _, e := range a.group.entries {
 		var idx []int
 		for j, t := range a.targets {
 			if k := entryKey(t.p); e.projects[k] || !attributed[k] {
@@ -68,9 +100,9 @@ func (a *review) judgeGroup(ctx context.Context) error {
 		}
 		reviews, facts, err := CollectFacts(ctx, api, a.repo, e.pr, owners)
 		if err != nil {
-			return fmt.Errorf("read the reviews of pull request #%d of the merge group (nothing is applied without them): %w", e.pr.Number, err)
+			return gv, fmt.Errorf("read the reviews of pull request #%d of the merge group (nothing is applied without them): %w", e.pr.Number, err)
 		}
-		all = append(all, reviews...)
+		gv.reviews = append(gv.reviews, reviews...)
 		for k, cfg := range rules {
 			in := gate.Input{
 				PR:      gate.PullRequest{Number: e.pr.Number, Author: e.pr.Author.Login, HeadSHA: e.pr.HeadSHA, Fork: e.pr.Fork},
@@ -80,39 +112,37 @@ func (a *review) judgeGroup(ctx context.Context) error {
 				in.Projects = append(in.Projects, gateProject(cfg, a.targets[j]))
 			}
 			v := gate.Evaluate(in)
-			for p := range v.Projects { // every reason says whose pull request it is about
-				for r := range v.Projects[p].Reasons {
-					v.Projects[p].Reasons[r].Text = fmt.Sprintf("pull request #%d: %s", e.pr.Number, v.Projects[p].Reasons[r].Text)
-				}
-			}
+			v.NamePull(e.pr.Number) // every reason says whose pull request it is about
 			if k == 0 {
-				firsts = append(firsts, counted{v: len(vs), reviews: reviews, head: e.pr.HeadSHA})
+				gv.firsts = append(gv.firsts, counted{v: len(gv.all), reviews: reviews, head: e.pr.HeadSHA})
 			}
-			vs = append(vs, v)
+			gv.all = append(gv.all, v)
 		}
 	}
-	if len(vs) == 0 { // no entry changed a project the group selected: judge them all by the head's
-		vs = append(vs, gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA})
+	if len(gv.all) == 0 { // no entry changed a project the group selected: judge them all by the head's
+		gv.all = append(gv.all, gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA})
 	}
-	a.finishRefusals(&verdicts{all: vs, reviews: all})
-	if a.run.Kind == report.KindApply && a.refuseWithGroup() {
-		a.finishRefusals(&verdicts{all: vs, reviews: all})
-	}
-	// The approvals that counted, each on its own pull request's head.
+	return gv, nil
+}
+
+// combine is the group's verdict: each project allowed when every verdict allows it, with
+// every reason, and the approvals that counted, each on its own pull request's head (set
+// on the project's result too).
+func (a *review) combine(gv entryVerdicts) gate.Verdict {
 	combined := gate.Verdict{Allowed: true, HeadSHA: a.pr.HeadSHA}
 	for i := range a.targets {
 		t := &a.targets[i]
 		pv := gate.ProjectVerdict{Name: t.p.Name, Allowed: true}
-		var approvals_ []report.Approval
-		for _, c := range firsts {
-			for _, p := range vs[c.v].Projects {
+		var dated []report.Approval
+		for _, c := range gv.firsts {
+			for _, p := range gv.all[c.v].Projects {
 				if p.Name == t.p.Name {
-					approvals_ = append(approvals_, approvals(p.Approvers, c.reviews, c.head)...)
+					dated = append(dated, approvals(p.Approvers, c.reviews, c.head)...)
 					pv.Approvers = append(pv.Approvers, p.Approvers...)
 				}
 			}
 		}
-		for _, v := range vs {
+		for _, v := range gv.all {
 			for _, p := range v.Projects {
 				if p.Name == t.p.Name {
 					pv.Allowed = pv.Allowed && p.Allowed
@@ -122,27 +152,22 @@ func (a *review) judgeGroup(ctx context.Context) error {
 			}
 		}
 		if t.result.Gate != nil {
-			t.result.Gate.Approvals = approvals_
+			t.result.Gate.Approvals = dated
 		}
 		combined.Allowed = combined.Allowed && pv.Allowed
 		combined.Projects = append(combined.Projects, pv)
 	}
-	a.run.Verdict = a.verdict(combined)
-	return nil
+	return combined
 }
 
 // refuseWithGroup refuses every project of the group when one of them is refused: the
 // group landed as one commit, and what one unreviewed pull request brought in (a file
 // another project reads, a module) may reach the others. It reports whether it refused any.
 func (a *review) refuseWithGroup() bool {
-	var refused []string
+	var refused []gate.Refusal
 	for _, t := range a.targets {
 		if t.result.Status == report.StatusRefused {
-			why := ""
-			if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
-				why = ": " + g.Reasons[0].Text
-			}
-			refused = append(refused, t.p.Name+why)
+			refused = append(refused, refusal(t))
 		}
 	}
 	if len(refused) == 0 {
@@ -152,12 +177,20 @@ func (a *review) refuseWithGroup() bool {
 	for i := range a.targets {
 		t := &a.targets[i]
 		if t.result.Status == report.StatusAllowed {
-			t.problems = append(t.problems, gate.Reason{Code: gate.CodeGroupRefused, Text: fmt.Sprintf("the merge queue group that landed it is refused (%s): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again",
-				strings.Join(refused, "; "))})
+			t.problems = append(t.problems, gate.GroupRefused(refused))
 			changed = true
 		}
 	}
 	return changed
+}
+
+// refusal is t's result as the gate names a refused project: its name and its reasons'
+// texts, or its error when it has none.
+func refusal(t target) gate.Refusal {
+	if g := t.result.Gate; g != nil && len(g.Reasons) > 0 {
+		return gate.Refusal{Name: t.p.Name, Reasons: g.Texts()}
+	}
+	return gate.Refusal{Name: t.p.Name, Reasons: []string{t.result.Error}}
 }
 
 // cachedGateAPI asks GitHub once per login for what does not depend on the pull request:

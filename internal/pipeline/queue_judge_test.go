@@ -34,9 +34,9 @@ func TestJudgeGroup(t *testing.T) {
 	judge := func(kind report.Kind) *review {
 		t.Helper()
 		a := &review{
-			req:  ApplyRequest{Env: stage.Env{Config: &config.Config{}, Masker: secret.NewMasker(nil)}, GitHub: &GitHubRun{API: api}},
-			run:  report.Run{Kind: kind},
-			repo: repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
+			gatherer: gatherer{Env: stage.Env{Config: &config.Config{}, Masker: secret.NewMasker(nil)}, gh: &GitHubRun{API: api}},
+			run:      report.Run{Kind: kind},
+			repo:     repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
 			group: &queueGroup{entries: []queueEntry{
 				{pr: pr(n7, h7), projects: map[string]bool{"shared\x00default": true}},
 				{pr: pr(n8, h8), projects: map[string]bool{"shared\x00default": true, "only8\x00default": true}},
