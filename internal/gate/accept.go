@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 )
 
 // Bundle acceptance: whether a project's plan bundle, found again on the merge commit, is
@@ -131,5 +131,5 @@ func staleInputs(planned, now map[string]string, reviewed, merged string) string
 		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
 	}
 	return fmt.Sprintf("the plan is stale: the merge %s changed its inputs beyond the reviewed commit %s (%s); plan it again on the merged code",
-		ci.ShortSHA(merged), ci.ShortSHA(reviewed), strings.Join(diffs, ", "))
+		git.ShortSHA(merged), git.ShortSHA(reviewed), strings.Join(diffs, ", "))
 }

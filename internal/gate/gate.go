@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 )
 
 // Rules are a project's approval rules, read from the pull request's base commit: what
@@ -336,5 +336,5 @@ func short(sha string) string {
 	if sha == "" {
 		return "(unknown commit)"
 	}
-	return ci.ShortSHA(sha)
+	return git.ShortSHA(sha)
 }

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -200,19 +200,19 @@ func (a *review) prepare(ctx context.Context) error {
 	}
 	gh := req.GitHub
 	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
-	git := ci.Git{Dir: req.Root}
-	head, err := git.Head(ctx)
+	checkout := git.Git{Dir: req.Root}
+	head, err := checkout.Head(ctx)
 	if err != nil {
 		return err
 	}
 	a.run.Commit = head
-	if dirty, err := git.Uncommitted(ctx); err != nil {
+	if dirty, err := checkout.Uncommitted(ctx); err != nil {
 		return err
 	} else if len(dirty) > 0 {
-		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), git.ShortSHA(head))
 	}
 	if gh.Event.Name == "push" && gh.Event.HeadSHA != "" && gh.Event.HeadSHA != head {
-		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(gh.Event.HeadSHA))
+		return fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", git.ShortSHA(head), git.ShortSHA(gh.Event.HeadSHA))
 	}
 	pr, found, err := a.findPR(ctx, head)
 	if err != nil {
@@ -223,10 +223,10 @@ func (a *review) prepare(ctx context.Context) error {
 		a.run.PR, a.run.Reviewed = pr.Number, pr.HeadSHA
 		if req.PR > 0 && pr.MergeCommitSHA != head {
 			return fmt.Errorf("the checked-out commit %s is not pull request #%d's merge commit %s: apply verifies the reviewed plans against the merge; check out %s (actions/checkout with ref: %s)",
-				ci.ShortSHA(head), pr.Number, ci.ShortSHA(pr.MergeCommitSHA), ci.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
+				git.ShortSHA(head), pr.Number, git.ShortSHA(pr.MergeCommitSHA), git.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
 		}
 	}
-	revs, err := a.baseRevs(ctx, git, head, found)
+	revs, err := a.baseRevs(ctx, checkout, head, found)
 	if err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func (a *review) prepare(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.run.Base, a.run.MergeBase, a.run.Notes = "", ci.ShortSHA(sel.MergeBase), sel.Notes
+	a.run.Base, a.run.MergeBase, a.run.Notes = "", git.ShortSHA(sel.MergeBase), sel.Notes
 	a.changed = sel.Files
 	projects := sel.Projects
 	if len(req.Names) > 0 {
@@ -263,7 +263,7 @@ func (a *review) prepare(ctx context.Context) error {
 		}
 	}
 	if len(projects) == 0 {
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", ci.ShortSHA(head)))
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", git.ShortSHA(head)))
 		return nil
 	}
 	for _, p := range projects {
@@ -274,7 +274,7 @@ func (a *review) prepare(ctx context.Context) error {
 	}
 	if found && req.PR == 0 && gh.Event.Name == "push" && gh.Event.BaseSHA != "" {
 		// A push may land several pull requests (a merge queue's group): find them all.
-		if err := a.pushGroup(ctx, git, baseRev, head); err != nil {
+		if err := a.pushGroup(ctx, checkout, baseRev, head); err != nil {
 			return err
 		}
 		if err := a.attributeGroup(ctx, sel.All); err != nil {
@@ -282,7 +282,7 @@ func (a *review) prepare(ctx context.Context) error {
 		}
 	}
 	if !found {
-		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", ci.ShortSHA(head))
+		why := fmt.Sprintf("commit %s is not the merge of a pull request: tfgate applies only plans reviewed on a pull request", git.ShortSHA(head))
 		if pr.Number != 0 {
 			why = fmt.Sprintf("pull request #%d is not merged: tfgate applies a pull request's plans once it is merged", pr.Number)
 		}

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/drift"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -83,7 +83,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 		return run, err
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
-	if head, err := (ci.Git{Dir: req.Root}).Head(ctx); err == nil {
+	if head, err := (git.Git{Dir: req.Root}).Head(ctx); err == nil {
 		run.Commit = head
 	}
 	var mu sync.Mutex

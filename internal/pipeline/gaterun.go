@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
@@ -117,7 +117,7 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	run.Verdict = a.run.Verdict
 	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
-		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", ci.ShortSHA(pr.HeadSHA))}
+		run.Verdict = &report.Verdict{State: github.StateSuccess, Description: fmt.Sprintf("no project changes on %s: nothing to apply", git.ShortSHA(pr.HeadSHA))}
 	} else if run.Verdict.State == github.StateSuccess && run.Count(report.StatusAllowed) != len(run.Projects) {
 		// The gate's own verdict knows its reasons; a problem found here (a bundle that is
 		// not applicable) refuses too.
@@ -138,13 +138,13 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 // gateTargets finds the projects the pull request changes and the bundles planned on its
 // head; the rules come from its base commit.
 func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
-	git := ci.Git{Dir: req.Root}
+	checkout := git.Git{Dir: req.Root}
 	baseRev := a.pr.BaseSHA
 	if a.queue != "" && a.req.GitHub.Event.BaseSHA != "" {
 		// The queue's base: what the group's commit adds to, below every entry ahead that
 		// lands with it; each entry's pull request is found (gateGroup).
 		var err error
-		if baseRev, err = a.gateGroup(ctx, git); err != nil {
+		if baseRev, err = a.gateGroup(ctx, checkout); err != nil {
 			return err
 		}
 	}
@@ -156,7 +156,7 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 		return fmt.Errorf("read the rules at the base commit: %w", err)
 	}
 	a.base = base
-	if _, err := git.Head(ctx); err != nil {
+	if _, err := checkout.Head(ctx); err != nil {
 		return err
 	}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: baseRev})
@@ -188,7 +188,7 @@ func (a *review) gateTargets(ctx context.Context, req GateRequest) error {
 		return nil // every target is refused: no bundle for the head
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), req.Plans, err)
+		return fmt.Errorf("fetch the plans of %s from %s: %w", git.ShortSHA(planned), req.Plans, err)
 	}
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {

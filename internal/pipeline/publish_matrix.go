@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/fileio"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
@@ -325,7 +325,7 @@ func (m *merger) dirs() []string {
 }
 
 func planOf(pr int, commit string) string {
-	s := "commit " + ci.ShortSHA(commit)
+	s := "commit " + git.ShortSHA(commit)
 	if commit == "" {
 		s = "no commit"
 	}

@@ -62,7 +62,7 @@ func (c CommittedDataDir) Error() string {
 
 // CommittedDataDirs returns, in project order, the projects with a committed data
 // directory: tracked lists the tracked files (root-relative, sorted) named .terraform or
-// under a directory named so (ci.Git.TrackedDirFiles).
+// under a directory named so (git.Git.TrackedDirFiles).
 func CommittedDataDirs(projects []Project, tracked []string) []CommittedDataDir {
 	if len(tracked) == 0 {
 		return nil

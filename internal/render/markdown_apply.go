@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -52,7 +52,7 @@ func applyDocument(r report.Run) applyDoc {
 		items = append(items, "dry run")
 	}
 	if r.Commit != "" {
-		items = append(items, "merged as "+mdCode(ci.ShortSHA(r.Commit)))
+		items = append(items, "merged as "+mdCode(git.ShortSHA(r.Commit)))
 	}
 	if len(r.Projects) == 0 {
 		items = append(items, "no projects")
@@ -356,7 +356,7 @@ func footerFor(r report.Run, opts MarkdownOptions) string {
 			opts.Commit = r.Commit
 		}
 		if r.Reviewed != "" {
-			items = append(items, "Reviewed commit "+mdCode(ci.ShortSHA(r.Reviewed)))
+			items = append(items, "Reviewed commit "+mdCode(git.ShortSHA(r.Reviewed)))
 		}
 	case opts.Commit == "":
 		opts.Commit = r.Reviewed

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -62,7 +62,7 @@ type Vanished struct {
 // it). prefix is the root below the git top level ("" or "sub/"). The caller must call
 // done once it no longer reads addresses from the tree.
 func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *BaseView, done func(), err error) {
-	git := ci.Git{Dir: root}
+	repo := git.Git{Dir: root}
 	sha, cfg, _, err := BaseConfig(ctx, root, configFile, rev)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the configuration at the base commit %s: %w", rev, err)
@@ -72,7 +72,7 @@ func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *Bas
 		return nil, nil, err
 	}
 	done = func() { os.RemoveAll(scratch) }
-	if err := git.Export(ctx, sha, scratch); err != nil {
+	if err := repo.Export(ctx, sha, scratch); err != nil {
 		done()
 		return nil, nil, err
 	}
@@ -84,7 +84,7 @@ func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *Bas
 	disc, err := project.DiscoverIn(ctx, scratch, baseRoot, cfg)
 	if err != nil {
 		done()
-		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", ci.ShortSHA(sha), err)
+		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", git.ShortSHA(sha), err)
 	}
 	v.Projects = disc.Projects
 	for _, cp := range cfg.Projects {
@@ -235,11 +235,11 @@ func pluralVerb(n int, one, many string) string {
 // are not inert under the rules: what every plan's input hash covers besides the project's
 // own inputs, so that apply finds a plan stale when one of them changed.
 func sharedIn(ctx context.Context, root string, all []project.Project, rules *config.Config) ([]string, error) {
-	tracked, err := ci.Git{Dir: root}.ListFiles(ctx, "HEAD", "")
+	tracked, err := git.Git{Dir: root}.ListFiles(ctx, "HEAD", "")
 	if err != nil {
 		return nil, err
 	}
-	prefix, err := ci.Git{Dir: root}.Prefix(ctx)
+	prefix, err := git.Git{Dir: root}.Prefix(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package ci
+package git
 
 // ShortSHA is a commit's 7-character abbreviation, as GitHub shows it. It never splits a
 // character, so it is safe on a value read from an event payload.
