@@ -157,7 +157,7 @@ func fitApply(r report.Run, opts MarkdownOptions, limit int, marker bool, where 
 	}
 	if omitted > 0 {
 		add(fmt.Sprintf("*… and why %s %s not applied: not shown here (see %s).*\n\n",
-			english.Plural(omitted, "more project", "more projects"), pick(omitted == 1, "was", "were"), where))
+			english.Plural(omitted, "more project", "more projects"), english.Agree(omitted, "was", "were"), where))
 	}
 	if d.verified != nil {
 		if s := d.verified.text(); fits(s) {
@@ -223,19 +223,11 @@ func approversCell(g *report.Gate) string {
 
 // mdLogins escapes logins as "@bob, @carol" for markdown prose (mdText breaks the mention).
 func mdLogins(logins []string) string {
-	shown := logins
-	if len(shown) > maxApprovers {
-		shown = shown[:maxApprovers]
-	}
-	names := make([]string, len(shown))
-	for i, l := range shown {
+	names := make([]string, len(logins))
+	for i, l := range logins {
 		names[i] = mdText("@" + fit(l, 60))
 	}
-	out := strings.Join(names, ", ")
-	if n := len(logins) - len(shown); n > 0 {
-		out += fmt.Sprintf(" and %d more", n)
-	}
-	return out
+	return english.ClipList(names, maxApprovers)
 }
 
 // reviewSection is a project that was not applied (or allowed): every gate reason, its

@@ -217,6 +217,7 @@ func baseViewNotes(sel *Selection) []string {
 	return notes
 }
 
+// ListFiles names at most max of files and counts the rest: "a, b and 3 more".
 func ListFiles(files []string, max int) string {
 	if len(files) <= max {
 		return strings.Join(files, ", ")
