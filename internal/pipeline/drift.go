@@ -137,8 +137,10 @@ var driftStages = []stage.Stage{
 	{Phase: "show", Run: stage.ShowPlan},
 }
 
-// Drift checks every project with bounded parallelism (the pool plan uses) and returns the
-// run's projects, each drifted, pending, in sync or failed.
+// checkDrift plans every project read-only, each in a scratch directory removed after it,
+// with the pool plan uses, and returns the run's projects: each drifted, pending or in sync
+// (drift.Status) with the edits that would fold its drift back (foldBack), or failed. An
+// interrupted check is an error.
 func checkDrift(ctx context.Context, opts stage.PlanOptions, suggest SuggestFunc) (report.Run, error) {
 	run := report.Run{Kind: report.KindDrift}
 	if err := opts.Defaults(); err != nil {

@@ -77,7 +77,7 @@ func ReadMatrix(path string) ([]Expected, error) {
 const missingResult = "no result: the matrix job planning this project left no " + matrixresult.FileName +
 	" (it failed or was cancelled before it finished, or its artifact was not downloaded); see that job's log"
 
-// Publish merges the matrix jobs' results into one plan run, in project order, and
+// RunPublish merges the matrix jobs' results into one plan run, in project order, and
 // publishes it exactly as one `tfgate plan` of every project would have: the sticky
 // comment, the tfgate/plan status, the job summary, the step outputs and the annotations,
 // through the same publisher. Its GitHub API calls do not depend on the number of
@@ -352,7 +352,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 			return stage.Optionf("{Out}: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
 		}
 		target := name
-		if used[target] { // as bundleDirs tells apart names that sanitise alike
+		if used[target] { // as stage.BundleDirs tells apart names that sanitise alike
 			sum := sha256.Sum256([]byte(p.Name + "\x00" + p.Workspace))
 			target += "-" + hex.EncodeToString(sum[:4])
 		}

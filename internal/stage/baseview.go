@@ -196,7 +196,7 @@ func baseViewNotes(sel *Selection) []string {
 	for _, name := range sel.ByBase {
 		notes = append(notes, fmt.Sprintf("%s is planned because the base commit's configuration says this change touches it, though the change's own configuration does not: a change cannot take a project out of its own review", name))
 	}
-	explained := map[string]bool{} // RemovedNotes and ModuleNotes already say why it went
+	explained := map[string]bool{} // removedNotes and moduleNotes already say why it went
 	for _, d := range sel.Removed {
 		explained[d] = true
 	}
@@ -267,7 +267,7 @@ func terraformWrites(f string) bool {
 		strings.Contains(f, "/terraform.tfstate.d/")
 }
 
-// sharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
+// SharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
 // input hash covers besides the project's own inputs.
 func SharedSums(ctx context.Context, root string, all []project.Project, rules *config.Config, outDir string) (map[string]string, error) {
 	files, err := sharedIn(ctx, root, all, rules)

@@ -45,7 +45,7 @@ func (c *committedDataDirs) check(ctx context.Context, p project.Project) error 
 	return nil
 }
 
-// refuseTerraformFiles is the stage that refuses, before terraform runs, a project with a
+// RefuseTerraformFiles is the stage that refuses, before terraform runs, a project with a
 // committed data directory, or whose terraform.d/plugins leads elsewhere through a link
 // (project.LinkedPlugins).
 func RefuseTerraformFiles(ctx context.Context, r *ProjectRun) error {

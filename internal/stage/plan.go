@@ -50,14 +50,14 @@ type PlanOptions struct {
 	Progress     Progress
 	Policies     Policies // Policies.Engine nil: no policies configured
 	ChangedFiles []string // root-relative files changed (for data.tfgate.project)
-	// SharedSums are the sha256 sums of the files outside every project (sharedSums):
-	// every bundle's input hash covers them, so that apply finds a plan stale when one
-	// changed.
+	// SharedSums are the sha256 sums of the files outside every project (the function
+	// SharedSums): every bundle's input hash covers them, so that apply finds a plan stale
+	// when one changed.
 	SharedSums    map[string]string
 	TfgateVersion string
 	Now           func() time.Time
 
-	Procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
+	Procs int // terraform's GOMAXPROCS (TerraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
 	KeepDataDirs string
 	committed    *committedDataDirs // what git tracks under .terraform (committed.go)
@@ -103,7 +103,7 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 // DefaultLockTimeout is how long plan, drift and apply wait for a state lock by default.
 const DefaultLockTimeout = 5 * time.Minute
 
-// defaults fills in the clock, the lock timeout and the terraform runner, and opens the
+// Defaults fills in the clock, the lock timeout and the terraform runner, and opens the
 // plugin cache.
 func (opts *PlanOptions) Defaults() error {
 	if opts.LockTimeout <= 0 {
@@ -129,7 +129,7 @@ func (opts *PlanOptions) Defaults() error {
 	return nil
 }
 
-// projectRun is the state one project's stages share.
+// ProjectRun is the state one project's stages share.
 type ProjectRun struct {
 	Opts    *PlanOptions
 	Project project.Project
@@ -149,14 +149,14 @@ type ProjectRun struct {
 	LockTimeout time.Duration
 }
 
-// stage is one step of a project's job. phase names it in progress ("" for a stage too
+// Stage is one step of a project's job. phase names it in progress ("" for a stage too
 // quick to show, or one that reports its own phase).
 type Stage struct {
 	Phase string
 	Run   func(ctx context.Context, r *ProjectRun) error
 }
 
-// planStages: what `tfgate plan` does to each project. Apply and drift reuse the first
+// PlanStages: what `tfgate plan` does to each project. Apply and drift reuse the first
 // stages and add their own.
 var PlanStages = []Stage{
 	{"", CheckProblems},
@@ -170,7 +170,7 @@ var PlanStages = []Stage{
 	{"", writeBundle},
 }
 
-// runStages runs the stages in order; the first error fails the project (and leaves no
+// RunStages runs the stages in order; the first error fails the project (and leaves no
 // half-bundle behind).
 func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Project {
 	// Every known value of the project's sensitive variables: terraform can quote them in
@@ -200,7 +200,7 @@ func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Projec
 	return r.Result
 }
 
-// checkProblems fails a project whose files could not be read (a bad module source, an
+// CheckProblems fails a project whose files could not be read (a bad module source, an
 // HCL syntax error): terraform would fail on them too.
 func CheckProblems(_ context.Context, r *ProjectRun) error {
 	if len(r.Project.Problems) > 0 {
@@ -350,7 +350,7 @@ func writeBundle(ctx context.Context, r *ProjectRun) error {
 	return nil
 }
 
-// policyVerdict is what the bundle records of the policies' result (already masked): the
+// PolicyVerdict is what the bundle records of the policies' result (already masked): the
 // gate judges the plan by it. nil when no policies are configured.
 func PolicyVerdict(res *policy.Result) *bundle.PolicyVerdict {
 	if res == nil {

@@ -224,7 +224,7 @@ func baseNotes(opts PolicyOptions, out Policies, worktreePaths []string) []strin
 	return notes
 }
 
-// policyPaths are the configured paths, or the default dir when it exists in fsys.
+// PolicyPaths are the configured paths, or the default dir when it exists in fsys.
 func PolicyPaths(cfg *config.Config, fsys fs.FS) []string {
 	if len(cfg.Policies.Paths) > 0 {
 		return cfg.Policies.Paths

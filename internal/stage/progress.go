@@ -31,7 +31,7 @@ func NewDetailer(now func() time.Time, emit func(string), format func(terraform.
 	return &detailer{now: now, emit: emit, format: format}
 }
 
-// update is a terraform.PlanOptions.Progress.
+// Update is a terraform.PlanOptions.Progress.
 func (d *detailer) Update(p terraform.Progress) {
 	text, kind := d.format(p)
 	d.mu.Lock()

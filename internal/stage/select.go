@@ -67,7 +67,7 @@ type Selection struct {
 	// review.
 	Shared []string
 	// Notes say, for people, what the change does that planning will not show: the
-	// RemovedNotes of Removed, a note for each of NowModules, the provider binaries a change
+	// removedNotes of Removed, a note for each of NowModules, the provider binaries a change
 	// adds under terraform.d/plugins, then what the base view adds.
 	Notes []string
 }
@@ -140,7 +140,7 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 	if sel.NowModules, err = nowModules(ctx, repo, prefix, changes.MergeBase, files, disc.UsedAsModule); err != nil {
 		return sel, err
 	}
-	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
+	sel.Notes = append(removedNotes(sel.Removed), moduleNotes(sel.NowModules)...)
 	sel.Notes = append(sel.Notes, project.ProviderBinaryNotes(all, files, deletedFiles(opts.Root, files))...)
 	bv, done, err := baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base)
 	if err != nil {
@@ -186,7 +186,7 @@ func onlyNamed(sel Selection, named []project.Project) (Selection, error) {
 	return sel, nil
 }
 
-// rootPrefix is root relative to the git top level: "" when they are the same, else
+// RootPrefix is root relative to the git top level: "" when they are the same, else
 // "a/b/".
 func RootPrefix(top, root string) (string, error) {
 	topAbs, err := filepath.EvalSymlinks(top)
@@ -227,8 +227,8 @@ func relativeToRoot(ctx context.Context, root string, files []string) ([]string,
 	return out, nil
 }
 
-// rootRelative turns paths relative to the git top level into paths relative to root
-// (they differ when -C points below the top level; prefix is rootPrefix's). Files
+// RootRelative turns paths relative to the git top level into paths relative to root
+// (they differ when -C points below the top level; prefix is RootPrefix's). Files
 // elsewhere in the repository become "../" paths: modules there have users under root.
 func RootRelative(prefix string, files []string) []string {
 	if prefix == "" {
@@ -329,8 +329,8 @@ func sortedDirs(m map[string][]string) []string {
 	return dirs
 }
 
-// ModuleNotes explain that a former project is now only a module.
-func ModuleNotes(mods []ModuleNote) []string {
+// moduleNotes explain that a former project is now only a module.
+func moduleNotes(mods []ModuleNote) []string {
 	var notes []string
 	for _, m := range mods {
 		users := make([]string, 0, len(m.UsedBy))
@@ -355,8 +355,8 @@ func deletedFiles(root string, files []string) []string {
 	return out
 }
 
-// RemovedNotes explain what removing Terraform code does not do.
-func RemovedNotes(dirs []string) []string {
+// removedNotes explain what removing Terraform code does not do.
+func removedNotes(dirs []string) []string {
 	var notes []string
 	for _, d := range dirs {
 		notes = append(notes, fmt.Sprintf("the Terraform code in %s was removed: removing code does not destroy what it manages; destroy it first (a reviewed destroy plan) or remove it from state deliberately", d))
