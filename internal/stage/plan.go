@@ -230,6 +230,9 @@ func hashInputs(ctx context.Context, r *ProjectRun) error {
 	return nil
 }
 
+// InitProject is the stage that runs terraform init in the project's directory (reporting
+// "queued" while it waits behind another project's init) and keeps the runner for the
+// stages after it.
 func InitProject(ctx context.Context, r *ProjectRun) error {
 	tf, err := r.Opts.NewRunner(filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir)), terraform.RunnerOptions{
 		Env: r.Opts.Env, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
@@ -270,10 +273,13 @@ func unreachableBackend(err error) (*terraform.CommandError, bool) {
 	return nil, false
 }
 
+// SelectWorkspace is the stage that selects the project's workspace.
 func SelectWorkspace(ctx context.Context, r *ProjectRun) error {
 	return r.TF.SelectWorkspace(ctx, r.Project.Workspace)
 }
 
+// PlanProject is the stage that runs terraform plan into the project's plan file, readable
+// by its owner only.
 func PlanProject(ctx context.Context, r *ProjectRun) error {
 	r.PlanFile = filepath.Join(r.Dir, bundle.PlanFile)
 	progress := NewDetailer(r.Opts.Now, r.Detail, terraform.PlanDetail)
@@ -285,6 +291,8 @@ func PlanProject(ctx context.Context, r *ProjectRun) error {
 	return os.Chmod(r.PlanFile, 0o600)
 }
 
+// ShowPlan is the stage that reads the plan file back (terraform show -json) into the
+// project's masked changes.
 func ShowPlan(ctx context.Context, r *ProjectRun) error {
 	raw, err := r.TF.ShowPlan(ctx, r.PlanFile)
 	if err != nil {

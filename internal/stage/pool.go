@@ -193,6 +193,7 @@ func outcome(s report.Status) string {
 	return "failed"
 }
 
+// NopProgress is a Progress that reports nothing.
 type NopProgress struct{}
 
 func (NopProgress) Start(string, string)    {}

@@ -27,6 +27,8 @@ type detailer struct {
 	lastText string
 }
 
+// NewDetailer reports terraform's progress through emit, formatted by format, at most every
+// detailEvery (see detailer).
 func NewDetailer(now func() time.Time, emit func(string), format func(terraform.Progress) (string, string)) *detailer {
 	return &detailer{now: now, emit: emit, format: format}
 }
