@@ -192,7 +192,8 @@ func checkPackagesListed(t *testing.T, doc string, imports map[string][]string) 
 var goName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*$|^[A-Z][A-Za-z0-9]*$`)
 
 // checkNamesExist reads "Where things live": in each row's second cell, a package named in
-// backticks is where the files (x.go) and Go names after it are; "pkg/x.go" names its own.
+// backticks is where the files (x.go) and Go names after it are; "pkg/x.go" names its own
+// package, and the names after it are that package's.
 func checkNamesExist(t *testing.T, doc string, imports map[string][]string) {
 	decls := map[string]map[string]bool{}
 	declared := func(pkg, name string) bool {
@@ -215,8 +216,8 @@ func checkNamesExist(t *testing.T, doc string, imports map[string][]string) {
 				pkg = span
 			case strings.HasSuffix(span, ".go"):
 				dir, file := pkg, span
-				if d, f, ok := cutLast(span, "/"); ok {
-					dir, file = d, f
+				if d, f, ok := cutLast(span, "/"); ok && imports[d] != nil {
+					dir, file, pkg = d, f, d // the names after it are its package's
 				}
 				if found, _ := filepath.Glob(filepath.Join("..", "..", "internal", dir, file)); len(found) == 0 {
 					t.Errorf("ARCHITECTURE.md names %s in %s, which does not exist (row %q)", file, dir, strings.TrimSpace(cells[1]))

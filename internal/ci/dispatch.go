@@ -1,11 +1,8 @@
 package ci
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -56,19 +53,6 @@ func (ev Event) LabelList() []string {
 		}
 	}
 	return out
-}
-
-// IsAncestor reports whether commit a is b or one of b's ancestors.
-func (g Git) IsAncestor(ctx context.Context, a, b string) (bool, error) {
-	_, err := g.run(ctx, "merge-base", "--is-ancestor", a, b)
-	if err == nil {
-		return true, nil
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 1 {
-		return false, nil
-	}
-	return false, fmt.Errorf("is %s an ancestor of %s: %w", ShortSHA(a), ShortSHA(b), err)
 }
 
 // ForPullRequest reports whether a run's event is about one pull request: its own events

@@ -1,3 +1,7 @@
+// Package ci knows the CI system tfgate runs in: in GitHub Actions, the run's environment
+// (read through the getenv the command layer passes), its event payload, merge queue branch
+// names, and the files a step writes (outputs, the job summary). The git checkout is package
+// git's.
 package ci
 
 // Env is what tfgate needs to know about the CI system it runs in. It is read once, by the

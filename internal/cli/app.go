@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/secret"
 	"github.com/tfgate/tfgate/internal/stage"
@@ -104,7 +104,7 @@ func (a *app) root(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return ci.TopLevel(ctx, wd)
+	return git.TopLevel(ctx, wd)
 }
 
 // repository returns the root and its configuration: what every repository command needs.

@@ -11,6 +11,7 @@ import (
 	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/doctor"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/stage"
@@ -113,8 +114,8 @@ func (a *app) doctorGitHub(ctx context.Context, root string, env ci.GitHub, flag
 		if u, err := url.Parse(env.ServerURL); err == nil && u.Host != "" {
 			host = u.Hostname()
 		}
-		if remote, err := (ci.Git{Dir: root}).RemoteURL(ctx, "origin"); err == nil {
-			full, _ = ci.RepoFromURL(remote, host)
+		if remote, err := (git.Git{Dir: root}).RemoteURL(ctx, "origin"); err == nil {
+			full, _ = git.RepoFromURL(remote, host)
 		}
 	}
 	if full == "" {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/setup"
 	"github.com/tfgate/tfgate/internal/stage"
 )
@@ -85,12 +85,12 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 }
 
 // defaultBranch is the name of the branch pull requests merge into: flag when given, else
-// origin/HEAD's, else main or master (ci.Git.DefaultBase), without the remote's name.
+// origin/HEAD's, else main or master (git.Git.DefaultBase), without the remote's name.
 func defaultBranch(ctx context.Context, root, flag string) (string, error) {
 	if flag != "" {
 		return strings.TrimPrefix(flag, "refs/heads/"), nil
 	}
-	base, err := ci.Git{Dir: root}.DefaultBase(ctx)
+	base, err := git.Git{Dir: root}.DefaultBase(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", err

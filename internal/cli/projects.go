@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/stage"
 )
@@ -48,7 +48,7 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 	}
 	errOpts := render.TextOptions{Color: a.color(a.rawErr), Width: a.width(a.rawErr)}
 	if opts.Changed {
-		fmt.Fprintf(a.stderr, "Changed since %s (merge base %s): %s\n", sel.Base, ci.ShortSHA(sel.MergeBase), english.Plural(len(sel.Projects), "project", "projects"))
+		fmt.Fprintf(a.stderr, "Changed since %s (merge base %s): %s\n", sel.Base, git.ShortSHA(sel.MergeBase), english.Plural(len(sel.Projects), "project", "projects"))
 	}
 	// Notes (removed code, a former project now a module) go to stderr: stdout stays
 	// machine-readable for json and matrix.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/tffiles"
 	"gopkg.in/yaml.v3"
 )
@@ -106,16 +107,11 @@ func (d *decoder) holdsTerraform(n *yaml.Node, prefix, given, rel string) {
 	case len(subdirs) == 1:
 		hint = fmt.Sprintf(" (did you mean %q?)", subdirs[0])
 	case len(subdirs) > 1:
-		const max = 3
-		quoted := make([]string, 0, max)
-		for _, s := range subdirs[:min(len(subdirs), max)] {
-			quoted = append(quoted, fmt.Sprintf("%q", s))
+		quoted := make([]string, len(subdirs))
+		for i, s := range subdirs {
+			quoted[i] = fmt.Sprintf("%q", s)
 		}
-		more := ""
-		if len(subdirs) > max {
-			more = fmt.Sprintf(" and %d more", len(subdirs)-max)
-		}
-		hint = fmt.Sprintf(" (its subdirectories %s%s do; list each as a project)", strings.Join(quoted, ", "), more)
+		hint = fmt.Sprintf(" (its subdirectories %s do; list each as a project)", english.ClipList(quoted, 3))
 	}
 	d.errorf(n, "%sdir %q holds no *.tf files; point dir at a Terraform root module%s", prefix, given, hint)
 }

@@ -44,7 +44,7 @@ func Patch(root string, s []Suggestion) (string, error) {
 	return out.String(), nil
 }
 
-// placed edit: replace src[off:off+len(old)] with new.
+// textEdit is a placed edit: replace src[off:off+len(old)] with new.
 type textEdit struct {
 	off      int
 	old, new string

@@ -12,10 +12,16 @@ import (
 
 // Plural counts n things: "1 project", "2 projects", "0 projects", "10,000 projects".
 func Plural(n int, one, many string) string {
+	return Count(n) + " " + Agree(n, one, many)
+}
+
+// Agree is the form of a word that agrees with n things, for the words of a sentence
+// around a count: Agree(1, "belongs", "belong") is "belongs", for any other n "belong".
+func Agree(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + one
+		return one
 	}
-	return Count(n) + " " + many
+	return many
 }
 
 // Count writes n with thousands separators: 10,000.
@@ -32,6 +38,15 @@ func Count(n int) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// ClipList joins items with ", ", naming at most max of them (max ≥ 1) and counting the rest:
+// "a, b, c and 2 more". It is Clip for a list: it drops whole items, never cuts one.
+func ClipList(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:max], ", ") + " and " + strconv.Itoa(len(items)-max) + " more"
 }
 
 // Clip cuts s to at most max characters (runes, never splitting one), marking the cut with

@@ -17,6 +17,14 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+func TestAgree(t *testing.T) {
+	for n, want := range map[int]string{0: "belong", 1: "belongs", 2: "belong", -1: "belong"} {
+		if got := Agree(n, "belongs", "belong"); got != want {
+			t.Errorf("Agree(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestCount(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1000: "-1000"} {
 		if got := Count(n); got != want {
@@ -60,6 +68,25 @@ func TestShortSHA(t *testing.T) {
 	} {
 		if got := ShortSHA(in); got != want {
 			t.Errorf("ShortSHA(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClipList(t *testing.T) {
+	tests := []struct {
+		items []string
+		max   int
+		want  string
+	}{
+		{nil, 3, ""},
+		{[]string{"a"}, 3, "a"},
+		{[]string{"a", "b", "c"}, 3, "a, b, c"},
+		{[]string{"a", "b", "c", "d"}, 3, "a, b, c and 1 more"},
+		{[]string{"a", "b", "c", "d", "e"}, 1, "a and 4 more"},
+	}
+	for _, tt := range tests {
+		if got := ClipList(tt.items, tt.max); got != tt.want {
+			t.Errorf("ClipList(%q, %d) = %q, want %q", tt.items, tt.max, got, tt.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -170,7 +171,7 @@ func (pub *Plan) try(what string, err error) bool {
 // topLevelPrefix is root relative to the git top level ("" when they are the same or git
 // cannot tell): annotations name files as the pull request's diff does.
 func topLevelPrefix(ctx context.Context, root string) string {
-	prefix, err := ci.Git{Dir: root}.Prefix(ctx)
+	prefix, err := git.Git{Dir: root}.Prefix(ctx)
 	if err != nil {
 		return ""
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -211,7 +211,7 @@ func entryList(entries []render.TrackingEntry) string {
 	}
 	items := make([]string, len(entries))
 	for i, e := range entries {
-		items[i] = ci.ShortSHA(e.Merge)
+		items[i] = git.ShortSHA(e.Merge)
 		if e.PR > 0 {
 			items[i] += fmt.Sprintf(" (#%d)", e.PR)
 		}

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -164,7 +164,7 @@ type target struct {
 // prepare finds the pull request, the rules, the changed projects and their bundles,
 // verifies every bundle and evaluates the gate. What it refuses is in a.run.
 func (a *review) prepare(ctx context.Context) error {
-	git, head, err := a.checkout(ctx)
+	checkout, head, err := a.checkout(ctx)
 	if err != nil {
 		return err
 	}
@@ -177,10 +177,10 @@ func (a *review) prepare(ctx context.Context) error {
 		a.run.PR, a.run.Reviewed = pr.Number, pr.HeadSHA
 		if a.req.PR > 0 && pr.MergeCommitSHA != head {
 			return fmt.Errorf("the checked-out commit %s is not pull request #%d's merge commit %s: apply verifies the reviewed plans against the merge; check out %s (actions/checkout with ref: %s)",
-				ci.ShortSHA(head), pr.Number, ci.ShortSHA(pr.MergeCommitSHA), ci.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
+				git.ShortSHA(head), pr.Number, git.ShortSHA(pr.MergeCommitSHA), git.ShortSHA(pr.MergeCommitSHA), pr.MergeCommitSHA)
 		}
 	}
-	baseRev, err := a.readRules(ctx, git, head, found)
+	baseRev, err := a.readRules(ctx, checkout, head, found)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (a *review) prepare(ctx context.Context) error {
 	}
 	if ev := a.gh.Event; found && a.req.PR == 0 && ev.Name == "push" && ev.BaseSHA != "" {
 		// A push may land several pull requests (a merge queue's group): find them all.
-		if err := a.pushGroup(ctx, git, baseRev, head); err != nil {
+		if err := a.pushGroup(ctx, checkout, baseRev, head); err != nil {
 			return err
 		}
 		if err := a.attributeGroup(ctx, sel.All); err != nil {
@@ -210,36 +210,36 @@ func (a *review) prepare(ctx context.Context) error {
 
 // checkout checks what apply needs (GitHub, the bundles) and the commit checked out: clean,
 // and the pushed one on a push.
-func (a *review) checkout(ctx context.Context) (ci.Git, string, error) {
-	git := ci.Git{Dir: a.Root}
+func (a *review) checkout(ctx context.Context) (git.Git, string, error) {
+	checkout := git.Git{Dir: a.Root}
 	if a.gh == nil || a.gh.API == nil {
-		return git, "", stage.Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
+		return checkout, "", stage.Optionf("tfgate apply checks the approval gate on GitHub (the pull request, its reviews, the reviewers' permissions): run it in GitHub Actions with GITHUB_TOKEN, or pass {Publish} github")
 	}
 	if a.plans == nil {
-		return git, "", stage.Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
+		return checkout, "", stage.Optionf("tfgate apply needs the reviewed plan bundles: {Plans} DIR (what `tfgate plan --out DIR` wrote) or {Plans} github (the workflow's artifacts)")
 	}
 	ev := a.gh.Event
 	a.repo = github.Repo{Owner: ev.Owner, Name: ev.Repo}
-	head, err := git.Head(ctx)
+	head, err := checkout.Head(ctx)
 	if err != nil {
-		return git, "", err
+		return checkout, "", err
 	}
 	a.run.Commit = head
-	if dirty, err := git.Uncommitted(ctx); err != nil {
-		return git, "", err
+	if dirty, err := checkout.Uncommitted(ctx); err != nil {
+		return checkout, "", err
 	} else if len(dirty) > 0 {
-		return git, "", fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), ci.ShortSHA(head))
+		return checkout, "", fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), git.ShortSHA(head))
 	}
 	if ev.Name == "push" && ev.HeadSHA != "" && ev.HeadSHA != head {
-		return git, "", fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", ci.ShortSHA(head), ci.ShortSHA(ev.HeadSHA))
+		return checkout, "", fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", git.ShortSHA(head), git.ShortSHA(ev.HeadSHA))
 	}
-	return git, head, nil
+	return checkout, head, nil
 }
 
 // readRules reads the rules from every commit they may come from (baseRevs) and whether
 // any has policies; it returns the first, which what the merge changed is compared with.
-func (a *review) readRules(ctx context.Context, git ci.Git, head string, found bool) (string, error) {
-	revs, err := a.baseRevs(ctx, git, head, found)
+func (a *review) readRules(ctx context.Context, checkout git.Git, head string, found bool) (string, error) {
+	revs, err := a.baseRevs(ctx, checkout, head, found)
 	if err != nil {
 		return "", err
 	}
@@ -271,7 +271,7 @@ func (a *review) selectTargets(ctx context.Context, baseRev, head string) (stage
 	if err != nil {
 		return sel, err
 	}
-	a.run.Base, a.run.MergeBase, a.run.Notes = "", ci.ShortSHA(sel.MergeBase), sel.Notes
+	a.run.Base, a.run.MergeBase, a.run.Notes = "", git.ShortSHA(sel.MergeBase), sel.Notes
 	a.changed = sel.Files
 	projects := sel.Projects
 	if len(a.req.Names) > 0 {
@@ -280,7 +280,7 @@ func (a *review) selectTargets(ctx context.Context, baseRev, head string) (stage
 		}
 	}
 	if len(projects) == 0 {
-		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", ci.ShortSHA(head)))
+		a.run.Notes = append(a.run.Notes, fmt.Sprintf("The merge %s changes no project: nothing to apply.", git.ShortSHA(head)))
 		return sel, nil
 	}
 	for _, p := range projects {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
@@ -56,28 +56,28 @@ func (a *review) catchUp(ctx context.Context) error {
 		return nil
 	}
 	a.repo = github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}
-	git := ci.Git{Dir: req.Root}
-	head, err := git.Head(ctx)
+	checkout := git.Git{Dir: req.Root}
+	head, err := checkout.Head(ctx)
 	if err != nil {
 		return err
 	}
 	a.run.Commit = head // a refusal is on record on the pushed commit
-	pending, err := a.unapplied(ctx, git)
+	pending, err := a.unapplied(ctx, checkout)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
-	here, err := git.Where(ctx)
+	here, err := checkout.Where(ctx)
 	if err != nil {
 		return err
 	}
-	if dirty, err := git.Uncommitted(ctx); err != nil {
+	if dirty, err := checkout.Uncommitted(ctx); err != nil {
 		return err
 	} else if len(dirty) > 0 {
 		return fmt.Errorf("the working tree has uncommitted changes (%s): apply checks out the earlier merges it catches up and verifies each against its commit exactly; check out a clean commit", listFew(dirty))
 	}
 	var stop error
 	for _, m := range pending {
-		run, err := a.applyEarlier(ctx, git, m)
+		run, err := a.applyEarlier(ctx, checkout, m)
 		if run.Commit == "" {
 			run.Kind, run.Commit, run.PR = report.KindApply, m.commit, m.pr
 		}
@@ -86,11 +86,11 @@ func (a *review) catchUp(ctx context.Context) error {
 			req.CaughtUp(run)
 		}
 		if err != nil && (run.Projects == nil || ctx.Err() != nil) {
-			stop = fmt.Errorf("the earlier merge %s (#%d), which no run applied, could not be applied: %w; this merge waits for it (merges apply in order): re-run this workflow once that is fixed", ci.ShortSHA(m.commit), m.pr, err)
+			stop = fmt.Errorf("the earlier merge %s (#%d), which no run applied, could not be applied: %w; this merge waits for it (merges apply in order): re-run this workflow once that is fixed", git.ShortSHA(m.commit), m.pr, err)
 			break
 		}
 	}
-	if err := git.Return(context.WithoutCancel(ctx), here); err != nil {
+	if err := checkout.Return(context.WithoutCancel(ctx), here); err != nil {
 		return errors.Join(stop, err)
 	}
 	return stop
@@ -98,15 +98,15 @@ func (a *review) catchUp(ctx context.Context) error {
 
 // applyEarlier applies one earlier merge as the run of its own push would have: checked
 // out, with its own configuration.
-func (a *review) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) (report.Run, error) {
+func (a *review) applyEarlier(ctx context.Context, checkout git.Git, m earlierMerge) (report.Run, error) {
 	req := a.req
-	if err := git.Checkout(ctx, m.commit); err != nil {
+	if err := checkout.Checkout(ctx, m.commit); err != nil {
 		return report.Run{}, err
 	}
 	explicit := req.ConfigFile != "" && req.ConfigFile != config.FileName
 	cfg, err := config.Load(ctx, req.Root, req.ConfigFile, explicit)
 	if err != nil {
-		return report.Run{}, fmt.Errorf("read the configuration of %s: %w", ci.ShortSHA(m.commit), err)
+		return report.Run{}, fmt.Errorf("read the configuration of %s: %w", git.ShortSHA(m.commit), err)
 	}
 	gh := *req.GitHub
 	gh.Event.BaseSHA, gh.Event.HeadSHA = m.base, m.commit
@@ -122,13 +122,13 @@ func (a *review) applyEarlier(ctx context.Context, git ci.Git, m earlierMerge) (
 // commit tfgate handled, and returns the pull requests' merges in between, oldest first.
 // Commits that are no pull request's merge (a direct push, the first commit) are passed
 // over: a direct push is never applied, its own run refuses it.
-func (a *review) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, error) {
+func (a *review) unapplied(ctx context.Context, checkout git.Git) ([]earlierMerge, error) {
 	req := a.req
 	gh := req.GitHub
 	from := gh.Event.BaseSHA
-	chain, err := git.History(ctx, from, req.CatchUp+1)
+	chain, err := checkout.History(ctx, from, req.CatchUp+1)
 	if err != nil {
-		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", ci.ShortSHA(from), err)
+		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", git.ShortSHA(from), err)
 	}
 	id, err := a.whoAmI(ctx)
 	if err != nil {
@@ -139,7 +139,7 @@ func (a *review) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, err
 		if i == req.CatchUp {
 			return nil, fmt.Errorf("no commit among the last %d of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
 				"Apply the ones that were not with `tfgate apply --pr N` (workflow_dispatch), then re-run this one with --catch-up=0 — or, if tfgate is new to this repository and nothing is missing, re-run this one with --catch-up=0: its status becomes the starting point; --catch-up N looks further back",
-				req.CatchUp, ci.ShortSHA(chain[0]), ci.ShortSHA(chain[req.CatchUp-1]), id.Login)
+				req.CatchUp, git.ShortSHA(chain[0]), git.ShortSHA(chain[req.CatchUp-1]), id.Login)
 		}
 		handled, err := a.handled(ctx, id, c)
 		if err != nil {
@@ -153,7 +153,7 @@ func (a *review) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, err
 		}
 		pulls, err := gh.API.ListCommitPulls(ctx, a.repo, c)
 		if err != nil {
-			return nil, fmt.Errorf("find the pull request of commit %s (catching up merges no run applied): %w", ci.ShortSHA(c), err)
+			return nil, fmt.Errorf("find the pull request of commit %s (catching up merges no run applied): %w", git.ShortSHA(c), err)
 		}
 		merge, within := 0, false
 		for _, pr := range pulls {
@@ -177,9 +177,9 @@ func (a *review) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, err
 	if n := len(found); n > 0 && found[n-1].base == "" {
 		// The history ends with it: the first commit of the repository is no merge, and a
 		// shallow clone was refused above.
-		parent, err := git.Commit(ctx, found[n-1].commit+"^1")
+		parent, err := checkout.Commit(ctx, found[n-1].commit+"^1")
 		if err != nil {
-			return nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", ci.ShortSHA(found[n-1].commit))
+			return nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", git.ShortSHA(found[n-1].commit))
 		}
 		found[n-1].base = parent
 	}
@@ -194,7 +194,7 @@ func (a *review) unapplied(ctx context.Context, git ci.Git) ([]earlierMerge, err
 func (a *review) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
 	sts, err := a.gh.API.ListStatuses(ctx, a.repo, sha)
 	if err != nil {
-		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", ci.ShortSHA(sha), err)
+		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", git.ShortSHA(sha), err)
 	}
 	for _, st := range sts { // newest first
 		if st.Context == notify.StatusApply && id.Is(st.Creator) {
@@ -217,7 +217,7 @@ func (a *review) noteEarlier() {
 	}
 	items := make([]string, len(a.earlier))
 	for i, e := range a.earlier {
-		items[i] = fmt.Sprintf("%s (#%d): %s", ci.ShortSHA(e.run.Commit), e.run.PR, earlierOutcome(e))
+		items[i] = fmt.Sprintf("%s (#%d): %s", git.ShortSHA(e.run.Commit), e.run.PR, earlierOutcome(e))
 	}
 	a.run.Notes = append([]string{fmt.Sprintf("Caught up first, in merge order, %s that no run had applied: %s.",
 		english.Plural(len(a.earlier), "earlier merge", "earlier merges"), strings.Join(items, "; "))}, a.run.Notes...)
@@ -252,7 +252,7 @@ func earlierOutcome(e earlierRun) string {
 func (a *review) earlierErr(head error) error {
 	var failed, refused []string
 	for _, e := range a.earlier {
-		label := fmt.Sprintf("the earlier merge %s (#%d)", ci.ShortSHA(e.run.Commit), e.run.PR)
+		label := fmt.Sprintf("the earlier merge %s (#%d)", git.ShortSHA(e.run.Commit), e.run.PR)
 		switch {
 		case e.err != nil && !errors.Is(e.err, ErrGateRefused):
 			failed = append(failed, label+": "+e.err.Error())

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 )
 
@@ -24,7 +24,7 @@ func (a *review) findPR(ctx context.Context, head string) (github.PullRequest, b
 	}
 	pulls, err := api.ListCommitPulls(ctx, a.repo, head)
 	if err != nil {
-		return github.PullRequest{}, false, fmt.Errorf("find the pull request of commit %s: %w", ci.ShortSHA(head), err)
+		return github.PullRequest{}, false, fmt.Errorf("find the pull request of commit %s: %w", git.ShortSHA(head), err)
 	}
 	var unmerged github.PullRequest
 	for _, pr := range pulls {
@@ -43,24 +43,24 @@ func (a *review) findPR(ctx context.Context, head string) (github.PullRequest, b
 // every commit of the pull request lies between it and the head, so none of them can set
 // the rules). Without a push (--pr): the merge's first parent, and the pull request's base
 // too — the gate must hold under both.
-func (a *review) baseRevs(ctx context.Context, git ci.Git, head string, found bool) ([]string, error) {
+func (a *review) baseRevs(ctx context.Context, checkout git.Git, head string, found bool) ([]string, error) {
 	ev := a.gh.Event
 	if ev.Name == "push" && ev.BaseSHA != "" {
-		sha, err := git.Commit(ctx, ev.BaseSHA)
+		sha, err := checkout.Commit(ctx, ev.BaseSHA)
 		if err != nil {
-			return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply compares the push with it; fetch the history (actions/checkout with fetch-depth: 0): %w", ci.ShortSHA(ev.BaseSHA), err)
+			return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply compares the push with it; fetch the history (actions/checkout with fetch-depth: 0): %w", git.ShortSHA(ev.BaseSHA), err)
 		}
 		return []string{sha}, nil
 	}
-	parent, err := git.Commit(ctx, head+"^1")
+	parent, err := checkout.Commit(ctx, head+"^1")
 	if err != nil {
-		return nil, fmt.Errorf("commit %s has no parent in this clone: apply compares the merge with the branch before it; fetch more history (actions/checkout with fetch-depth: 0)", ci.ShortSHA(head))
+		return nil, fmt.Errorf("commit %s has no parent in this clone: apply compares the merge with the branch before it; fetch more history (actions/checkout with fetch-depth: 0)", git.ShortSHA(head))
 	}
 	revs := []string{parent}
 	if found && a.pr.BaseSHA != "" && a.pr.BaseSHA != parent {
-		sha, err := git.Commit(ctx, a.pr.BaseSHA)
+		sha, err := checkout.Commit(ctx, a.pr.BaseSHA)
 		if err != nil {
-			return nil, fmt.Errorf("pull request #%d's base %s is not in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", a.pr.Number, ci.ShortSHA(a.pr.BaseSHA), err)
+			return nil, fmt.Errorf("pull request #%d's base %s is not in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", a.pr.Number, git.ShortSHA(a.pr.BaseSHA), err)
 		}
 		revs = append(revs, sha)
 	}

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
@@ -199,7 +199,7 @@ func hasPolicies(ctx context.Context, root string, cfg *config.Config, rev strin
 	if len(candidates) == 0 {
 		candidates = []string{stage.DefaultPolicyDir}
 	}
-	fsys, err := ci.Git{Dir: root}.TreeFS(ctx, rev, candidates)
+	fsys, err := git.Git{Dir: root}.TreeFS(ctx, rev, candidates)
 	if err != nil {
 		return false, err
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/drift"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
@@ -67,7 +67,7 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 		return run, err
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
-	if head, err := (ci.Git{Dir: req.Root}).Head(ctx); err == nil {
+	if head, err := (git.Git{Dir: req.Root}).Head(ctx); err == nil {
 		run.Commit = head
 	}
 	var mu sync.Mutex
@@ -121,8 +121,10 @@ var driftStages = []stage.Stage{
 	{Phase: "show", Run: stage.ShowPlan},
 }
 
-// Drift checks every project with bounded parallelism (the pool plan uses) and returns the
-// run's projects, each drifted, pending, in sync or failed.
+// checkDrift plans every project read-only, each in a scratch directory removed after it,
+// with the pool plan uses, and returns the run's projects: each drifted, pending or in sync
+// (drift.Status) with the edits that would fold its drift back (foldBack), or failed. An
+// interrupted check is an error.
 func checkDrift(ctx context.Context, opts stage.PlanOptions, suggest SuggestFunc) (report.Run, error) {
 	run := report.Run{Kind: report.KindDrift}
 	if err := opts.Defaults(); err != nil {

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
@@ -133,13 +133,13 @@ func (a *review) gateRun(run report.Run) report.Run {
 // gateTargets finds the projects the pull request changes and the bundles planned on its
 // head; the rules come from its base commit.
 func (a *review) gateTargets(ctx context.Context) error {
-	git := ci.Git{Dir: a.Root}
+	checkout := git.Git{Dir: a.Root}
 	baseRev := a.pr.BaseSHA
 	if a.queue != "" && a.gh.Event.BaseSHA != "" {
 		// The queue's base: what the group's commit adds to, below every entry ahead that
 		// lands with it; each entry's pull request is found (gateGroup).
 		var err error
-		if baseRev, err = a.gateGroup(ctx, git); err != nil {
+		if baseRev, err = a.gateGroup(ctx, checkout); err != nil {
 			return err
 		}
 	}
@@ -151,7 +151,7 @@ func (a *review) gateTargets(ctx context.Context) error {
 		return fmt.Errorf("read the rules at the base commit: %w", err)
 	}
 	a.base = base
-	if _, err := git.Head(ctx); err != nil {
+	if _, err := checkout.Head(ctx); err != nil {
 		return err
 	}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: a.Root, Config: a.Config, ConfigFile: a.ConfigFile, Changed: true, Base: baseRev})
@@ -183,7 +183,7 @@ func (a *review) gateTargets(ctx context.Context) error {
 		return nil // every target is refused: no bundle for the head
 	}
 	if err != nil {
-		return fmt.Errorf("fetch the plans of %s from %s: %w", ci.ShortSHA(planned), a.plans, err)
+		return fmt.Errorf("fetch the plans of %s from %s: %w", git.ShortSHA(planned), a.plans, err)
 	}
 	if err := a.gateManifests(ctx, dir); err != nil {
 		return err

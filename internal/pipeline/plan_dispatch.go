@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 )
 
@@ -33,30 +34,30 @@ func dispatchedPull(ctx context.Context, gh *GitHubRun, root string) (ci.Event, 
 		// workflow_dispatch runs with the repository's secrets, as pull_request_target does.
 		return ev, fmt.Errorf("refusing to re-plan pull request #%d from the fork %s under workflow_dispatch: the workflow's secrets would reach code from outside the repository; push to it (its own pull_request run plans it without secrets)", n, pr.HeadRepo)
 	}
-	git := ci.Git{Dir: root}
-	head, err := git.Head(ctx)
+	checkout := git.Git{Dir: root}
+	head, err := checkout.Head(ctx)
 	if err != nil {
 		return ev, err
 	}
 	base := ""
-	if second, err := git.Commit(ctx, head+"^2"); err == nil && second == pr.HeadSHA {
-		if base, err = git.Commit(ctx, head+"^1"); err != nil {
+	if second, err := checkout.Commit(ctx, head+"^2"); err == nil && second == pr.HeadSHA {
+		if base, err = checkout.Commit(ctx, head+"^1"); err != nil {
 			return ev, err
 		}
 	} else if head != pr.HeadSHA {
 		return ev, fmt.Errorf("the checkout %s is neither pull request #%d's head %s nor GitHub's test merge of it: check it out with actions/checkout's ref: refs/pull/%d/merge",
-			ci.ShortSHA(head), n, ci.ShortSHA(pr.HeadSHA), n)
+			git.ShortSHA(head), n, git.ShortSHA(pr.HeadSHA), n)
 	} else {
 		base = pr.BaseSHA // the head itself: compared with the base GitHub reports
 	}
 	if ev.DispatchBase != "" {
-		ok, err := git.IsAncestor(ctx, ev.DispatchBase, base)
+		ok, err := checkout.IsAncestor(ctx, ev.DispatchBase, base)
 		if err != nil {
-			return ev, fmt.Errorf("re-plan of #%d on the input base %s: %w (check out with fetch-depth: 0)", n, ci.ShortSHA(ev.DispatchBase), err)
+			return ev, fmt.Errorf("re-plan of #%d on the input base %s: %w (check out with fetch-depth: 0)", n, git.ShortSHA(ev.DispatchBase), err)
 		}
 		if !ok {
 			return ev, fmt.Errorf("the checkout of pull request #%d is on %s, older than the default branch's %s it is to be planned on: GitHub had not yet updated its test merge (refs/pull/%d/merge); run this workflow again in a minute",
-				n, ci.ShortSHA(base), ci.ShortSHA(ev.DispatchBase), n)
+				n, git.ShortSHA(base), git.ShortSHA(ev.DispatchBase), n)
 		}
 	}
 	labels, err := gh.API.ListIssueLabels(ctx, repo, n)

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/fileio"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/matrixresult"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
@@ -73,7 +73,7 @@ func ReadMatrix(path string) ([]Expected, error) {
 const missingResult = "no result: the matrix job planning this project left no " + matrixresult.FileName +
 	" (it failed or was cancelled before it finished, or its artifact was not downloaded); see that job's log"
 
-// Publish merges the matrix jobs' results into one plan run, in project order, and
+// RunPublish merges the matrix jobs' results into one plan run, in project order, and
 // publishes it exactly as one `tfgate plan` of every project would have: the sticky
 // comment, the tfgate/plan status, the job summary, the step outputs and the annotations,
 // through the same publisher. Its GitHub API calls do not depend on the number of
@@ -319,7 +319,7 @@ func (m *merger) dirs() []string {
 }
 
 func planOf(pr int, commit string) string {
-	s := "commit " + ci.ShortSHA(commit)
+	s := "commit " + git.ShortSHA(commit)
 	if commit == "" {
 		s = "no commit"
 	}
@@ -346,7 +346,7 @@ func gatherBundles(out string, projects []report.Project, dirs []string) error {
 			return stage.Optionf("{Out}: the bundle of %s is not in its result's directory %s", p.Name, dirs[i])
 		}
 		target := name
-		if used[target] { // as bundleDirs tells apart names that sanitise alike
+		if used[target] { // as stage.BundleDirs tells apart names that sanitise alike
 			sum := sha256.Sum256([]byte(p.Name + "\x00" + p.Workspace))
 			target += "-" + hex.EncodeToString(sum[:4])
 		}

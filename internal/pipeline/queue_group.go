@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/stage"
@@ -69,19 +70,19 @@ func queueTips(ctx context.Context, api github.API, repo github.Repo, branch str
 // group's parent commit) — the commit below every entry ahead that has not landed: those
 // land together with this one when the queue merges it, so they are part of what is
 // planned and judged. The tips are the queue's branches (queueTips).
-func QueueBase(ctx context.Context, git ci.Git, ev ci.Event, tips map[string]ci.QueueBranch) (string, error) {
+func QueueBase(ctx context.Context, checkout git.Git, ev ci.Event, tips map[string]ci.QueueBranch) (string, error) {
 	base := ev.BaseSHA
-	for range ci.MaxChain {
+	for range git.MaxChain {
 		if _, ahead := tips[base]; !ahead {
 			return base, nil
 		}
-		parent, err := git.Commit(ctx, base+"^1")
+		parent, err := checkout.Commit(ctx, base+"^1")
 		if err != nil {
-			return "", fmt.Errorf("the merge queue's entry %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", ci.ShortSHA(base), err)
+			return "", fmt.Errorf("the merge queue's entry %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0): %w", git.ShortSHA(base), err)
 		}
 		base = parent
 	}
-	return "", fmt.Errorf("more than %d merge queue entries lie below %s", ci.MaxChain, ci.ShortSHA(ev.BaseSHA))
+	return "", fmt.Errorf("more than %d merge queue entries lie below %s", git.MaxChain, git.ShortSHA(ev.BaseSHA))
 }
 
 // QueuePlanBase is what `tfgate plan` compares a merge_group's commit with: QueueBase,
@@ -91,7 +92,7 @@ func QueuePlanBase(ctx context.Context, api github.API, root string, ev ci.Event
 	if err != nil {
 		return "", err
 	}
-	return QueueBase(ctx, ci.Git{Dir: root}, ev, tips)
+	return QueueBase(ctx, git.Git{Dir: root}, ev, tips)
 }
 
 func queueBaseBranch(ev ci.Event, fallback string) string {
@@ -108,7 +109,7 @@ func queueBaseBranch(ev ci.Event, fallback string) string {
 // the group's base, what the gate compares with and takes the rules from; a.group is set
 // unless the group is the head's pull request alone, and holds the problem when the group
 // cannot be identified.
-func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
+func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error) {
 	ev := a.gh.Event
 	branch := queueBaseBranch(ev, a.pr.BaseRef)
 	tips, err := queueTips(ctx, a.gh.API, a.repo, branch)
@@ -121,13 +122,13 @@ func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 			tips[ev.HeadSHA] = qb
 		}
 	}
-	base, err := QueueBase(ctx, git, ev, tips)
+	base, err := QueueBase(ctx, checkout, ev, tips)
 	if err != nil {
 		return "", err
 	}
 	g := &queueGroup{base: base}
 	a.group = g
-	chain, err := git.FirstParents(ctx, base, ev.HeadSHA)
+	chain, err := checkout.FirstParents(ctx, base, ev.HeadSHA)
 	if err != nil {
 		g.problem = fmt.Sprintf("the merge group's commits cannot be listed: %v", err)
 		return base, nil
@@ -152,12 +153,12 @@ func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 		}
 		if pr.HeadSHA != qb.Head {
 			g.problem = fmt.Sprintf("commit %s is the merge queue's entry of pull request #%d built from %s, but the pull request's head is now %s: the queue must rebuild the group",
-				ci.ShortSHA(c.SHA), qb.PR, ci.ShortSHA(qb.Head), ci.ShortSHA(pr.HeadSHA))
+				git.ShortSHA(c.SHA), qb.PR, git.ShortSHA(qb.Head), git.ShortSHA(pr.HeadSHA))
 			return base, nil
 		}
 		e.pr = pr
 		if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == pr.Number }) {
-			g.problem = fmt.Sprintf("pull request #%d has two entries in the merge group (%s): tfgate cannot tell which one was reviewed", pr.Number, ci.ShortSHA(c.SHA))
+			g.problem = fmt.Sprintf("pull request #%d has two entries in the merge group (%s): tfgate cannot tell which one was reviewed", pr.Number, git.ShortSHA(c.SHA))
 			return base, nil
 		}
 		g.entries = append(g.entries, e)
@@ -169,12 +170,12 @@ func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 			last = pending[0]
 		}
 		g.problem = fmt.Sprintf("commit %s of the merge group (between %s and %s) is not the commit of any merge queue branch (gh-readonly-queue/%s/pr-<N>-<head>): tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; let the queue rebuild the group",
-			ci.ShortSHA(last), ci.ShortSHA(base), ci.ShortSHA(ev.HeadSHA), branch)
+			git.ShortSHA(last), git.ShortSHA(base), git.ShortSHA(ev.HeadSHA), branch)
 		return base, nil
 	}
 	if g.entries[len(g.entries)-1].pr.Number != a.pr.Number {
 		g.problem = fmt.Sprintf("the merge group's head %s is the entry of pull request #%d, not of #%d that the event names",
-			ci.ShortSHA(ev.HeadSHA), g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+			git.ShortSHA(ev.HeadSHA), g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
 		return base, nil
 	}
 	if len(g.entries) == 1 {
@@ -186,17 +187,17 @@ func (a *review) gateGroup(ctx context.Context, git ci.Git) (string, error) {
 // checkQueueCommit checks that entry commit c is what it claims to be: a merge (two
 // parents) merges the pull request's head; replayed commits (below) lie only below a
 // rebase merge's last commit, never below a merge commit. "" when it holds.
-func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source, remedy string) string {
+func checkQueueCommit(c git.Commit, pr int, head string, below []string, source, remedy string) string {
 	if len(c.Parents) > 2 {
-		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one; %s", ci.ShortSHA(c.SHA), pr, remedy)
+		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one; %s", git.ShortSHA(c.SHA), pr, remedy)
 	}
 	if len(c.Parents) == 2 && c.Parents[1] != head {
 		return fmt.Sprintf("commit %s is pull request #%d's by %s, but it merges %s, not the pull request's head %s; %s",
-			ci.ShortSHA(c.SHA), pr, source, ci.ShortSHA(c.Parents[1]), ci.ShortSHA(head), remedy)
+			git.ShortSHA(c.SHA), pr, source, git.ShortSHA(c.Parents[1]), git.ShortSHA(head), remedy)
 	}
 	if len(c.Parents) == 2 && len(below) > 0 {
 		return fmt.Sprintf("commit %s lies below pull request #%d's merge %s but is not the commit of any entry (gh-readonly-queue/…/pr-<N>-<head>) nor a merge of a pull request: tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; %s",
-			ci.ShortSHA(below[0]), pr, ci.ShortSHA(c.SHA), remedy)
+			git.ShortSHA(below[0]), pr, git.ShortSHA(c.SHA), remedy)
 	}
 	return ""
 }
@@ -208,8 +209,8 @@ func checkQueueCommit(c ci.Commit, pr int, head string, below []string, source, 
 // one). One GET /commits/{sha}/pulls per commit besides the head. a.group is set when the
 // push landed more than one pull request, or holds the problem when a commit cannot be
 // tied to one.
-func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string) error {
-	chain, err := git.FirstParents(ctx, before, head)
+func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head string) error {
+	chain, err := checkout.FirstParents(ctx, before, head)
 	if err != nil {
 		a.group = &queueGroup{base: before, problem: fmt.Sprintf("the pushed commits cannot be listed: %v", err)}
 		return nil
@@ -228,7 +229,7 @@ func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string)
 		} else {
 			pulls, err := a.gh.API.ListCommitPulls(ctx, a.repo, c.SHA)
 			if err != nil {
-				return fmt.Errorf("find the pull request of commit %s of the push: %w", ci.ShortSHA(c.SHA), err)
+				return fmt.Errorf("find the pull request of commit %s of the push: %w", git.ShortSHA(c.SHA), err)
 			}
 			for i := range pulls {
 				switch {
@@ -244,7 +245,7 @@ func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string)
 			for i, n := range belowPR {
 				if n != merged.Number {
 					g.problem = fmt.Sprintf("commit %s of the push was brought in by pull request #%d, but the next merge above it is #%d's (%s)",
-						ci.ShortSHA(below[i]), n, merged.Number, ci.ShortSHA(c.SHA))
+						git.ShortSHA(below[i]), n, merged.Number, git.ShortSHA(c.SHA))
 					a.group = g
 					return nil
 				}
@@ -254,7 +255,7 @@ func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string)
 				return nil
 			}
 			if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == merged.Number }) {
-				g.problem = fmt.Sprintf("pull request #%d merged twice in this push (%s)", merged.Number, ci.ShortSHA(c.SHA))
+				g.problem = fmt.Sprintf("pull request #%d merged twice in this push (%s)", merged.Number, git.ShortSHA(c.SHA))
 				a.group = g
 				return nil
 			}
@@ -264,7 +265,7 @@ func (a *review) pushGroup(ctx context.Context, git ci.Git, before, head string)
 			below, belowPR = append(below, c.SHA), append(belowPR, introduced.Number)
 		default:
 			g.problem = fmt.Sprintf("commit %s of the push (%s..%s) is tied to no merged pull request (GitHub associates none with it): tfgate applies only what reviewed pull requests brought in; revert it, or bring it in by a pull request",
-				ci.ShortSHA(c.SHA), ci.ShortSHA(before), ci.ShortSHA(head))
+				git.ShortSHA(c.SHA), git.ShortSHA(before), git.ShortSHA(head))
 			a.group = g
 			return nil
 		}
@@ -283,7 +284,7 @@ func (a *review) attributeGroup(ctx context.Context, all []project.Project) erro
 	if g == nil || g.problem != "" {
 		return nil
 	}
-	top, err := ci.TopLevel(ctx, a.Root)
+	top, err := git.TopLevel(ctx, a.Root)
 	if err != nil {
 		return err
 	}
@@ -291,11 +292,11 @@ func (a *review) attributeGroup(ctx context.Context, all []project.Project) erro
 	if err != nil {
 		return err
 	}
-	git := ci.Git{Dir: a.Root}
+	checkout := git.Git{Dir: a.Root}
 	var parts []string
 	for i := range g.entries {
 		e := &g.entries[i]
-		files, err := git.DiffFiles(ctx, e.from, e.tip)
+		files, err := checkout.DiffFiles(ctx, e.from, e.tip)
 		if err != nil {
 			return err
 		}
@@ -309,7 +310,7 @@ func (a *review) attributeGroup(ctx context.Context, all []project.Project) erro
 		if len(names) > 0 {
 			desc = strings.Join(slices.Compact(names), ", ")
 		}
-		parts = append(parts, fmt.Sprintf("#%d (%s: %s)", e.pr.Number, ci.ShortSHA(e.tip), desc))
+		parts = append(parts, fmt.Sprintf("#%d (%s: %s)", e.pr.Number, git.ShortSHA(e.tip), desc))
 	}
 	a.run.Notes = append(a.run.Notes, "Merge queue group of "+fmt.Sprint(len(g.entries))+" pull requests, each project judged by the approvals of the pull requests that changed it: "+strings.Join(parts, ", ")+".")
 	return nil

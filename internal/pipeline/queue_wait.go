@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/project"
@@ -36,12 +36,12 @@ func (e *QueueWaitError) Error() string {
 		what = "tfgate/apply still " + e.State
 	}
 	return fmt.Sprintf("the merge queue's base %s changed %s and its apply has not finished after %s (%s): planning now would plan on state that apply is about to change. The check fails so that the queue tries the group again; raise --lock-timeout to wait longer",
-		ci.ShortSHA(e.Base), strings.Join(e.Projects, ", "), e.Waited.Round(time.Second), what)
+		git.ShortSHA(e.Base), strings.Join(e.Projects, ", "), e.Waited.Round(time.Second), what)
 }
 
 // RetryStatus is the description for the tfgate/plan status (notify.RetryStatus).
 func (e *QueueWaitError) RetryStatus() string {
-	return render.FitStatus(fmt.Sprintf("waited %s for the apply of base %s (%s): retry the group", e.Waited.Round(time.Second), ci.ShortSHA(e.Base), strings.Join(e.Projects, ", ")))
+	return render.FitStatus(fmt.Sprintf("waited %s for the apply of base %s (%s): retry the group", e.Waited.Round(time.Second), git.ShortSHA(e.Base), strings.Join(e.Projects, ", ")))
 }
 
 // queuePoll is how often the base's statuses are read while waiting.
@@ -56,16 +56,16 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 	if gh.API == nil || base == "" {
 		return nil
 	}
-	git := ci.Git{Dir: req.Root}
-	parent, err := git.Commit(ctx, base+"^1")
+	checkout := git.Git{Dir: req.Root}
+	parent, err := checkout.Commit(ctx, base+"^1")
 	if err != nil {
 		return nil // the first commit: nothing was applied before it
 	}
-	files, err := git.DiffFiles(ctx, parent, base)
+	files, err := checkout.DiffFiles(ctx, parent, base)
 	if err != nil {
 		return err
 	}
-	top, err := ci.TopLevel(ctx, req.Root)
+	top, err := git.TopLevel(ctx, req.Root)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 	for warned := false; ; warned = true {
 		sts, err := gh.API.ListStatuses(ctx, repo, base)
 		if err != nil {
-			return fmt.Errorf("read the apply status of the merge queue's base %s: %w", ci.ShortSHA(base), err)
+			return fmt.Errorf("read the apply status of the merge queue's base %s: %w", git.ShortSHA(base), err)
 		}
 		state := ""
 		for _, st := range sts { // newest first
@@ -108,7 +108,7 @@ func waitQueueBase(ctx context.Context, req PlanRequest, base string, projects [
 			return &QueueWaitError{Base: base, Projects: names, Waited: waited, State: state}
 		}
 		if !warned {
-			req.Warn(fmt.Sprintf("the merge queue's base %s changed %s: waiting up to %s for its apply to finish before planning", ci.ShortSHA(base), strings.Join(names, ", "), timeout))
+			req.Warn(fmt.Sprintf("the merge queue's base %s changed %s: waiting up to %s for its apply to finish before planning", git.ShortSHA(base), strings.Join(names, ", "), timeout))
 		}
 		select {
 		case <-ctx.Done():

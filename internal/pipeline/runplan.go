@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/stage"
@@ -118,10 +118,10 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return stage.ResolveTerraform(ctx, req.Config, req.Terraform)
 	})
 	defer tf.Stop()
-	git := ci.Git{Dir: req.Root}
+	checkout := git.Git{Dir: req.Root}
 	var head *stage.Future[headFacts]
 	if req.OutDir != "" {
-		head = stage.Background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, git) })
+		head = stage.Background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, checkout) })
 		defer head.Stop()
 	}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
@@ -129,7 +129,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err != nil {
 		return run, err
 	}
-	run.Base, run.MergeBase, run.Notes = sel.Base, ci.ShortSHA(sel.MergeBase), sel.Notes
+	run.Base, run.MergeBase, run.Notes = sel.Base, git.ShortSHA(sel.MergeBase), sel.Notes
 	if len(sel.Projects) == 0 {
 		return run, nil
 	}
@@ -163,9 +163,9 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		}
 		commit, dirty = facts.commit, facts.dirty
 		if dirty {
-			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", ci.ShortSHA(commit)))
+			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", git.ShortSHA(commit)))
 		}
-		if commit, plannedCommit, err = reviewedCommit(ctx, git, req, commit); err != nil {
+		if commit, plannedCommit, err = reviewedCommit(ctx, checkout, req, commit); err != nil {
 			return run, err
 		}
 		if req.PlanKey == "" && req.InCI {
@@ -202,13 +202,13 @@ type headFacts struct {
 	dirty  bool
 }
 
-func readHead(ctx context.Context, git ci.Git) (headFacts, error) {
-	commit, err := git.Head(ctx)
+func readHead(ctx context.Context, checkout git.Git) (headFacts, error) {
+	commit, err := checkout.Head(ctx)
 	if err != nil {
 		// A bundle exists to prove which commit was planned: without one it is worthless.
 		return headFacts{}, stage.Optionf("{Out}: plan bundles record the commit they plan: %w", err)
 	}
-	dirty, err := git.Dirty(ctx)
+	dirty, err := checkout.Dirty(ctx)
 	return headFacts{commit: commit, dirty: dirty}, err
 }
 
@@ -219,7 +219,7 @@ func loadRunPolicies(ctx context.Context, req PlanRequest, base string, changed 
 		return stage.Policies{}, err
 	}
 	if needBase {
-		if base, err = (ci.Git{Dir: req.Root}).DefaultBase(ctx); err != nil {
+		if base, err = (git.Git{Dir: req.Root}).DefaultBase(ctx); err != nil {
 			return stage.Policies{}, err
 		}
 	}
@@ -237,15 +237,15 @@ func loadRunPolicies(ctx context.Context, req PlanRequest, base string, changed 
 // the base (actions/checkout's default on pull_request: HEAD's second parent is the head)
 // records the head, and the merge as the commit planned. Any other checkout records HEAD
 // and warns: its bundles will not match the pull request's head, and apply refuses them.
-func reviewedCommit(ctx context.Context, git ci.Git, req PlanRequest, head string) (commit, planned string, err error) {
+func reviewedCommit(ctx context.Context, checkout git.Git, req PlanRequest, head string) (commit, planned string, err error) {
 	if req.GitHub == nil || !req.GitHub.Event.ForPullRequest() || req.GitHub.Event.HeadSHA == "" || head == req.GitHub.Event.HeadSHA {
 		return head, "", nil
 	}
 	want := req.GitHub.Event.HeadSHA
-	if second, err := git.Commit(ctx, head+"^2"); err == nil && second == want {
+	if second, err := checkout.Commit(ctx, head+"^2"); err == nil && second == want {
 		return want, head, nil
 	}
 	req.Warn(fmt.Sprintf("the checked-out commit %s is neither the pull request's head %s nor GitHub's merge of it: its bundles record %s, which apply will not take for the reviewed plan",
-		ci.ShortSHA(head), ci.ShortSHA(want), ci.ShortSHA(head)))
+		git.ShortSHA(head), git.ShortSHA(want), git.ShortSHA(head)))
 	return head, "", nil
 }

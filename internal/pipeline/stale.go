@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/render"
@@ -96,15 +96,15 @@ func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 	if base == "" {
 		return ch, fmt.Errorf("tfgate notify-stale compares the default branch before and after a push: run it on push (the event's before), or pass --base COMMIT")
 	}
-	git := ci.Git{Dir: req.Root}
-	head, err := git.Head(ctx)
+	checkout := git.Git{Dir: req.Root}
+	head, err := checkout.Head(ctx)
 	if err != nil {
 		return ch, err
 	}
 	if ch.Commit == "" || ev.Name != "push" {
 		ch.Commit = head
 	} else if head != ch.Commit {
-		return ch, fmt.Errorf("the checkout %s is not the pushed commit %s: check out the push (actions/checkout's default)", ci.ShortSHA(head), ci.ShortSHA(ch.Commit))
+		return ch, fmt.Errorf("the checkout %s is not the pushed commit %s: check out the push (actions/checkout's default)", git.ShortSHA(head), git.ShortSHA(ch.Commit))
 	}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: base})
 	if err != nil {
@@ -152,7 +152,7 @@ func NotifyStale(ctx context.Context, gh *GitHubRun, ch StaleChange, replan, wor
 	}
 	pulls, err := gh.API.ListCommitPulls(ctx, repo, ch.Commit)
 	if err != nil {
-		return res, fmt.Errorf("find the pull request merged as %s: %w", ci.ShortSHA(ch.Commit), err)
+		return res, fmt.Errorf("find the pull request merged as %s: %w", git.ShortSHA(ch.Commit), err)
 	}
 	for _, p := range pulls {
 		if p.Merged && p.MergeCommitSHA == ch.Commit {

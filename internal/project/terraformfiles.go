@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 // The files terraform itself reads from the directory it runs in, beside the
@@ -45,24 +47,19 @@ type CommittedDataDir struct {
 
 // Error says what is committed, why it is refused and what to do.
 func (c CommittedDataDir) Error() string {
-	files := c.Files
-	more := ""
-	if len(files) > 5 {
-		files, more = files[:5], fmt.Sprintf(" and %d more", len(c.Files)-5)
-	}
 	verb, it := "is", "it is"
 	if len(c.Dirs) > 1 {
 		verb, it = "are", "each is"
 	}
-	return fmt.Sprintf("%s %s committed (%s%s): %s terraform's data directory — backend settings, installed modules, the selected workspace — "+
+	return fmt.Sprintf("%s %s committed (%s): %s terraform's data directory — backend settings, installed modules, the selected workspace — "+
 		"which must come from `terraform init`, never from the repository, where it could point %s's state at another backend without review; "+
 		"remove it from git, keeping your local copy: git rm -r --cached %s, and add %s/ to .gitignore",
-		strings.Join(c.Dirs, ", "), verb, strings.Join(files, ", "), more, it, c.Project.Name, strings.Join(c.Dirs, " "), DataDirName)
+		strings.Join(c.Dirs, ", "), verb, english.ClipList(c.Files, 5), it, c.Project.Name, strings.Join(c.Dirs, " "), DataDirName)
 }
 
 // CommittedDataDirs returns, in project order, the projects with a committed data
 // directory: tracked lists the tracked files (root-relative, sorted) named .terraform or
-// under a directory named so (ci.Git.TrackedDirFiles).
+// under a directory named so (git.Git.TrackedDirFiles).
 func CommittedDataDirs(projects []Project, tracked []string) []CommittedDataDir {
 	if len(tracked) == 0 {
 		return nil
@@ -187,16 +184,12 @@ func providerNote(dir string, projects, files []string) string {
 	if len(files) > 1 {
 		what, it = "provider binaries", "they run"
 	}
-	shown, more := files, ""
-	if len(files) > 5 {
-		shown, more = files[:5], fmt.Sprintf(" and %d more", len(files)-5)
-	}
 	who := "project " + projects[0] + " needs its"
 	if len(projects) > 1 {
 		who = "projects " + strings.Join(projects, ", ") + " need their"
 	}
-	return fmt.Sprintf("%s terraform loads from %s (%s, its implied local mirror); %s with apply's credentials: %s%s — review as code: %s approvals for this change",
-		what, where, path.Join(dir, pluginsDir), it, strings.Join(shown, ", "), more, who)
+	return fmt.Sprintf("%s terraform loads from %s (%s, its implied local mirror); %s with apply's credentials: %s — review as code: %s approvals for this change",
+		what, where, path.Join(dir, pluginsDir), it, english.ClipList(files, 5), who)
 }
 
 // LinkedPlugins returns why p's terraform.d/plugins cannot be reviewed, or "": a symbolic

@@ -195,7 +195,7 @@ func mdAlerts(s *mdSection, r report.Run) {
 	if un := r.Unfinished(); len(un) > 0 {
 		b := mdAlert("CAUTION")
 		b.lines = append(b.lines, fmt.Sprintf("> **%s did not finish**, so what %s would change is unknown:",
-			english.Plural(len(un), "project", "projects"), pick(len(un) == 1, "it", "they")))
+			english.Plural(len(un), "project", "projects"), english.Agree(len(un), "it", "they")))
 		for _, p := range un {
 			b.lines = append(b.lines, "> - "+mdCode(projectLabel(p))+" "+statusWord(p.Status))
 		}

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -52,7 +52,7 @@ func applyDocument(r report.Run) applyDoc {
 		items = append(items, "dry run")
 	}
 	if r.Commit != "" {
-		items = append(items, "merged as "+mdCode(ci.ShortSHA(r.Commit)))
+		items = append(items, "merged as "+mdCode(git.ShortSHA(r.Commit)))
 	}
 	if len(r.Projects) == 0 {
 		items = append(items, "no projects")
@@ -157,7 +157,7 @@ func fitApply(r report.Run, opts MarkdownOptions, limit int, marker bool, where 
 	}
 	if omitted > 0 {
 		add(fmt.Sprintf("*… and why %s %s not applied: not shown here (see %s).*\n\n",
-			english.Plural(omitted, "more project", "more projects"), pick(omitted == 1, "was", "were"), where))
+			english.Plural(omitted, "more project", "more projects"), english.Agree(omitted, "was", "were"), where))
 	}
 	if d.verified != nil {
 		if s := d.verified.text(); fits(s) {
@@ -223,19 +223,11 @@ func approversCell(g *report.Gate) string {
 
 // mdLogins escapes logins as "@bob, @carol" for markdown prose (mdText breaks the mention).
 func mdLogins(logins []string) string {
-	shown := logins
-	if len(shown) > maxApprovers {
-		shown = shown[:maxApprovers]
-	}
-	names := make([]string, len(shown))
-	for i, l := range shown {
+	names := make([]string, len(logins))
+	for i, l := range logins {
 		names[i] = mdText("@" + fit(l, 60))
 	}
-	out := strings.Join(names, ", ")
-	if n := len(logins) - len(shown); n > 0 {
-		out += fmt.Sprintf(" and %d more", n)
-	}
-	return out
+	return english.ClipList(names, maxApprovers)
 }
 
 // reviewSection is a project that was not applied (or allowed): every gate reason, its
@@ -356,7 +348,7 @@ func footerFor(r report.Run, opts MarkdownOptions) string {
 			opts.Commit = r.Commit
 		}
 		if r.Reviewed != "" {
-			items = append(items, "Reviewed commit "+mdCode(ci.ShortSHA(r.Reviewed)))
+			items = append(items, "Reviewed commit "+mdCode(git.ShortSHA(r.Reviewed)))
 		}
 	case opts.Commit == "":
 		opts.Commit = r.Reviewed

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,20 @@ func TestSafeURL(t *testing.T) {
 	opts := MarkdownOptions{RunURL: "javascript:alert(1)", Version: "v1"}
 	if f := mdFooter(opts); strings.Contains(f, "javascript") {
 		t.Errorf("footer links an unsafe URL: %s", f)
+	}
+}
+
+// mdLogins names ten approvers at most and counts the rest, each mention still broken.
+func TestMDLoginsClipsTheList(t *testing.T) {
+	var logins []string
+	for i := range 12 {
+		logins = append(logins, fmt.Sprintf("user%d", i))
+	}
+	got := mdLogins(logins)
+	if !strings.HasSuffix(got, "user9 and 2 more") || strings.Contains(got, "user10") || strings.Count(got, ", ") != 9 {
+		t.Errorf("mdLogins(12 logins) = %q", got)
+	}
+	if got := mdLogins(logins[:2]); strings.Contains(got, "more") {
+		t.Errorf("mdLogins(2 logins) = %q", got)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -63,7 +63,7 @@ func TrackingBody(t Tracking) string {
 		if u := safeURL(e.RunURL); u != "" {
 			run = "[run](" + u + ")"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | ⏭ %s | %s | %s |\n", ci.ShortSHA(e.Merge), pr, mdText(e.Status), mdText(fit(firstLine(e.Reason), 300)), run)
+		fmt.Fprintf(&b, "| `%s` | %s | ⏭ %s | %s | %s |\n", git.ShortSHA(e.Merge), pr, mdText(e.Status), mdText(fit(firstLine(e.Reason), 300)), run)
 	}
 	fmt.Fprintf(&b, "\n### The way back: a reviewed pull request\n\n")
 	fmt.Fprintf(&b, "1. On a branch from the default branch, run %s and commit the file it writes, %s (comments only: it changes the project without changing what it does).\n",
@@ -89,7 +89,7 @@ func TrackingNotApplied(e TrackingEntry, reopened bool) string {
 	if reopened {
 		lead = "⏭ Not applied again; reopening"
 	}
-	return fmt.Sprintf("%s: the merge `%s`%s, %s: %s", lead, ci.ShortSHA(e.Merge), pr, mdText(e.Status), mdText(fit(firstLine(e.Reason), 300)))
+	return fmt.Sprintf("%s: the merge `%s`%s, %s: %s", lead, git.ShortSHA(e.Merge), pr, mdText(e.Status), mdText(fit(firstLine(e.Reason), 300)))
 }
 
 // TrackingResolved is the comment that closes the issue: which apply brought the project in
@@ -104,7 +104,7 @@ func TrackingResolved(merge string, pr int, approvers []string, runURL string, a
 		run = " ([run](" + u + "))"
 	}
 	return fmt.Sprintf("✅ In line with the default branch again at %s: the merge `%s` of #%d applied its reviewed plan%s%s. It covers the merges listed above. Closing; tfgate reopens this issue if a merged change of the project is not applied again.",
-		at.UTC().Format("2006-01-02 15:04 UTC"), ci.ShortSHA(merge), pr, by, run)
+		at.UTC().Format("2006-01-02 15:04 UTC"), git.ShortSHA(merge), pr, by, run)
 }
 
 // shellWord quotes a project name for a command line, when needed.

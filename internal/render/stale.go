@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -35,7 +35,7 @@ func (s Stale) by() string {
 	if s.Merge > 0 {
 		return fmt.Sprintf("#%d", s.Merge)
 	}
-	return ci.ShortSHA(s.Commit)
+	return git.ShortSHA(s.Commit)
 }
 
 // StaleStatus is the tfgate/gate description of a stale plan, within GitHub's 140
@@ -70,7 +70,7 @@ func StaleBanner(s Stale) string {
 		StaleBannerOpen,
 		"> [!WARNING]",
 		fmt.Sprintf("> **This plan is stale.** %s changed %s on `%s` (commit `%s`) since it was planned.",
-			s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), ci.ShortSHA(s.Commit)),
+			s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), git.ShortSHA(s.Commit)),
 		"> " + next,
 		StaleBannerClose,
 	}, "\n")

@@ -45,20 +45,12 @@ func StepSummary(r report.Run, opts MarkdownOptions) string {
 				}
 			}
 		}
-		shown := left
-		if len(shown) > 20 {
-			shown = shown[:20]
-		}
-		names := make([]string, len(shown))
-		for i, n := range shown {
+		names := make([]string, len(left))
+		for i, n := range left {
 			names[i] = mdCode(fit(n, 80))
 		}
-		more := ""
-		if len(left) > len(shown) {
-			more = fmt.Sprintf(" and %d more", len(left)-len(shown))
-		}
-		fmt.Fprintf(&b, "> [!WARNING]\n> **This summary is shortened** to fit GitHub's %d KiB limit for a job summary: the details of %s%s (%s) are not shown, or only in part. The pull request comment and the CI log have the whole report.\n\n",
-			opts.limit(StepSummaryLimit)>>10, strings.Join(names, ", "), more, english.Plural(len(left), "project", "projects"))
+		fmt.Fprintf(&b, "> [!WARNING]\n> **This summary is shortened** to fit GitHub's %d KiB limit for a job summary: the details of %s (%s) are not shown, or only in part. The pull request comment and the CI log have the whole report.\n\n",
+			opts.limit(StepSummaryLimit)>>10, english.ClipList(names, 20), english.Plural(len(left), "project", "projects"))
 	}
 	b.WriteString(timing)
 	b.WriteString(footerFor(r, opts))

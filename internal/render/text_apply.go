@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -47,10 +47,10 @@ func (t *textWriter) reviewHeader(r report.Run) {
 		items = append(items, fmt.Sprintf("Pull request #%d", r.PR))
 	}
 	if r.Reviewed != "" {
-		items = append(items, pick(r.Kind == report.KindGate, "head ", "reviewed ")+clean(ci.ShortSHA(r.Reviewed)))
+		items = append(items, pick(r.Kind == report.KindGate, "head ", "reviewed ")+clean(git.ShortSHA(r.Reviewed)))
 	}
 	if r.Kind == report.KindApply && r.Commit != "" {
-		items = append(items, "merged as "+clean(ci.ShortSHA(r.Commit)))
+		items = append(items, "merged as "+clean(git.ShortSHA(r.Commit)))
 	}
 	if len(items) == 0 {
 		items = append(items, english.Plural(len(r.Projects), "project", "projects"))

@@ -2,7 +2,7 @@ package stage
 
 import "context"
 
-// future is a call running beside the caller's own work: a run finds terraform and reads
+// Future is a call running beside the caller's own work: a run finds terraform and reads
 // git while it selects projects and loads policies, instead of one after the other.
 type Future[T any] struct {
 	done   chan struct{}
@@ -11,7 +11,7 @@ type Future[T any] struct {
 	err    error
 }
 
-// background starts f with a context of its own, cancelled by stop.
+// Background starts f with a context of its own, cancelled by stop.
 func Background[T any](ctx context.Context, f func(context.Context) (T, error)) *Future[T] {
 	ctx, cancel := context.WithCancel(ctx)
 	fu := &Future[T]{done: make(chan struct{}), cancel: cancel}
@@ -22,13 +22,13 @@ func Background[T any](ctx context.Context, f func(context.Context) (T, error)) 
 	return fu
 }
 
-// wait returns f's result.
+// Wait returns f's result.
 func (f *Future[T]) Wait() (T, error) {
 	<-f.done
 	return f.v, f.err
 }
 
-// stop cancels f if it still runs and waits for it: a run that ends early (nothing to
+// Stop cancels f if it still runs and waits for it: a run that ends early (nothing to
 // plan, a policy that does not compile) leaves no process behind. Safe after wait.
 func (f *Future[T]) Stop() {
 	f.cancel()

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -62,7 +62,7 @@ type Vanished struct {
 // it). prefix is the root below the git top level ("" or "sub/"). The caller must call
 // done once it no longer reads addresses from the tree.
 func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *BaseView, done func(), err error) {
-	git := ci.Git{Dir: root}
+	repo := git.Git{Dir: root}
 	sha, cfg, _, err := BaseConfig(ctx, root, configFile, rev)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the configuration at the base commit %s: %w", rev, err)
@@ -72,7 +72,7 @@ func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *Bas
 		return nil, nil, err
 	}
 	done = func() { os.RemoveAll(scratch) }
-	if err := git.Export(ctx, sha, scratch); err != nil {
+	if err := repo.Export(ctx, sha, scratch); err != nil {
 		done()
 		return nil, nil, err
 	}
@@ -84,7 +84,7 @@ func baseView(ctx context.Context, root, configFile, prefix, rev string) (v *Bas
 	disc, err := project.DiscoverIn(ctx, scratch, baseRoot, cfg)
 	if err != nil {
 		done()
-		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", ci.ShortSHA(sha), err)
+		return nil, nil, fmt.Errorf("find the projects at the base commit %s: %w", git.ShortSHA(sha), err)
 	}
 	v.Projects = disc.Projects
 	for _, cp := range cfg.Projects {
@@ -196,7 +196,7 @@ func baseViewNotes(sel *Selection) []string {
 	for _, name := range sel.ByBase {
 		notes = append(notes, fmt.Sprintf("%s is planned because the base commit's configuration says this change touches it, though the change's own configuration does not: a change cannot take a project out of its own review", name))
 	}
-	explained := map[string]bool{} // RemovedNotes and ModuleNotes already say why it went
+	explained := map[string]bool{} // removedNotes and moduleNotes already say why it went
 	for _, d := range sel.Removed {
 		explained[d] = true
 	}
@@ -217,6 +217,7 @@ func baseViewNotes(sel *Selection) []string {
 	return notes
 }
 
+// ListFiles names at most max of files and counts the rest: "a, b and 3 more".
 func ListFiles(files []string, max int) string {
 	if len(files) <= max {
 		return strings.Join(files, ", ")
@@ -235,11 +236,11 @@ func pluralVerb(n int, one, many string) string {
 // are not inert under the rules: what every plan's input hash covers besides the project's
 // own inputs, so that apply finds a plan stale when one of them changed.
 func sharedIn(ctx context.Context, root string, all []project.Project, rules *config.Config) ([]string, error) {
-	tracked, err := ci.Git{Dir: root}.ListFiles(ctx, "HEAD", "")
+	tracked, err := git.Git{Dir: root}.ListFiles(ctx, "HEAD", "")
 	if err != nil {
 		return nil, err
 	}
-	prefix, err := ci.Git{Dir: root}.Prefix(ctx)
+	prefix, err := git.Git{Dir: root}.Prefix(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +267,7 @@ func terraformWrites(f string) bool {
 		strings.Contains(f, "/terraform.tfstate.d/")
 }
 
-// sharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
+// SharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
 // input hash covers besides the project's own inputs.
 func SharedSums(ctx context.Context, root string, all []project.Project, rules *config.Config, outDir string) (map[string]string, error) {
 	files, err := sharedIn(ctx, root, all, rules)

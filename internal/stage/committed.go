@@ -5,7 +5,7 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -31,10 +31,10 @@ func (c *committedDataDirs) check(ctx context.Context, p project.Project) error 
 		return nil
 	}
 	c.once.Do(func() {
-		if _, err := ci.TopLevel(ctx, c.root); err != nil {
+		if _, err := git.TopLevel(ctx, c.root); err != nil {
 			return // a plain directory: no index, nothing committed
 		}
-		c.files, c.err = ci.Git{Dir: c.root}.TrackedDirFiles(ctx, project.DataDirName)
+		c.files, c.err = git.Git{Dir: c.root}.TrackedDirFiles(ctx, project.DataDirName)
 	})
 	if c.err != nil {
 		return c.err
@@ -45,7 +45,7 @@ func (c *committedDataDirs) check(ctx context.Context, p project.Project) error 
 	return nil
 }
 
-// refuseTerraformFiles is the stage that refuses, before terraform runs, a project with a
+// RefuseTerraformFiles is the stage that refuses, before terraform runs, a project with a
 // committed data directory, or whose terraform.d/plugins leads elsewhere through a link
 // (project.LinkedPlugins).
 func RefuseTerraformFiles(ctx context.Context, r *ProjectRun) error {

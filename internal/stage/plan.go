@@ -42,12 +42,12 @@ type PlanOptions struct {
 	PlanKey       string   // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
 	Policies      Policies // Policies.Engine nil: no policies configured
 	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
-	// SharedSums are the sha256 sums of the files outside every project (sharedSums):
-	// every bundle's input hash covers them, so that apply finds a plan stale when one
-	// changed.
+	// SharedSums are the sha256 sums of the files outside every project (the function
+	// SharedSums): every bundle's input hash covers them, so that apply finds a plan stale
+	// when one changed.
 	SharedSums map[string]string
 
-	Procs int // terraform's GOMAXPROCS (terraformProcs), set by the run
+	Procs int // terraform's GOMAXPROCS (TerraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
 	KeepDataDirs string
 	committed    *committedDataDirs // what git tracks under .terraform (committed.go)
@@ -118,7 +118,7 @@ func (opts *PlanOptions) Defaults() error {
 	return nil
 }
 
-// projectRun is the state one project's stages share.
+// ProjectRun is the state one project's stages share.
 type ProjectRun struct {
 	Opts    *PlanOptions
 	Project project.Project
@@ -138,14 +138,14 @@ type ProjectRun struct {
 	LockTimeout time.Duration
 }
 
-// stage is one step of a project's job. phase names it in progress ("" for a stage too
+// Stage is one step of a project's job. phase names it in progress ("" for a stage too
 // quick to show, or one that reports its own phase).
 type Stage struct {
 	Phase string
 	Run   func(ctx context.Context, r *ProjectRun) error
 }
 
-// planStages: what `tfgate plan` does to each project. Apply and drift reuse the first
+// PlanStages: what `tfgate plan` does to each project. Apply and drift reuse the first
 // stages and add their own.
 var PlanStages = []Stage{
 	{"", CheckProblems},
@@ -159,7 +159,7 @@ var PlanStages = []Stage{
 	{"", writeBundle},
 }
 
-// runStages runs the stages in order; the first error fails the project (and leaves no
+// RunStages runs the stages in order; the first error fails the project (and leaves no
 // half-bundle behind).
 func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Project {
 	// Every known value of the project's sensitive variables: terraform can quote them in
@@ -189,7 +189,7 @@ func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Projec
 	return r.Result
 }
 
-// checkProblems fails a project whose files could not be read (a bad module source, an
+// CheckProblems fails a project whose files could not be read (a bad module source, an
 // HCL syntax error): terraform would fail on them too.
 func CheckProblems(_ context.Context, r *ProjectRun) error {
 	if len(r.Project.Problems) > 0 {
@@ -219,6 +219,9 @@ func hashInputs(ctx context.Context, r *ProjectRun) error {
 	return nil
 }
 
+// InitProject is the stage that runs terraform init in the project's directory (reporting
+// "queued" while it waits behind another project's init) and keeps the runner for the
+// stages after it.
 func InitProject(ctx context.Context, r *ProjectRun) error {
 	tf, err := r.Opts.NewRunner(filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir)), terraform.RunnerOptions{
 		Env: r.Opts.TerraformEnv, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
@@ -259,10 +262,13 @@ func unreachableBackend(err error) (*terraform.CommandError, bool) {
 	return nil, false
 }
 
+// SelectWorkspace is the stage that selects the project's workspace.
 func SelectWorkspace(ctx context.Context, r *ProjectRun) error {
 	return r.TF.SelectWorkspace(ctx, r.Project.Workspace)
 }
 
+// PlanProject is the stage that runs terraform plan into the project's plan file, readable
+// by its owner only.
 func PlanProject(ctx context.Context, r *ProjectRun) error {
 	r.PlanFile = filepath.Join(r.Dir, bundle.PlanFile)
 	progress := NewDetailer(r.Opts.Now, r.Detail, terraform.PlanDetail)
@@ -274,6 +280,8 @@ func PlanProject(ctx context.Context, r *ProjectRun) error {
 	return os.Chmod(r.PlanFile, 0o600)
 }
 
+// ShowPlan is the stage that reads the plan file back (terraform show -json) into the
+// project's masked changes.
 func ShowPlan(ctx context.Context, r *ProjectRun) error {
 	raw, err := r.TF.ShowPlan(ctx, r.PlanFile)
 	if err != nil {
@@ -339,7 +347,7 @@ func writeBundle(ctx context.Context, r *ProjectRun) error {
 	return nil
 }
 
-// policyVerdict is what the bundle records of the policies' result (already masked): the
+// PolicyVerdict is what the bundle records of the policies' result (already masked): the
 // gate judges the plan by it. nil when no policies are configured.
 func PolicyVerdict(res *policy.Result) *bundle.PolicyVerdict {
 	if res == nil {

@@ -12,7 +12,7 @@ import (
 
 // Where a plan run's files go and which files a project's plan covers.
 
-// outside drops the files under outDir (an --out inside the repository): bundles being
+// Outside drops the files under outDir (an --out inside the repository): bundles being
 // written are not inputs of the projects they describe.
 func Outside(files []string, root, outDir string) []string {
 	rel, err := filepath.Rel(root, outDir)
@@ -29,7 +29,7 @@ func Outside(files []string, root, outDir string) []string {
 	return kept
 }
 
-// bundleDirs names each project's bundle directory. Names that sanitise to the same
+// BundleDirs names each project's bundle directory. Names that sanitise to the same
 // directory ("a/b" and "a_b") get a hash suffix each, so no bundle overwrites another.
 func BundleDirs(projects []project.Project) []string {
 	dirs := make([]string, len(projects))
@@ -47,7 +47,7 @@ func BundleDirs(projects []project.Project) []string {
 	return dirs
 }
 
-// projectFiles are the changed files inside the project's dir or its local modules.
+// ProjectFiles are the changed files inside the project's dir or its local modules.
 func ProjectFiles(p project.Project, files []string) []string {
 	out := []string{}
 	for _, f := range files {

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/policy"
 )
 
@@ -112,7 +112,7 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 	if len(candidates) == 0 {
 		candidates = []string{DefaultPolicyDir}
 	}
-	fsys, err := ci.Git{Dir: opts.Root}.TreeFS(ctx, sha, candidates)
+	fsys, err := git.Git{Dir: opts.Root}.TreeFS(ctx, sha, candidates)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -124,12 +124,12 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 // It returns the commit's full sha and a description such as "base commit 3f2c1aa
 // (origin/main)".
 func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, cfg *config.Config, source string, err error) {
-	git := ci.Git{Dir: root}
-	if sha, err = git.Commit(ctx, rev); err != nil {
+	repo := git.Git{Dir: root}
+	if sha, err = repo.Commit(ctx, rev); err != nil {
 		return "", nil, "", err
 	}
 	source = fmt.Sprintf("base commit %s (%s)", sha[:7], rev)
-	prefix, err := git.Prefix(ctx)
+	prefix, err := repo.Prefix(ctx)
 	if err != nil {
 		return "", nil, "", err
 	}
@@ -138,7 +138,7 @@ func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, 
 		return "", nil, "", err
 	}
 	cfg = config.Default()
-	data, err := git.ReadFile(ctx, sha, prefix+cfgFile)
+	data, err := repo.ReadFile(ctx, sha, prefix+cfgFile)
 	switch {
 	case err == nil:
 		// Parsed without a root: the base commit's files are not on disk.
@@ -153,7 +153,7 @@ func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, 
 
 // changedSince lists the files changed since base (nil when git cannot tell).
 func changedSince(ctx context.Context, root, base string) []string {
-	changes, err := ci.Git{Dir: root}.ChangedFiles(ctx, base)
+	changes, err := git.Git{Dir: root}.ChangedFiles(ctx, base)
 	if err != nil {
 		return nil
 	}
@@ -224,7 +224,7 @@ func baseNotes(opts PolicyOptions, out Policies, worktreePaths []string) []strin
 	return notes
 }
 
-// policyPaths are the configured paths, or the default dir when it exists in fsys.
+// PolicyPaths are the configured paths, or the default dir when it exists in fsys.
 func PolicyPaths(cfg *config.Config, fsys fs.FS) []string {
 	if len(cfg.Policies.Paths) > 0 {
 		return cfg.Policies.Paths

@@ -27,7 +27,7 @@ type Progress interface {
 // in the name, dir, workspace and duration.
 type step func(ctx context.Context, p project.Project, phase func(string)) report.Project
 
-// poolOptions shape a run of forEach.
+// PoolOptions shape a run of ForEach.
 type PoolOptions struct {
 	Limit    int // at most this many projects at once; <= 0 = number of CPUs
 	Progress Progress
@@ -38,7 +38,7 @@ type PoolOptions struct {
 	Now     func() time.Time
 }
 
-// dirCount is how many of the projects can run at the same time: those of one directory
+// DirCount is how many of the projects can run at the same time: those of one directory
 // (its workspaces) never do.
 func DirCount(projects []project.Project) int {
 	dirs := map[string]bool{}
@@ -48,8 +48,8 @@ func DirCount(projects []project.Project) int {
 	return len(dirs)
 }
 
-// terraformProcs is the GOMAXPROCS of each terraform process when forEach runs n projects
-// that may run together (dirCount), at most limit at once: the CPUs shared among those
+// TerraformProcs is the GOMAXPROCS of each terraform process when ForEach runs n projects
+// that may run together (DirCount), at most limit at once: the CPUs shared among those
 // running together, at least one; 0 (terraform's own default) when they run one at a time.
 func TerraformProcs(limit, n int) int {
 	cpus := runtime.GOMAXPROCS(0) // the CPUs this process may use (cgroup limits included)
@@ -63,7 +63,7 @@ func TerraformProcs(limit, n int) int {
 	return max(1, cpus/at)
 }
 
-// forEach runs step for every project with bounded parallelism and returns the results in
+// ForEach runs step for every project with bounded parallelism and returns the results in
 // project order. Projects sharing a directory (several workspaces) never run at the same
 // time: they share its lock file and local state. One project failing does not stop the others.
 // When ctx is cancelled, a project still running is reported interrupted (if its step
@@ -193,6 +193,7 @@ func outcome(s report.Status) string {
 	return "failed"
 }
 
+// NopProgress is a Progress that reports nothing.
 type NopProgress struct{}
 
 func (NopProgress) Start(string, string)    {}
@@ -200,7 +201,7 @@ func (NopProgress) Phase(string, string)    {}
 func (NopProgress) Detail(string, string)   {}
 func (NopProgress) Finished(report.Project) {}
 
-// detailOf is where the stages of project name report their progress detail.
+// DetailOf is where the stages of project name report their progress detail.
 func DetailOf(p Progress, name string) func(string) {
 	if p == nil {
 		return func(string) {}

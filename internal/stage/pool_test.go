@@ -253,7 +253,7 @@ func TestTerraformProcs(t *testing.T) {
 		{limit: 10 * cpus, n: 1000, want: 1},    // more at once than CPUs: at least one each
 	} {
 		if got := TerraformProcs(tc.limit, tc.n); got != tc.want {
-			t.Errorf("terraformProcs(%d, %d) = %d, want %d (%d CPUs)", tc.limit, tc.n, got, tc.want, cpus)
+			t.Errorf("TerraformProcs(%d, %d) = %d, want %d (%d CPUs)", tc.limit, tc.n, got, tc.want, cpus)
 		}
 	}
 }
@@ -262,9 +262,9 @@ func TestTerraformProcs(t *testing.T) {
 func TestDirCount(t *testing.T) {
 	ps := []project.Project{{Name: "a", Dir: "envs/a"}, {Name: "a-stage", Dir: "envs/a", Workspace: "stage"}, {Name: "b", Dir: "envs/b"}}
 	if got := DirCount(ps); got != 2 {
-		t.Errorf("dirCount = %d, want 2", got)
+		t.Errorf("DirCount = %d, want 2", got)
 	}
 	if got := DirCount(nil); got != 0 {
-		t.Errorf("dirCount(nil) = %d", got)
+		t.Errorf("DirCount(nil) = %d", got)
 	}
 }

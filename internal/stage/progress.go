@@ -27,11 +27,13 @@ type detailer struct {
 	lastText string
 }
 
+// NewDetailer reports terraform's progress through emit, formatted by format, at most every
+// detailEvery (see detailer).
 func NewDetailer(now func() time.Time, emit func(string), format func(terraform.Progress) (string, string)) *detailer {
 	return &detailer{now: now, emit: emit, format: format}
 }
 
-// update is a terraform.PlanOptions.Progress.
+// Update is a terraform.PlanOptions.Progress.
 func (d *detailer) Update(p terraform.Progress) {
 	text, kind := d.format(p)
 	d.mu.Lock()

@@ -20,8 +20,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tfgate/tfgate/internal/ci"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/tffiles"
 )
@@ -67,7 +67,7 @@ type Selection struct {
 	// review.
 	Shared []string
 	// Notes say, for people, what the change does that planning will not show: the
-	// RemovedNotes of Removed, a note for each of NowModules, the provider binaries a change
+	// removedNotes of Removed, a note for each of NowModules, the provider binaries a change
 	// adds under terraform.d/plugins, then what the base view adds.
 	Notes []string
 }
@@ -80,7 +80,7 @@ type ModuleNote struct {
 
 // Select discovers the repository's projects and picks the ones the options ask for.
 func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
-	top, err := ci.TopLevel(ctx, opts.Root)
+	top, err := git.TopLevel(ctx, opts.Root)
 	if err != nil {
 		// Without git (a plain directory) names and --all still work; the root is the
 		// repository.
@@ -109,14 +109,14 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		return sel, nil
 	}
 
-	git := ci.Git{Dir: opts.Root}
+	repo := git.Git{Dir: opts.Root}
 	base := opts.Base
 	if base == "" {
-		if base, err = git.DefaultBase(ctx); err != nil {
+		if base, err = repo.DefaultBase(ctx); err != nil {
 			return sel, err
 		}
 	}
-	changes, err := git.ChangedFiles(ctx, base)
+	changes, err := repo.ChangedFiles(ctx, base)
 	if err != nil {
 		return sel, err
 	}
@@ -137,10 +137,10 @@ func Select(ctx context.Context, opts SelectOptions) (Selection, error) {
 		sel.Projects = append(sel.Projects, t.Project)
 		sel.Why = append(sel.Why, t.File)
 	}
-	if sel.NowModules, err = nowModules(ctx, git, prefix, changes.MergeBase, files, disc.UsedAsModule); err != nil {
+	if sel.NowModules, err = nowModules(ctx, repo, prefix, changes.MergeBase, files, disc.UsedAsModule); err != nil {
 		return sel, err
 	}
-	sel.Notes = append(RemovedNotes(sel.Removed), ModuleNotes(sel.NowModules)...)
+	sel.Notes = append(removedNotes(sel.Removed), moduleNotes(sel.NowModules)...)
 	sel.Notes = append(sel.Notes, project.ProviderBinaryNotes(all, files, deletedFiles(opts.Root, files))...)
 	bv, done, err := baseView(ctx, opts.Root, opts.ConfigFile, prefix, changes.Base)
 	if err != nil {
@@ -186,7 +186,7 @@ func onlyNamed(sel Selection, named []project.Project) (Selection, error) {
 	return sel, nil
 }
 
-// rootPrefix is root relative to the git top level: "" when they are the same, else
+// RootPrefix is root relative to the git top level: "" when they are the same, else
 // "a/b/".
 func RootPrefix(top, root string) (string, error) {
 	topAbs, err := filepath.EvalSymlinks(top)
@@ -210,7 +210,7 @@ func RootPrefix(top, root string) (string, error) {
 // relativeToRoot turns paths relative to the git top level into paths relative to root
 // and drops files outside root (what policies, which live under root, care about).
 func relativeToRoot(ctx context.Context, root string, files []string) ([]string, error) {
-	top, err := ci.TopLevel(ctx, root)
+	top, err := git.TopLevel(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -227,8 +227,8 @@ func relativeToRoot(ctx context.Context, root string, files []string) ([]string,
 	return out, nil
 }
 
-// rootRelative turns paths relative to the git top level into paths relative to root
-// (they differ when -C points below the top level; prefix is rootPrefix's). Files
+// RootRelative turns paths relative to the git top level into paths relative to root
+// (they differ when -C points below the top level; prefix is RootPrefix's). Files
 // elsewhere in the repository become "../" paths: modules there have users under root.
 func RootRelative(prefix string, files []string) []string {
 	if prefix == "" {
@@ -251,7 +251,7 @@ func RootRelative(prefix string, files []string) []string {
 // that were projects at the merge base mb: every file calling them is changed, none of
 // those calls existed at mb, and the directory held Terraform files there. Such a
 // directory may still hold state that no project plans any more.
-func nowModules(ctx context.Context, git ci.Git, prefix, mb string, files []string, used map[string][]string) ([]ModuleNote, error) {
+func nowModules(ctx context.Context, repo git.Git, prefix, mb string, files []string, used map[string][]string) ([]ModuleNote, error) {
 	changed := map[string]bool{}
 	for _, f := range files {
 		changed[f] = true
@@ -262,14 +262,14 @@ func nowModules(ctx context.Context, git ci.Git, prefix, mb string, files []stri
 		if !allIn(callers, changed) {
 			continue // an unchanged file calls it: it was a module before the change too
 		}
-		before, err := usedAt(ctx, git, prefix, mb, dir, callers)
+		before, err := usedAt(ctx, repo, prefix, mb, dir, callers)
 		if err != nil {
 			return nil, err
 		}
 		if before {
 			continue
 		}
-		wasProject, err := heldTerraform(ctx, git, prefix+dir, mb)
+		wasProject, err := heldTerraform(ctx, repo, prefix+dir, mb)
 		if err != nil {
 			return nil, err
 		}
@@ -281,9 +281,9 @@ func nowModules(ctx context.Context, git ci.Git, prefix, mb string, files []stri
 }
 
 // usedAt reports whether one of callers (root-relative files) called dir at rev.
-func usedAt(ctx context.Context, git ci.Git, prefix, rev, dir string, callers []string) (bool, error) {
+func usedAt(ctx context.Context, repo git.Git, prefix, rev, dir string, callers []string) (bool, error) {
 	for _, c := range callers {
-		src, err := git.ReadFile(ctx, rev, path.Clean(prefix+c))
+		src, err := repo.ReadFile(ctx, rev, path.Clean(prefix+c))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a new file
 		}
@@ -298,8 +298,8 @@ func usedAt(ctx context.Context, git ci.Git, prefix, rev, dir string, callers []
 }
 
 // heldTerraform reports whether the top-relative dir directly held Terraform files at rev.
-func heldTerraform(ctx context.Context, git ci.Git, dir, rev string) (bool, error) {
-	files, err := git.ListFiles(ctx, rev, dir)
+func heldTerraform(ctx context.Context, repo git.Git, dir, rev string) (bool, error) {
+	files, err := repo.ListFiles(ctx, rev, dir)
 	if err != nil {
 		return false, err
 	}
@@ -329,8 +329,8 @@ func sortedDirs(m map[string][]string) []string {
 	return dirs
 }
 
-// ModuleNotes explain that a former project is now only a module.
-func ModuleNotes(mods []ModuleNote) []string {
+// moduleNotes explain that a former project is now only a module.
+func moduleNotes(mods []ModuleNote) []string {
 	var notes []string
 	for _, m := range mods {
 		users := make([]string, 0, len(m.UsedBy))
@@ -355,8 +355,8 @@ func deletedFiles(root string, files []string) []string {
 	return out
 }
 
-// RemovedNotes explain what removing Terraform code does not do.
-func RemovedNotes(dirs []string) []string {
+// removedNotes explain what removing Terraform code does not do.
+func removedNotes(dirs []string) []string {
 	var notes []string
 	for _, d := range dirs {
 		notes = append(notes, fmt.Sprintf("the Terraform code in %s was removed: removing code does not destroy what it manages; destroy it first (a reviewed destroy plan) or remove it from state deliberately", d))

@@ -26,7 +26,7 @@ type TerraformOptions struct {
 	VersionCache string
 }
 
-// pluginCacheDir is the provider cache of a run: opts' unless the config turns it off.
+// PluginCacheDir is the provider cache of a run: opts' unless the config turns it off.
 func PluginCacheDir(cfg *config.Config, opts TerraformOptions) string {
 	if !cfg.Terraform.PluginCache {
 		return ""
@@ -52,7 +52,7 @@ func ResolveTerraform(ctx context.Context, cfg *config.Config, opts TerraformOpt
 	return bin, err
 }
 
-// outDir makes --out absolute (terraform runs in each project's dir) and refuses a
+// OutDir makes --out absolute (terraform runs in each project's dir) and refuses a
 // directory that already holds files: stale bundles next to new ones could be applied.
 func OutDir(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)

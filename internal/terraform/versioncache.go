@@ -42,7 +42,7 @@ type versionCacheEntry struct {
 	Used    int64  `json:"used_ns"` // when the entry was last written, to drop the oldest
 }
 
-// key returns the path the entry is filed under (symlinks resolved: a link retargeted
+// cacheKey returns the path the entry is filed under (symlinks resolved: a link retargeted
 // to another binary must not inherit the old one's version) and the binary's identity.
 func cacheKey(path string) (string, versionCacheEntry, bool) {
 	real, err := filepath.EvalSymlinks(path)

@@ -114,7 +114,7 @@ func commentBody(w http.ResponseWriter, r *request) (string, bool) {
 	return *in.Body, true
 }
 
-// findComment returns the comment, or answers 404.
+// findCommentLocked returns the comment, or answers 404.
 func (s *Server) findCommentLocked(w http.ResponseWriter, r *request) (*repo, int, bool) {
 	id, ok := pathInt(w, r, "comment_id")
 	if !ok {

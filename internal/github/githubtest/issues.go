@@ -118,7 +118,7 @@ func checkIssue(w http.ResponseWriter, in issueInput) bool {
 	return true
 }
 
-// ensureLabels creates the labels an issue names, as GitHub does for writers.
+// ensureLabelsLocked creates the labels an issue names, as GitHub does for writers.
 func (s *Server) ensureLabelsLocked(rp *repo, names []string) []string {
 	var out []string
 	for _, n := range names {

@@ -1,4 +1,4 @@
-package ci
+package git
 
 import "github.com/tfgate/tfgate/internal/english"
 

@@ -1,4 +1,4 @@
-package ci
+package git
 
 import (
 	"context"
@@ -94,4 +94,16 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 	}
 	sort.Strings(files)
 	return Changes{Base: base, MergeBase: mb, Files: files, Committed: committed}, nil
+}
+
+// DiffFiles lists the files (root-relative slash paths, sorted) that differ between the
+// trees of commits from and to; a rename lists both paths, as ChangedFiles does.
+func (g Git) DiffFiles(ctx context.Context, from, to string) ([]string, error) {
+	out, err := g.run(ctx, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed between %s and %s: %w", ShortSHA(from), ShortSHA(to), err)
+	}
+	files := splitZ(out)
+	sort.Strings(files)
+	return files, nil
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ci
+package git
 
 import (
 	"os"

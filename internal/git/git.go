@@ -1,7 +1,7 @@
-// Package ci knows where tfgate runs: the facts of the local git checkout (head, base,
-// merge base, changed files, files at another commit) and, in GitHub Actions, the run's
-// environment and event payload. It is the one package that reads the environment.
-package ci
+// Package git reads the local git checkout tfgate runs in: its top level, head, base and
+// merge base, the files changed, tracked or uncommitted, and files at another commit. It runs
+// the git binary with an argument vector, never a shell.
+package git
 
 import (
 	"bytes"
