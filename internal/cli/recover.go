@@ -42,7 +42,7 @@ func runRecover(cmd *cobra.Command, a *app, opts recoverOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := pipeline.Recover(ctx, pipeline.RecoverRequest{Env: env, Names: opts.Projects, Reason: opts.Reason})
+	files, err := pipeline.RunRecover(ctx, pipeline.RecoverRequest{Env: env, Names: opts.Projects, Reason: opts.Reason})
 	for _, f := range files {
 		fmt.Fprintf(a.stdout, "wrote %s\n", f)
 	}

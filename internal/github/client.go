@@ -172,7 +172,7 @@ type API interface {
 	ListLabels(ctx context.Context, repo Repo) ([]Label, error)
 	CreateLabel(ctx context.Context, repo Repo, l Label) error
 
-	// The calls that keep open pull requests told when their plans go stale (stale.go):
+	// The calls that keep open pull requests told when their plans go stale (pipeline/run_notify_stale.go):
 	// project labels on pull requests, the open ones of a label, a re-plan workflow.
 
 	// AddLabels adds labels to issue or pull request number (GitHub creates missing ones).

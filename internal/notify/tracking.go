@@ -22,7 +22,7 @@ import (
 // every further merge that is not applied either, and closed with a note by the first run
 // that applies a reviewed plan of the project (which then matches the default branch: the
 // bundle's inputs were verified against the merge). The issue gives the way back
-// (pipeline/recover.go). They are records like drift's issues: a Tracker of their own kind.
+// (pipeline/run_recover.go). They are records like drift's issues: a Tracker of their own kind.
 
 // TrackingKind is the record marker kind of the tracking issues, TrackingLabel their label
 // (the one they are listed by).

@@ -1,10 +1,14 @@
-// Package pipeline holds one runner per command, each with one entry point: RunPlan
-// (`tfgate plan`, runplan.go), RunGate (`tfgate gate`, gaterun.go), RunApply (`tfgate
-// apply`, apply*.go), RunDrift (`tfgate drift`, drift.go) and RunPublish (`tfgate publish`,
-// the matrix's results merged, publish_matrix.go). They share the pool and the stages of
-// internal/stage; the gate and apply share one review (apply.go: the pull request, the
-// base commit's rules, the bundles, each project's verdict) — the gate stops at the
-// verdict, apply goes on to apply. A runner gathers facts and sequences the steps; the
-// rules are internal/gate's, the publishing internal/notify's, the text internal/render's,
-// and the flags internal/cli's (an OptionError names a request field).
+// Package pipeline holds one runner per command, each with one entry point in a file named
+// for its command (TestRunnerFiles): RunPlan (`tfgate plan`, run_plan.go), RunGate (`tfgate
+// gate`, run_gate.go), RunApply (`tfgate apply`, run_apply.go and its steps in apply_*.go),
+// RunDrift (`tfgate drift`, run_drift.go), RunPublish (`tfgate publish`, the matrix's
+// results merged, run_publish.go), RunNotifyStale (`tfgate notify-stale`,
+// run_notify_stale.go) and RunRecover (`tfgate recover`, run_recover.go). They share the
+// environment, the pool and the stages of internal/stage; the gate and apply share one
+// gatherer (gather.go: the checkout, the bundles, GitHub) and one review (run_apply.go: the
+// pull request, the base commit's rules, the bundles, each project's verdict) — the gate
+// stops at the verdict, apply goes on to apply. A runner gathers facts and acts on gate's
+// judgement: every refusal and its words are internal/gate's (TestRefusalsAreTheGates),
+// the publishing internal/notify's, the text internal/render's, and the flags
+// internal/cli's (an OptionError names a request field).
 package pipeline

@@ -46,7 +46,7 @@ func TestRunnersDefaultTheirEnv(t *testing.T) {
 			return err
 		}, "holds no tfgate-result.json"},
 		{"recover", func(*testing.T) error { // reads the clock
-			_, err := Recover(ctx, RecoverRequest{Env: env, Names: []string{"app"}})
+			_, err := RunRecover(ctx, RecoverRequest{Env: env, Names: []string{"app"}})
 			return err
 		}, ""},
 		{"gate", func(*testing.T) error { _, err := RunGate(ctx, GateRequest{Env: env}); return err }, "GITHUB_TOKEN"},

@@ -30,10 +30,10 @@ type RecoverRequest struct {
 	Reason string   // optional: written into the file (one line)
 }
 
-// Recover writes RecoverFile into each named project's directory (once per directory: a
-// directory's workspaces share it) and returns the files written, root-relative. The file
-// names the time, so a second recovery changes it again.
-func Recover(ctx context.Context, req RecoverRequest) ([]string, error) {
+// RunRecover is `tfgate recover`: it writes RecoverFile into each named project's
+// directory (once per directory: a directory's workspaces share it) and returns the files
+// written, root-relative. The file names the time, so a second recovery changes it again.
+func RunRecover(ctx context.Context, req RecoverRequest) ([]string, error) {
 	if len(req.Names) == 0 {
 		return nil, fmt.Errorf("name the projects to recover (their tracking issues say which): tfgate recover PROJECT")
 	}
