@@ -66,9 +66,6 @@ func appliedBefore(ctx context.Context, r *stage.ProjectRun) (string, error) {
 		cur.Serial, prior.Serial), nil
 }
 
-// maxPlanJSON bounds what is decoded of a plan file's prior state.
-const maxPlanJSON = 1 << 30
-
 // stateHolds reports whether the state holds every change of the plan (see above). A plan
 // with a change it cannot check (a deposed object, an action it does not know) is not
 // held: terraform's refusal stands.
