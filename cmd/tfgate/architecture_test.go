@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,8 +17,11 @@ import (
 func TestPackageGraph(t *testing.T) {
 	imports := packageImports(t)
 	for pkg, deps := range imports {
-		if len(deps) > 10 && pkg != "cli" && pkg != "pipeline" {
-			t.Errorf("%s imports %d internal packages (%s): only cli and the runners (pipeline) may import more than 10", pkg, len(deps), strings.Join(deps, ", "))
+		// english is words (plurals, lists, short commit names) and imports nothing: like
+		// strings, it couples a package to no domain, so it does not count.
+		domains := slices.DeleteFunc(slices.Clone(deps), func(d string) bool { return d == "english" })
+		if len(domains) > 10 && pkg != "cli" && pkg != "pipeline" {
+			t.Errorf("%s imports %d internal packages besides english (%s): only cli and the runners (pipeline) may import more than 10", pkg, len(domains), strings.Join(domains, ", "))
 		}
 	}
 	for _, dep := range imports["drift"] {

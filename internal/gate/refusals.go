@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/report"
 )
@@ -404,12 +405,7 @@ func texts(code string, texts []string) []Reason {
 }
 
 // clip names at most five items, and how many more.
-func clip(items []string) string {
-	if len(items) > 5 {
-		return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more", len(items)-5)
-	}
-	return strings.Join(items, ", ")
-}
+func clip(items []string) string { return english.ClipList(items, 5) }
 
 // Overrule is the status of a run whose projects are refused (or failed) beyond the
 // gate's verdict v: a bundle that failed verification refuses even where the approvals

@@ -73,7 +73,7 @@ func (a *review) catchUp(ctx context.Context) error {
 	if dirty, err := checkout.Uncommitted(ctx); err != nil {
 		return err
 	} else if len(dirty) > 0 {
-		return fmt.Errorf("the working tree has uncommitted changes (%s): apply checks out the earlier merges it catches up and verifies each against its commit exactly; check out a clean commit", listFew(dirty))
+		return fmt.Errorf("the working tree has uncommitted changes (%s): apply checks out the earlier merges it catches up and verifies each against its commit exactly; check out a clean commit", english.ClipList(dirty, 3))
 	}
 	var stop error
 	for _, m := range pending {

@@ -378,11 +378,3 @@ func (a *review) newRecord(t *target) *applyRecord {
 	}
 	return &applyRecord{planSum: t.opened.Manifest.PlanSHA256, keepDir: dir, key: a.req.PlanKey, pushWait: wait}
 }
-
-// listFew names up to three paths, and how many more there are.
-func listFew(paths []string) string {
-	if len(paths) <= 3 {
-		return strings.Join(paths, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
-}

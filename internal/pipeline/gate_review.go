@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/render"
@@ -26,7 +27,7 @@ func reviewTargets(sel stage.Selection) []target {
 	}
 	if len(sel.Shared) > 0 {
 		out = append(out, target{
-			p:      project.Project{Name: "files outside every project (" + stage.ListFiles(sel.Shared, 3) + ")", Dir: ".", Workspace: "default"},
+			p:      project.Project{Name: "files outside every project (" + english.ClipList(sel.Shared, 3) + ")", Dir: ".", Workspace: "default"},
 			review: "shared",
 		})
 	}

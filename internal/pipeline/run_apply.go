@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
@@ -228,7 +229,7 @@ func (a *review) checkout(ctx context.Context) (git.Git, string, error) {
 	if dirty, err := checkout.Uncommitted(ctx); err != nil {
 		return checkout, "", err
 	} else if len(dirty) > 0 {
-		return checkout, "", fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", listFew(dirty), git.ShortSHA(head))
+		return checkout, "", fmt.Errorf("the working tree has uncommitted changes (%s): apply verifies the reviewed plans against commit %s exactly; check out a clean commit", english.ClipList(dirty, 3), git.ShortSHA(head))
 	}
 	if ev.Name == "push" && ev.HeadSHA != "" && ev.HeadSHA != head {
 		return checkout, "", fmt.Errorf("the checked out commit %s is not the pushed commit %s: check out the push (actions/checkout does by default)", git.ShortSHA(head), git.ShortSHA(ev.HeadSHA))

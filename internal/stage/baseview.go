@@ -11,6 +11,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
 )
@@ -212,24 +213,9 @@ func baseViewNotes(sel *Selection) []string {
 	}
 	if len(sel.Shared) > 0 {
 		notes = append(notes, fmt.Sprintf("%s %s to no project, but terraform or tfgate may read %s (a provisioner's script, file(), templatefile(), a var file, the configuration): the change needs the gate's approvals, and plans made before it are stale. Files the base commit's %s lists under ignore: are exempt.",
-			ListFiles(sel.Shared, 5), pluralVerb(len(sel.Shared), "belongs", "belong"), pluralVerb(len(sel.Shared), "it", "them"), config.FileName))
+			english.ClipList(sel.Shared, 5), english.Agree(len(sel.Shared), "belongs", "belong"), english.Agree(len(sel.Shared), "it", "them"), config.FileName))
 	}
 	return notes
-}
-
-// ListFiles names at most max of files and counts the rest: "a, b and 3 more".
-func ListFiles(files []string, max int) string {
-	if len(files) <= max {
-		return strings.Join(files, ", ")
-	}
-	return strings.Join(files[:max], ", ") + fmt.Sprintf(" and %d more", len(files)-max)
-}
-
-func pluralVerb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // sharedIn lists the files of the whole tree at root that belong to no project of all and
