@@ -2,6 +2,7 @@ package stage
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/terraform"
 	"github.com/tfgate/tfgate/internal/testenv"
 )
 
@@ -121,7 +123,12 @@ func TestPlanCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	projects, _ := project.Discover(context.Background(), root, config.Default())
-	run, err := Plan(ctx, PlanOptions{Env: Env{Root: root, TerraformEnv: testenv.RunEnv()}, Projects: projects, Binary: testBinary(t)})
+	// No terraform is needed: a cancelled run starts none (the factory says so if it does).
+	started := func(string, terraform.RunnerOptions) (terraform.Runner, error) {
+		t.Error("a cancelled run started terraform")
+		return nil, errors.New("cancelled")
+	}
+	run, err := Plan(ctx, PlanOptions{Env: Env{Root: root, TerraformEnv: testenv.RunEnv()}, Projects: projects, NewRunner: started})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("a cancelled run must say it was interrupted, got %v", err)
 	}
