@@ -20,11 +20,11 @@ import (
 // warns and recover reads the clock without panicking, gate, apply and notify-stale refuse
 // to run without GitHub, and none writes to the process's stdout or stderr.
 func TestRunnersDefaultTheirEnv(t *testing.T) {
-	root := testenv.WriteTree(t, map[string]string{"app/main.tf": `resource "terraform_data" "a" {}`})
-	env := stage.Env{Root: root, Config: config.Default(), TerraformEnv: testenv.RunEnv(), Parallel: 1}
-	withTerraform := func(t *testing.T) stage.Env {
+	fx := newRunFixture(t, nil) // its repository, and its fake terraform: no real one needed
+	env := stage.Env{Root: fx.root, Config: config.Default(), TerraformEnv: testenv.RunEnv(), Parallel: 1}
+	withTerraform := func(*testing.T) stage.Env {
 		e := env
-		e.Terraform.Override = testenv.Terraform(t)
+		e.Terraform.Override = fx.tf
 		return e
 	}
 	ctx := context.Background()
