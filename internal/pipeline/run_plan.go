@@ -93,14 +93,8 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 
 func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	run = report.Run{Kind: report.KindPlan}
-	if req.Parallel < 0 {
-		return run, stage.Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
-	}
-	if req.All && len(req.Names) > 0 {
-		return run, stage.Optionf("{All} and project names are exclusive: pass one or the other")
-	}
-	if req.All && req.Changed {
-		return run, stage.Optionf("{All} and {Changed} are exclusive: pass one or the other")
+	if err := req.check(); err != nil {
+		return run, err
 	}
 	if req.OutDir != "" {
 		out, oerr := stage.OutDir(req.OutDir)
@@ -154,46 +148,71 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
 
-	// The commit is recorded only in bundles: without --out no git is needed.
-	commit, dirty, plannedCommit := "", false, ""
-	if req.OutDir != "" {
-		facts, err := head.Wait()
-		if err != nil {
-			return run, err
-		}
-		commit, dirty = facts.commit, facts.dirty
-		if dirty {
-			req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", git.ShortSHA(commit)))
-		}
-		if commit, plannedCommit, err = reviewedCommit(ctx, checkout, req, commit); err != nil {
-			return run, err
-		}
-		if req.PlanKey == "" && req.InCI {
-			where := req.OutDir
-			if req.GitHub != nil && req.GitHub.ArtifactName != "" {
-				where += " (uploaded as the workflow artifact " + req.GitHub.ArtifactName + ", readable by everyone who can read the repository's Actions)"
-			}
-			req.Warn("PLAN FILES ARE NOT ENCRYPTED: a saved plan holds every value of the plan in clear text, secrets included, and the bundles in " + where +
-				" carry them. Set TFGATE_PLAN_KEY (a secret passphrase, the same for plan and apply) to encrypt them with age")
-		}
-	}
-	var shared map[string]string
-	if req.OutDir != "" {
-		rules := req.Config
-		if sel.BaseView != nil {
-			rules = sel.BaseView.Config
-		}
-		if shared, err = stage.SharedSums(ctx, req.Root, sel.All, rules, req.OutDir); err != nil {
+	rec := bundleRecord{}
+	if req.OutDir != "" { // the commit is recorded only in bundles: without --out no git is needed
+		if rec, err = readBundleRecord(ctx, req, checkout, head, sel); err != nil {
 			return run, err
 		}
 	}
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
-		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: commit, PlannedCommit: plannedCommit, Dirty: dirty, PR: req.PR, Fork: req.Fork,
-		Policies: pols, ChangedFiles: sel.Files, SharedSums: shared,
+		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
+		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared,
 	})
 	run.Projects = planned.Projects
 	return run, err
+}
+
+// check refuses a request whose options contradict each other.
+func (req *PlanRequest) check() error {
+	switch {
+	case req.Parallel < 0:
+		return stage.Optionf("{Parallel} %d: want a positive number (0 = number of CPUs)", req.Parallel)
+	case req.All && len(req.Names) > 0:
+		return stage.Optionf("{All} and project names are exclusive: pass one or the other")
+	case req.All && req.Changed:
+		return stage.Optionf("{All} and {Changed} are exclusive: pass one or the other")
+	}
+	return nil
+}
+
+// bundleRecord is what the bundles record of the checkout beside the plans: the commit
+// (dirty: the working tree differs from it), the commit the plan stands for when it is not
+// the one checked out (reviewedCommit), and the sums of the files outside every project.
+type bundleRecord struct {
+	commit, planned string
+	dirty           bool
+	shared          map[string]string
+}
+
+// readBundleRecord gathers the bundles' record, warning of a dirty tree and of plan files written
+// in clear text in CI.
+func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *stage.Future[headFacts], sel stage.Selection) (bundleRecord, error) {
+	facts, err := head.Wait()
+	if err != nil {
+		return bundleRecord{}, err
+	}
+	rec := bundleRecord{commit: facts.commit, dirty: facts.dirty}
+	if rec.dirty {
+		req.Warn(fmt.Sprintf("the working tree has uncommitted changes: the bundles record commit %s but plan more than it (manifest \"dirty\": true)", git.ShortSHA(rec.commit)))
+	}
+	if rec.commit, rec.planned, err = reviewedCommit(ctx, checkout, req, rec.commit); err != nil {
+		return bundleRecord{}, err
+	}
+	if req.PlanKey == "" && req.InCI {
+		where := req.OutDir
+		if req.GitHub != nil && req.GitHub.ArtifactName != "" {
+			where += " (uploaded as the workflow artifact " + req.GitHub.ArtifactName + ", readable by everyone who can read the repository's Actions)"
+		}
+		req.Warn("PLAN FILES ARE NOT ENCRYPTED: a saved plan holds every value of the plan in clear text, secrets included, and the bundles in " + where +
+			" carry them. Set TFGATE_PLAN_KEY (a secret passphrase, the same for plan and apply) to encrypt them with age")
+	}
+	rules := req.Config
+	if sel.BaseView != nil {
+		rules = sel.BaseView.Config
+	}
+	rec.shared, err = stage.SharedSums(ctx, req.Root, sel.All, rules, req.OutDir)
+	return rec, err
 }
 
 // headFacts are what bundles record of the checkout.

@@ -165,14 +165,32 @@ func TestRunnerVariables(t *testing.T) {
 	}
 }
 
-// TestRunnerProcessEnvNotUsed cannot run in parallel: it sets a process
-// environment variable that terraform must not see.
+// TestRunnerProcessEnvNotUsed cannot run in parallel: it sets a process environment
+// variable that terraform must not see. Terraform is a stand-in that writes down what of
+// the environment reached it: the runner's own, never the process's.
 func TestRunnerProcessEnvNotUsed(t *testing.T) {
 	t.Setenv("TF_VAR_name", "from-process")
-	r, _, _ := newTestRunner(t, map[string]string{"main.tf": dataConfig}, testEnv(t))
-	_, p, _ := planAndShow(t, r, PlanOptions{})
-	if got := p.Variables["name"].Value; got != "a" {
-		t.Errorf("var.name = %v, want the default: the process environment leaked into terraform", got)
+	seen := filepath.Join(t.TempDir(), "seen")
+	fake := writeFake(t, t.TempDir(), "terraform", "1.5.7", map[string]string{
+		"init": ":",
+		"plan": `echo "name=${TF_VAR_name-unset} given=${TF_VAR_given-unset}" >` + seen,
+	})
+	bin, err := Resolve(context.Background(), ResolveOptions{Override: fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv(t)
+	env["TF_VAR_given"] = "yes"
+	r, _, _ := newTestRunnerWith(t, bin, map[string]string{"main.tf": dataConfig}, env)
+	if _, err := r.Plan(context.Background(), PlanOptions{Out: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "name=unset given=yes\n"; string(got) != want {
+		t.Errorf("terraform saw %q, want %q: only the runner's environment reaches it, never the process's", got, want)
 	}
 }
 
