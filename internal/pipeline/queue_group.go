@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/ci"
+	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/project"
@@ -34,8 +35,8 @@ type queueEntry struct {
 type queueGroup struct {
 	base    string // the commit the group is built on
 	entries []queueEntry
-	// problem says why the group's pull requests cannot be identified: every project
-	// is refused with it.
+	// problem says, in gate's words (gate.GroupUnlisted, CheckPushCommit, …), why the
+	// group's pull requests cannot be identified: every project is refused with it.
 	problem string
 }
 
@@ -130,7 +131,7 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 	a.group = g
 	chain, err := checkout.FirstParents(ctx, base, ev.HeadSHA)
 	if err != nil {
-		g.problem = fmt.Sprintf("the merge group's commits cannot be listed: %v", err)
+		g.problem = gate.GroupUnlisted(err)
 		return base, nil
 	}
 	from := base
@@ -142,7 +143,7 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 			continue
 		}
 		e := queueEntry{tip: c.SHA, from: from}
-		if g.problem = checkQueueCommit(c, qb.PR, qb.Head, pending, "its merge queue branch", "remove the pull request from the queue and queue it again, so that the queue rebuilds the group"); g.problem != "" {
+		if g.problem = gate.CheckGroupCommit(queueCommit(c), qb.PR, qb.Head, pending); g.problem != "" {
 			return base, nil
 		}
 		pr := a.pr
@@ -152,13 +153,12 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 			}
 		}
 		if pr.HeadSHA != qb.Head {
-			g.problem = fmt.Sprintf("commit %s is the merge queue's entry of pull request #%d built from %s, but the pull request's head is now %s: the queue must rebuild the group",
-				git.ShortSHA(c.SHA), qb.PR, git.ShortSHA(qb.Head), git.ShortSHA(pr.HeadSHA))
+			g.problem = gate.GroupEntryMoved(c.SHA, qb.PR, qb.Head, pr.HeadSHA)
 			return base, nil
 		}
 		e.pr = pr
 		if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == pr.Number }) {
-			g.problem = fmt.Sprintf("pull request #%d has two entries in the merge group (%s): tfgate cannot tell which one was reviewed", pr.Number, git.ShortSHA(c.SHA))
+			g.problem = gate.GroupEntryTwice(pr.Number, c.SHA)
 			return base, nil
 		}
 		g.entries = append(g.entries, e)
@@ -169,13 +169,11 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 		if len(pending) > 0 {
 			last = pending[0]
 		}
-		g.problem = fmt.Sprintf("commit %s of the merge group (between %s and %s) is not the commit of any merge queue branch (gh-readonly-queue/%s/pr-<N>-<head>): tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; let the queue rebuild the group",
-			git.ShortSHA(last), git.ShortSHA(base), git.ShortSHA(ev.HeadSHA), branch)
+		g.problem = gate.GroupCommitUnknown(last, base, ev.HeadSHA, branch)
 		return base, nil
 	}
 	if g.entries[len(g.entries)-1].pr.Number != a.pr.Number {
-		g.problem = fmt.Sprintf("the merge group's head %s is the entry of pull request #%d, not of #%d that the event names",
-			git.ShortSHA(ev.HeadSHA), g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+		g.problem = gate.GroupWrongHead(ev.HeadSHA, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
 		return base, nil
 	}
 	if len(g.entries) == 1 {
@@ -184,22 +182,9 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 	return base, nil
 }
 
-// checkQueueCommit checks that entry commit c is what it claims to be: a merge (two
-// parents) merges the pull request's head; replayed commits (below) lie only below a
-// rebase merge's last commit, never below a merge commit. "" when it holds.
-func checkQueueCommit(c git.Commit, pr int, head string, below []string, source, remedy string) string {
-	if len(c.Parents) > 2 {
-		return fmt.Sprintf("commit %s (pull request #%d) is an octopus merge: a merge queue never makes one; %s", git.ShortSHA(c.SHA), pr, remedy)
-	}
-	if len(c.Parents) == 2 && c.Parents[1] != head {
-		return fmt.Sprintf("commit %s is pull request #%d's by %s, but it merges %s, not the pull request's head %s; %s",
-			git.ShortSHA(c.SHA), pr, source, git.ShortSHA(c.Parents[1]), git.ShortSHA(head), remedy)
-	}
-	if len(c.Parents) == 2 && len(below) > 0 {
-		return fmt.Sprintf("commit %s lies below pull request #%d's merge %s but is not the commit of any entry (gh-readonly-queue/…/pr-<N>-<head>) nor a merge of a pull request: tfgate cannot tell which pull request it belongs to, so not whose approvals it needs; %s",
-			git.ShortSHA(below[0]), pr, git.ShortSHA(c.SHA), remedy)
-	}
-	return ""
+// queueCommit is c as gate judges it.
+func queueCommit(c git.Commit) gate.QueueCommit {
+	return gate.QueueCommit{SHA: c.SHA, Parents: c.Parents}
 }
 
 // pushGroup finds the pull requests a push landed, when it added more than one commit to
@@ -212,7 +197,7 @@ func checkQueueCommit(c git.Commit, pr int, head string, below []string, source,
 func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head string) error {
 	chain, err := checkout.FirstParents(ctx, before, head)
 	if err != nil {
-		a.group = &queueGroup{base: before, problem: fmt.Sprintf("the pushed commits cannot be listed: %v", err)}
+		a.group = &queueGroup{base: before, problem: gate.PushUnlisted(err)}
 		return nil
 	}
 	if len(chain) <= 1 {
@@ -244,18 +229,17 @@ func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head s
 		case merged != nil:
 			for i, n := range belowPR {
 				if n != merged.Number {
-					g.problem = fmt.Sprintf("commit %s of the push was brought in by pull request #%d, but the next merge above it is #%d's (%s)",
-						git.ShortSHA(below[i]), n, merged.Number, git.ShortSHA(c.SHA))
+					g.problem = gate.PushOutOfOrder(below[i], n, merged.Number, c.SHA)
 					a.group = g
 					return nil
 				}
 			}
-			if g.problem = checkQueueCommit(c, merged.Number, merged.HeadSHA, below, "GitHub's record of its merge", "revert what was pushed, or bring it in by a reviewed pull request"); g.problem != "" {
+			if g.problem = gate.CheckPushCommit(queueCommit(c), merged.Number, merged.HeadSHA, below); g.problem != "" {
 				a.group = g
 				return nil
 			}
 			if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == merged.Number }) {
-				g.problem = fmt.Sprintf("pull request #%d merged twice in this push (%s)", merged.Number, git.ShortSHA(c.SHA))
+				g.problem = gate.PushMergedTwice(merged.Number, c.SHA)
 				a.group = g
 				return nil
 			}
@@ -264,8 +248,7 @@ func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head s
 		case introduced != nil:
 			below, belowPR = append(below, c.SHA), append(belowPR, introduced.Number)
 		default:
-			g.problem = fmt.Sprintf("commit %s of the push (%s..%s) is tied to no merged pull request (GitHub associates none with it): tfgate applies only what reviewed pull requests brought in; revert it, or bring it in by a pull request",
-				git.ShortSHA(c.SHA), git.ShortSHA(before), git.ShortSHA(head))
+			g.problem = gate.PushUntied(c.SHA, before, head)
 			a.group = g
 			return nil
 		}

@@ -20,6 +20,7 @@ import (
 //   - no gate.Code* constant is named: the code is chosen with the words, in gate;
 //   - report.StatusRefused is only compared with, never set, except in review.refuse, which
 //     refuses a project for reasons it is given (gate's);
+//   - a merge queue group's problem is set only from gate's words (gate.GroupUnlisted, …);
 //   - no verdict's state (report.Gate*) is chosen in a literal: the run's status is gate's
 //     (Verdict.State, Overrule, UncoveredReview, QueueGroup, NothingChanged).
 //
@@ -54,6 +55,11 @@ func TestRefusalsAreTheGates(t *testing.T) {
 						t.Errorf("%s names %s: the code of a refusal is chosen in gate, with its words", where(), name)
 					}
 				case *ast.AssignStmt:
+					for i, lhs := range n.Lhs {
+						if sel, ok := lhs.(*ast.SelectorExpr); ok && sel.Sel.Name == "problem" && i < len(n.Rhs) && !gateCall(n.Rhs[i]) {
+							t.Errorf("%s words a merge queue group's problem: its words are gate's", where())
+						}
+					}
 					for _, rhs := range n.Rhs {
 						if selector(rhs) == "report.StatusRefused" && fn != "refuse" {
 							t.Errorf("%s sets report.StatusRefused: only refuse refuses, for gate's reasons", where())
@@ -63,6 +69,9 @@ func TestRefusalsAreTheGates(t *testing.T) {
 						}
 					}
 				case *ast.KeyValueExpr:
+					if key, ok := n.Key.(*ast.Ident); ok && key.Name == "problem" && !gateCall(n.Value) {
+						t.Errorf("%s words a merge queue group's problem: its words are gate's", where())
+					}
 					if selector(n.Value) == "report.StatusRefused" {
 						t.Errorf("%s sets report.StatusRefused in a literal: only refuse refuses, for gate's reasons", where())
 					}
@@ -74,6 +83,12 @@ func TestRefusalsAreTheGates(t *testing.T) {
 			})
 		}
 	}
+}
+
+// gateCall reports whether e is a call of one of gate's functions.
+func gateCall(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	return ok && strings.HasPrefix(selector(call.Fun), "gate.")
 }
 
 func isLiteral(e ast.Expr) bool { _, ok := e.(*ast.CompositeLit); return ok }
