@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"path/filepath"
 	"regexp"
@@ -13,19 +12,10 @@ import (
 // Each command's runner is where a newcomer guesses it: RunX in run_x.go (RunNotifyStale in
 // run_notify_stale.go), one runner a file, and every run_*.go file holds its runner.
 func TestRunnerFiles(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset := token.NewFileSet()
 	runners := map[string]string{} // file → its runner
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parseNonTest(t, fset) {
+		file := filepath.Base(fset.Position(f.Package).Filename)
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Run") || !fn.Name.IsExported() {
@@ -41,8 +31,12 @@ func TestRunnerFiles(t *testing.T) {
 			runners[file] = fn.Name.Name
 		}
 	}
+	files, err := filepath.Glob("run_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, file := range files {
-		if strings.HasPrefix(file, "run_") && !strings.HasSuffix(file, "_test.go") && runners[file] == "" {
+		if !strings.HasSuffix(file, "_test.go") && runners[file] == "" {
 			t.Errorf("%s holds no runner: run_*.go is for a command's runner only", file)
 		}
 	}

@@ -108,14 +108,14 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	// probe, when the binary's answer is not cached) and, for bundles, the commit facts.
 	// A run that ends before planning (nothing changed, a policy that does not compile)
 	// stops them and never reports their errors.
-	tf := stage.Background(ctx, func(ctx context.Context) (terraform.Binary, error) {
+	tf := background(ctx, func(ctx context.Context) (terraform.Binary, error) {
 		return stage.ResolveTerraform(ctx, req.Config, req.Terraform)
 	})
 	defer tf.Stop()
 	checkout := git.Git{Dir: req.Root}
-	var head *stage.Future[headFacts]
+	var head *future[headFacts]
 	if req.OutDir != "" {
-		head = stage.Background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, checkout) })
+		head = background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, checkout) })
 		defer head.Stop()
 	}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
@@ -187,7 +187,7 @@ type bundleRecord struct {
 
 // readBundleRecord gathers the bundles' record, warning of a dirty tree and of plan files written
 // in clear text in CI.
-func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *stage.Future[headFacts], sel stage.Selection) (bundleRecord, error) {
+func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *future[headFacts], sel stage.Selection) (bundleRecord, error) {
 	facts, err := head.Wait()
 	if err != nil {
 		return bundleRecord{}, err
