@@ -269,6 +269,17 @@ func StaleCheckout(plannedHash, hash string, planned, now map[string]string) []R
 		inputDiff(planned, now))}}
 }
 
+// Reconcile is a gate run's status once every project's result is known: v, unless it
+// allows while a project is not allowed (refused names the refused ones), which blocks.
+// Overrule already refuses such a run; this holds the required check to the results
+// whatever the path to them, so that no later change can publish success over a refusal.
+func Reconcile(v report.Verdict, allAllowed bool, refused []string) report.Verdict {
+	if v.State != report.GateAllowed || allAllowed {
+		return v
+	}
+	return report.Verdict{State: report.GateBlocked, Description: "refused: " + strings.Join(refused, ", ")}
+}
+
 // NothingChanged is the verdict on a pull request whose head changes no project: it
 // allows, with nothing to apply.
 func NothingChanged(head string) report.Verdict {

@@ -111,6 +111,26 @@ func queueGroup(problem string) Reason {
 	return why
 }
 
+// A gate run's status never allows over a project that is not allowed.
+func TestReconcile(t *testing.T) {
+	allows := report.Verdict{State: report.GateAllowed, Description: "approved"}
+	pending := report.Verdict{State: report.GatePending, Description: "needs 1"}
+	for _, c := range []struct {
+		name       string
+		v          report.Verdict
+		allAllowed bool
+		want       report.Verdict
+	}{
+		{"allowed, every project allowed", allows, true, allows},
+		{"allowed, a project refused", allows, false, report.Verdict{State: report.GateBlocked, Description: "refused: net, dns"}},
+		{"pending stands", pending, false, pending},
+	} {
+		if got := Reconcile(c.v, c.allAllowed, []string{"net", "dns"}); got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestNothingChanged(t *testing.T) {
 	want := report.Verdict{State: report.GateAllowed, Description: "no project changes on 0123456: nothing to apply"}
 	if got := NothingChanged("0123456789abcdef"); got != want {

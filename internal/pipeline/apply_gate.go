@@ -140,7 +140,8 @@ func (a *review) finishRefusals(vs *verdicts) {
 		switch {
 		case t.failure != "":
 			res.Status, res.Error = report.StatusFailed, a.Masker.String(t.failure)
-			for _, r := range reasons {
+			for _, r := range reasons { // masked as a refusal's are: they reach the status
+				r.Text = a.Masker.String(r.Text)
 				g.Reasons = append(g.Reasons, report.Reason(r))
 			}
 		case len(reasons) > 0:
@@ -183,14 +184,17 @@ func approvals(logins []string, reviews []gate.Review, head string) []report.App
 }
 
 // refusedNames lists the refused projects for the error message.
-func refusedNames(r report.Run) string {
+func refusedNames(r report.Run) string { return strings.Join(refused(r), ", ") }
+
+// refused are the names of r's refused projects.
+func refused(r report.Run) []string {
 	var names []string
 	for _, p := range r.Projects {
 		if p.Status == report.StatusRefused {
 			names = append(names, p.Name)
 		}
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // hasPolicies reports whether the configuration cfg at commit rev has policy files.

@@ -127,6 +127,8 @@ func (a *review) gateRun(run report.Run) report.Run {
 		v := gate.NothingChanged(a.pr.HeadSHA)
 		run.Verdict = &v
 	}
+	v := gate.Reconcile(*run.Verdict, run.Count(report.StatusAllowed) == len(run.Projects), refused(run))
+	run.Verdict = &v
 	return run
 }
 
