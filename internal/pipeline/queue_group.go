@@ -38,6 +38,17 @@ type queueGroup struct {
 	// problem says, in gate's words (gate.GroupUnlisted, CheckPushCommit, …), why the
 	// group's pull requests cannot be identified: every project is refused with it.
 	problem string
+	// note says which pull request of the group changed what, for the run's notes
+	// (attributeGroup); "" before.
+	note string
+}
+
+// notes are the group's note for the run's notes: none without a group or a note.
+func (g *queueGroup) notes() []string {
+	if g == nil || g.note == "" {
+		return nil
+	}
+	return []string{g.note}
 }
 
 func entryKey(p project.Project) string { return p.Name + "\x00" + p.Workspace }
@@ -110,7 +121,7 @@ func queueBaseBranch(ev ci.Event, fallback string) string {
 // the group's base, what the gate compares with and takes the rules from; a.group is set
 // unless the group is the head's pull request alone, and holds the problem when the group
 // cannot be identified.
-func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error) {
+func (a *runFacts) gateGroup(ctx context.Context, checkout git.Git) (string, error) {
 	ev := a.gh.Event
 	branch := queueBaseBranch(ev, a.pr.BaseRef)
 	tips, err := queueTips(ctx, a.gh.API, a.repo, branch)
@@ -194,7 +205,7 @@ func queueCommit(c git.Commit) gate.QueueCommit {
 // one). One GET /commits/{sha}/pulls per commit besides the head. a.group is set when the
 // push landed more than one pull request, or holds the problem when a commit cannot be
 // tied to one.
-func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head string) error {
+func (a *runFacts) pushGroup(ctx context.Context, checkout git.Git, before, head string) error {
 	chain, err := checkout.FirstParents(ctx, before, head)
 	if err != nil {
 		a.group = &queueGroup{base: before, problem: gate.PushUnlisted(err)}
@@ -261,8 +272,9 @@ func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head s
 
 // attributeGroup finds the projects each entry of the group changed: the files that differ
 // between the entry's commit and the one it was built on, selected as plan selects the
-// projects of a change (project.ChangedWhy over the projects of all).
-func (a *review) attributeGroup(ctx context.Context, all []project.Project) error {
+// projects of a change (project.ChangedWhy over the projects of all), and words it in the
+// group's note.
+func (a *runFacts) attributeGroup(ctx context.Context, all []project.Project) error {
 	g := a.group
 	if g == nil || g.problem != "" {
 		return nil
@@ -295,6 +307,6 @@ func (a *review) attributeGroup(ctx context.Context, all []project.Project) erro
 		}
 		parts = append(parts, fmt.Sprintf("#%d (%s: %s)", e.pr.Number, git.ShortSHA(e.tip), desc))
 	}
-	a.run.Notes = append(a.run.Notes, "Merge queue group of "+fmt.Sprint(len(g.entries))+" pull requests, each project judged by the approvals of the pull requests that changed it: "+strings.Join(parts, ", ")+".")
+	g.note = "Merge queue group of " + fmt.Sprint(len(g.entries)) + " pull requests, each project judged by the approvals of the pull requests that changed it: " + strings.Join(parts, ", ") + "."
 	return nil
 }
