@@ -153,21 +153,18 @@ func (a *runFacts) gateGroup(ctx context.Context, checkout git.Git) (string, err
 			pending = append(pending, c.SHA) // a rebase merge's replayed commit: part of the entry above it
 			continue
 		}
-		e := queueEntry{tip: c.SHA, from: from}
 		if g.problem = gate.CheckGroupCommit(queueCommit(c), qb.PR, qb.Head, pending); g.problem != "" {
 			return base, nil
 		}
-		pr := a.pr
-		if qb.PR != a.pr.Number {
-			if pr, err = a.gh.API.GetPull(ctx, a.repo, qb.PR); err != nil {
-				return "", fmt.Errorf("read pull request #%d of the merge group: %w", qb.PR, err)
-			}
+		pr, err := a.entryPull(ctx, qb.PR)
+		if err != nil {
+			return "", err
 		}
 		if pr.HeadSHA != qb.Head {
 			g.problem = gate.GroupEntryMoved(c.SHA, qb.PR, qb.Head, pr.HeadSHA)
 			return base, nil
 		}
-		e.pr = pr
+		e := queueEntry{tip: c.SHA, from: from, pr: pr}
 		if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == pr.Number }) {
 			g.problem = gate.GroupEntryTwice(pr.Number, c.SHA)
 			return base, nil
@@ -175,22 +172,41 @@ func (a *runFacts) gateGroup(ctx context.Context, checkout git.Git) (string, err
 		g.entries = append(g.entries, e)
 		from, pending = c.SHA, nil
 	}
-	if len(pending) > 0 || len(g.entries) == 0 {
-		last := ev.HeadSHA
-		if len(pending) > 0 {
-			last = pending[0]
-		}
-		g.problem = gate.GroupCommitUnknown(last, base, ev.HeadSHA, branch)
-		return base, nil
-	}
-	if g.entries[len(g.entries)-1].pr.Number != a.pr.Number {
-		g.problem = gate.GroupWrongHead(ev.HeadSHA, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+	if g.problem = a.groupEnd(g, pending, branch); g.problem != "" {
 		return base, nil
 	}
 	if len(g.entries) == 1 {
 		a.group = nil // the head's pull request alone: judged as it always was
 	}
 	return base, nil
+}
+
+// groupEnd is, in gate's words, what is wrong with the end of group g, its commits read
+// up to the head: commits left over that no queue branch names (pending), no entry, or a
+// last entry not the head's pull request. "" when nothing is.
+func (a *runFacts) groupEnd(g *queueGroup, pending []string, branch string) string {
+	head := a.gh.Event.HeadSHA
+	switch {
+	case len(pending) > 0:
+		return gate.GroupCommitUnknown(pending[0], g.base, head, branch)
+	case len(g.entries) == 0:
+		return gate.GroupCommitUnknown(head, g.base, head, branch)
+	case g.entries[len(g.entries)-1].pr.Number != a.pr.Number:
+		return gate.GroupWrongHead(head, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+	}
+	return ""
+}
+
+// entryPull is pull request n of the merge queue's group: the head's own, or read.
+func (a *runFacts) entryPull(ctx context.Context, n int) (github.PullRequest, error) {
+	if n == a.pr.Number {
+		return a.pr, nil
+	}
+	pr, err := a.gh.API.GetPull(ctx, a.repo, n)
+	if err != nil {
+		return pr, fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
+	}
+	return pr, nil
 }
 
 // queueCommit is c as gate judges it.
