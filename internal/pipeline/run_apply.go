@@ -108,7 +108,10 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 // review is one gate or apply run: the facts its gathering steps found (runFacts, each
 // project's in its projectCase), then what the run does with them — the gate's verdicts
 // and results (run, each target's result), and apply's terraform and records. The steps
-// with a *runFacts receiver only gather; those on *review judge or act.
+// with a *runFacts receiver only gather: all of the gate's (RunGate judges on a review
+// built from their facts). Apply's own gathering steps (prepare, checkout, findPR,
+// readRules, selectTargets, loadBundles, verify, derive) are on *review still: they read
+// apply's request and write its report (the commit, the notes) as they go.
 type review struct {
 	runFacts
 	req ApplyRequest // apply's alone (RunGate leaves it empty)
