@@ -172,7 +172,7 @@ func (a *runFacts) gateGroup(ctx context.Context, checkout git.Git) (string, err
 		g.entries = append(g.entries, e)
 		from, pending = c.SHA, nil
 	}
-	if g.problem = a.groupEnd(g, pending, branch); g.problem != "" {
+	if a.groupEnd(g, pending, branch) {
 		return base, nil
 	}
 	if len(g.entries) == 1 {
@@ -181,20 +181,20 @@ func (a *runFacts) gateGroup(ctx context.Context, checkout git.Git) (string, err
 	return base, nil
 }
 
-// groupEnd is, in gate's words, what is wrong with the end of group g, its commits read
-// up to the head: commits left over that no queue branch names (pending), no entry, or a
-// last entry not the head's pull request. "" when nothing is.
-func (a *runFacts) groupEnd(g *queueGroup, pending []string, branch string) string {
+// groupEnd sets g.problem, in gate's words, when the end of group g is wrong, its commits
+// read up to the head: commits left over that no queue branch names (pending), no entry,
+// or a last entry not the head's pull request. It reports whether it did.
+func (a *runFacts) groupEnd(g *queueGroup, pending []string, branch string) bool {
 	head := a.gh.Event.HeadSHA
 	switch {
 	case len(pending) > 0:
-		return gate.GroupCommitUnknown(pending[0], g.base, head, branch)
+		g.problem = gate.GroupCommitUnknown(pending[0], g.base, head, branch)
 	case len(g.entries) == 0:
-		return gate.GroupCommitUnknown(head, g.base, head, branch)
+		g.problem = gate.GroupCommitUnknown(head, g.base, head, branch)
 	case g.entries[len(g.entries)-1].pr.Number != a.pr.Number:
-		return gate.GroupWrongHead(head, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+		g.problem = gate.GroupWrongHead(head, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
 	}
-	return ""
+	return g.problem != ""
 }
 
 // entryPull is pull request n of the merge queue's group: the head's own, or read.
