@@ -191,7 +191,7 @@ func (a *review) unapplied(ctx context.Context, checkout git.Git) ([]earlierMerg
 }
 
 // handled reports whether a tfgate run set tfgate/apply on commit sha to a verdict.
-func (a *review) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
+func (a *runFacts) handled(ctx context.Context, id github.Identity, sha string) (bool, error) {
 	sts, err := a.gh.API.ListStatuses(ctx, a.repo, sha)
 	if err != nil {
 		return false, fmt.Errorf("read the statuses of %s (looking for the last merge tfgate applied): %w", git.ShortSHA(sha), err)

@@ -126,7 +126,7 @@ func (a *review) runOptions() (*stage.PlanOptions, error) {
 
 // loadRuleEngines loads the policies of every commit the rules come from (none when none
 // has policies).
-func (a *review) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
+func (a *runFacts) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 	if !a.policies {
 		return nil, nil
 	}
@@ -288,14 +288,14 @@ func (d *derived) account() gate.PlanAccount {
 	return out
 }
 
-// policyVerdict is the target's policy verdict: derived from its plan file, else (a bundle
-// refused before that) its manifest's.
-func (t target) policyVerdict() *bundle.PolicyVerdict {
+// policyVerdict is the project's policy verdict: derived from its plan file, else (a
+// bundle refused before that) its manifest's.
+func (c projectCase) policyVerdict() *bundle.PolicyVerdict {
 	switch {
-	case t.derived != nil:
-		return t.derived.policy
-	case t.bundle != nil:
-		return t.bundle.Policy
+	case c.derived != nil:
+		return c.derived.policy
+	case c.bundle != nil:
+		return c.bundle.Policy
 	}
 	return nil
 }

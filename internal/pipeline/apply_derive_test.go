@@ -81,7 +81,7 @@ func TestPlanFileFacts(t *testing.T) {
 		path         string
 		notZip, kind bool
 	}{{notZip, true, false}, {noKind, false, true}} {
-		f, err := a.planFileFacts(nil, &target{opened: bundle.Opened{PlanPath: c.path}})
+		f, err := a.planFileFacts(nil, &target{projectCase: projectCase{opened: bundle.Opened{PlanPath: c.path}}})
 		if err != nil || (f.NotZip != "") != c.notZip || (f.NoKind != "") != c.kind {
 			t.Errorf("%s: got %+v, %v", filepath.Base(c.path), f, err)
 		}

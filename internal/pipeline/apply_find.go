@@ -43,7 +43,7 @@ func (a *review) findPR(ctx context.Context, head string) (github.PullRequest, b
 // every commit of the pull request lies between it and the head, so none of them can set
 // the rules). Without a push (--pr): the merge's first parent, and the pull request's base
 // too — the gate must hold under both.
-func (a *review) baseRevs(ctx context.Context, checkout git.Git, head string, found bool) ([]string, error) {
+func (a *runFacts) baseRevs(ctx context.Context, checkout git.Git, head string, found bool) ([]string, error) {
 	ev := a.gh.Event
 	if ev.Name == "push" && ev.BaseSHA != "" {
 		sha, err := checkout.Commit(ctx, ev.BaseSHA)

@@ -74,7 +74,7 @@ func (a *review) verdict(v gate.Verdict) *report.Verdict {
 
 // freeze is why applying is frozen under the rules cfg: TFGATE_FREEZE, or apply.freeze in
 // cfg or in the merge itself; "" when it is not.
-func (a *review) freeze(cfg *config.Config) string {
+func (a *runFacts) freeze(cfg *config.Config) string {
 	switch {
 	case a.frozen != "":
 		return a.frozen + " (TFGATE_FREEZE)"

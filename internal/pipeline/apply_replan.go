@@ -21,7 +21,7 @@ import (
 // (a refresh of every object) per project, which is why it is not the default.
 
 // replans reports whether the rules ask apply to plan the merge again.
-func (a *review) replans() bool {
+func (a *runFacts) replans() bool {
 	for _, cfg := range append([]*config.Config{a.base}, a.extraRules...) {
 		if cfg.Apply.Verify == config.VerifyReplan {
 			return true

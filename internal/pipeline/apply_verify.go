@@ -71,7 +71,7 @@ func (a *review) loadBundles(ctx context.Context) error {
 }
 
 // want names the bundles planned on commit sha for the pull request.
-func (a *review) want(sha string) bundle.Want {
+func (a *runFacts) want(sha string) bundle.Want {
 	w := bundle.Want{PR: a.pr.Number, HeadSHA: sha, ArtifactName: a.gh.ArtifactName}
 	if w.ArtifactName == "" {
 		w.ArtifactName = "tfgate-plan-" + sha

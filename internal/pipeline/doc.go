@@ -5,9 +5,12 @@
 // results merged, run_publish.go), RunNotifyStale (`tfgate notify-stale`,
 // run_notify_stale.go) and RunRecover (`tfgate recover`, run_recover.go). They share the
 // environment, the pool and the stages of internal/stage; the gate and apply share one
-// gatherer (gather.go: the checkout, the bundles, GitHub) and one review (run_apply.go: the
-// pull request, the base commit's rules, the bundles, each project's verdict) — the gate
-// stops at the verdict, apply goes on to apply. A runner gathers facts and acts on gate's
+// gatherer (gather.go: the checkout, the bundles, GitHub) and one review (run_apply.go). A
+// review's facts are gathered once (runFacts: the pull request, the base commit's rules, the
+// merge queue; each project's projectCase: its bundle, what verification found, what its
+// plan file does) and then only read; beside them is what the run makes of them (each
+// project's result, apply's terraform and records) — the gate stops at the verdict, apply
+// goes on to apply. A runner gathers facts and acts on gate's
 // judgement: every refusal and its words are internal/gate's (TestRefusalsAreTheGates),
 // the publishing internal/notify's, the text internal/render's, and the flags
 // internal/cli's (an OptionError names a request field).

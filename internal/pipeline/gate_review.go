@@ -23,13 +23,13 @@ func reviewTargets(sel stage.Selection) []target {
 	for _, v := range sel.Vanished {
 		p := v.Project
 		p.Name = fmt.Sprintf("%s (dropped by the change; %s changed)", v.Project.Name, v.File)
-		out = append(out, target{p: p, review: "vanished", baseName: v.Project.Name})
+		out = append(out, target{projectCase: projectCase{p: p, review: "vanished", baseName: v.Project.Name}})
 	}
 	if len(sel.Shared) > 0 {
-		out = append(out, target{
+		out = append(out, target{projectCase: projectCase{
 			p:      project.Project{Name: "files outside every project (" + english.ClipList(sel.Shared, 3) + ")", Dir: ".", Workspace: "default"},
 			review: "shared",
-		})
+		}})
 	}
 	return out
 }

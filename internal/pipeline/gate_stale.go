@@ -14,8 +14,9 @@ import (
 // branch) holds what a merge now would, so a plan made before the default branch changed
 // the project is stale, and apply would refuse it after the merge. Without this a review
 // given after notify-stale marked the plan stale would turn tfgate/gate green again. A
-// merge queue's plan is of the very commit checked out: not checked here.
-func (a *review) gateStale(ctx context.Context, sel stage.Selection) error {
+// merge queue's plan is of the very commit checked out: not checked here. scratch is a
+// temporary directory, left out of the sums.
+func (a *runFacts) gateStale(ctx context.Context, sel stage.Selection, scratch string) error {
 	if a.queue != "" {
 		return nil
 	}
@@ -31,7 +32,7 @@ func (a *review) gateStale(ctx context.Context, sel stage.Selection) error {
 				rules = sel.BaseView.Config
 			}
 			var err error
-			if shared, err = stage.SharedSums(ctx, a.Root, sel.All, rules, a.scratch); err != nil {
+			if shared, err = stage.SharedSums(ctx, a.Root, sel.All, rules, scratch); err != nil {
 				return err
 			}
 		}
@@ -39,7 +40,7 @@ func (a *review) gateStale(ctx context.Context, sel stage.Selection) error {
 		if err != nil {
 			return err
 		}
-		sums, _, err := bundle.HashInputs(ctx, a.Root, stage.Outside(files, a.Root, a.scratch))
+		sums, _, err := bundle.HashInputs(ctx, a.Root, stage.Outside(files, a.Root, scratch))
 		if err != nil {
 			return err
 		}

@@ -38,6 +38,17 @@ type queueGroup struct {
 	// problem says, in gate's words (gate.GroupUnlisted, CheckPushCommit, …), why the
 	// group's pull requests cannot be identified: every project is refused with it.
 	problem string
+	// note says which pull request of the group changed what, for the run's notes
+	// (attributeGroup); "" before.
+	note string
+}
+
+// notes are the group's note for the run's notes: none without a group or a note.
+func (g *queueGroup) notes() []string {
+	if g == nil || g.note == "" {
+		return nil
+	}
+	return []string{g.note}
 }
 
 func entryKey(p project.Project) string { return p.Name + "\x00" + p.Workspace }
@@ -110,7 +121,7 @@ func queueBaseBranch(ev ci.Event, fallback string) string {
 // the group's base, what the gate compares with and takes the rules from; a.group is set
 // unless the group is the head's pull request alone, and holds the problem when the group
 // cannot be identified.
-func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error) {
+func (a *runFacts) gateGroup(ctx context.Context, checkout git.Git) (string, error) {
 	ev := a.gh.Event
 	branch := queueBaseBranch(ev, a.pr.BaseRef)
 	tips, err := queueTips(ctx, a.gh.API, a.repo, branch)
@@ -142,21 +153,18 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 			pending = append(pending, c.SHA) // a rebase merge's replayed commit: part of the entry above it
 			continue
 		}
-		e := queueEntry{tip: c.SHA, from: from}
 		if g.problem = gate.CheckGroupCommit(queueCommit(c), qb.PR, qb.Head, pending); g.problem != "" {
 			return base, nil
 		}
-		pr := a.pr
-		if qb.PR != a.pr.Number {
-			if pr, err = a.gh.API.GetPull(ctx, a.repo, qb.PR); err != nil {
-				return "", fmt.Errorf("read pull request #%d of the merge group: %w", qb.PR, err)
-			}
+		pr, err := a.entryPull(ctx, qb.PR)
+		if err != nil {
+			return "", err
 		}
 		if pr.HeadSHA != qb.Head {
 			g.problem = gate.GroupEntryMoved(c.SHA, qb.PR, qb.Head, pr.HeadSHA)
 			return base, nil
 		}
-		e.pr = pr
+		e := queueEntry{tip: c.SHA, from: from, pr: pr}
 		if slices.ContainsFunc(g.entries, func(o queueEntry) bool { return o.pr.Number == pr.Number }) {
 			g.problem = gate.GroupEntryTwice(pr.Number, c.SHA)
 			return base, nil
@@ -164,22 +172,41 @@ func (a *review) gateGroup(ctx context.Context, checkout git.Git) (string, error
 		g.entries = append(g.entries, e)
 		from, pending = c.SHA, nil
 	}
-	if len(pending) > 0 || len(g.entries) == 0 {
-		last := ev.HeadSHA
-		if len(pending) > 0 {
-			last = pending[0]
-		}
-		g.problem = gate.GroupCommitUnknown(last, base, ev.HeadSHA, branch)
-		return base, nil
-	}
-	if g.entries[len(g.entries)-1].pr.Number != a.pr.Number {
-		g.problem = gate.GroupWrongHead(ev.HeadSHA, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+	if a.groupEnd(g, pending, branch) {
 		return base, nil
 	}
 	if len(g.entries) == 1 {
 		a.group = nil // the head's pull request alone: judged as it always was
 	}
 	return base, nil
+}
+
+// groupEnd sets g.problem, in gate's words, when the end of group g is wrong, its commits
+// read up to the head: commits left over that no queue branch names (pending), no entry,
+// or a last entry not the head's pull request. It reports whether it did.
+func (a *runFacts) groupEnd(g *queueGroup, pending []string, branch string) bool {
+	head := a.gh.Event.HeadSHA
+	switch {
+	case len(pending) > 0:
+		g.problem = gate.GroupCommitUnknown(pending[0], g.base, head, branch)
+	case len(g.entries) == 0:
+		g.problem = gate.GroupCommitUnknown(head, g.base, head, branch)
+	case g.entries[len(g.entries)-1].pr.Number != a.pr.Number:
+		g.problem = gate.GroupWrongHead(head, g.entries[len(g.entries)-1].pr.Number, a.pr.Number)
+	}
+	return g.problem != ""
+}
+
+// entryPull is pull request n of the merge queue's group: the head's own, or read.
+func (a *runFacts) entryPull(ctx context.Context, n int) (github.PullRequest, error) {
+	if n == a.pr.Number {
+		return a.pr, nil
+	}
+	pr, err := a.gh.API.GetPull(ctx, a.repo, n)
+	if err != nil {
+		return pr, fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
+	}
+	return pr, nil
 }
 
 // queueCommit is c as gate judges it.
@@ -194,7 +221,7 @@ func queueCommit(c git.Commit) gate.QueueCommit {
 // one). One GET /commits/{sha}/pulls per commit besides the head. a.group is set when the
 // push landed more than one pull request, or holds the problem when a commit cannot be
 // tied to one.
-func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head string) error {
+func (a *runFacts) pushGroup(ctx context.Context, checkout git.Git, before, head string) error {
 	chain, err := checkout.FirstParents(ctx, before, head)
 	if err != nil {
 		a.group = &queueGroup{base: before, problem: gate.PushUnlisted(err)}
@@ -261,8 +288,9 @@ func (a *review) pushGroup(ctx context.Context, checkout git.Git, before, head s
 
 // attributeGroup finds the projects each entry of the group changed: the files that differ
 // between the entry's commit and the one it was built on, selected as plan selects the
-// projects of a change (project.ChangedWhy over the projects of all).
-func (a *review) attributeGroup(ctx context.Context, all []project.Project) error {
+// projects of a change (project.ChangedWhy over the projects of all), and words it in the
+// group's note.
+func (a *runFacts) attributeGroup(ctx context.Context, all []project.Project) error {
 	g := a.group
 	if g == nil || g.problem != "" {
 		return nil
@@ -295,6 +323,6 @@ func (a *review) attributeGroup(ctx context.Context, all []project.Project) erro
 		}
 		parts = append(parts, fmt.Sprintf("#%d (%s: %s)", e.pr.Number, git.ShortSHA(e.tip), desc))
 	}
-	a.run.Notes = append(a.run.Notes, "Merge queue group of "+fmt.Sprint(len(g.entries))+" pull requests, each project judged by the approvals of the pull requests that changed it: "+strings.Join(parts, ", ")+".")
+	g.note = "Merge queue group of " + fmt.Sprint(len(g.entries)) + " pull requests, each project judged by the approvals of the pull requests that changed it: " + strings.Join(parts, ", ") + "."
 	return nil
 }

@@ -48,7 +48,7 @@ func (a *review) judgeGroup(ctx context.Context) error {
 // groupOwners are the policy owners under any of rules when a bundle of the group says a
 // policy denied it or did not evaluate: team membership is read only when an owner's
 // approval matters.
-func (a *review) groupOwners(rules []*config.Config) []string {
+func (a *runFacts) groupOwners(rules []*config.Config) []string {
 	var owners []string
 	for _, t := range a.targets {
 		if t.bundle != nil && t.bundle.Policy != nil && (t.bundle.Policy.Denied || t.bundle.Policy.Error != "") {

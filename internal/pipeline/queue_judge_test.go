@@ -33,18 +33,17 @@ func TestJudgeGroup(t *testing.T) {
 	}
 	judge := func(kind report.Kind) *review {
 		t.Helper()
-		a := &review{
+		a := &review{run: report.Run{Kind: kind}, runFacts: runFacts{
 			gatherer: gatherer{Env: stage.Env{Config: &config.Config{}, Masker: secret.NewMasker(nil)}, gh: &GitHubRun{API: api}},
-			run:      report.Run{Kind: kind},
 			repo:     repoAcme, pr: pr(n8, h8), base: &config.Config{Approval: config.Approval{MinApprovals: 1}}, queue: queue,
 			group: &queueGroup{entries: []queueEntry{
 				{pr: pr(n7, h7), projects: map[string]bool{"shared\x00default": true}},
 				{pr: pr(n8, h8), projects: map[string]bool{"shared\x00default": true, "only8\x00default": true}},
 			}},
-		}
+		}}
 		for _, name := range []string{"shared", "only8"} {
-			a.targets = append(a.targets, target{p: project.Project{Name: name, Dir: name, Workspace: "default"},
-				bundle: &bundle.Manifest{Project: name, Dir: name, Workspace: "default", Commit: queue, Applicable: true}})
+			a.targets = append(a.targets, target{projectCase: projectCase{p: project.Project{Name: name, Dir: name, Workspace: "default"},
+				bundle: &bundle.Manifest{Project: name, Dir: name, Workspace: "default", Commit: queue, Applicable: true}}})
 		}
 		if err := a.judgeGroup(context.Background()); err != nil {
 			t.Fatal(err)

@@ -72,7 +72,7 @@ var ErrGateRefused = errors.New("the approval gate refused")
 func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	req.Defaults()
 	g := gatherer{Env: req.Env, plans: req.Plans, frozen: req.Freeze, gh: req.GitHub}
-	a := &review{gatherer: g, req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
+	a := &review{runFacts: runFacts{gatherer: g}, req: req, run: report.Run{Kind: report.KindApply, DryRun: req.DryRun}}
 	defer a.cleanup()     // decrypted (or fetched clear) plan files hold secrets in clear text
 	err := a.catchUp(ctx) // earlier merges no run applied, first (apply_catchup.go)
 	if err == nil {
@@ -105,17 +105,38 @@ func RunApply(ctx context.Context, req ApplyRequest) (report.Run, error) {
 	return a.run, a.earlierErr(err)
 }
 
-// review is one gate or apply run's state, filled in by its steps.
+// review is one gate or apply run: the facts its gathering steps found (runFacts, each
+// project's in its projectCase), then what the run does with them — the gate's verdicts
+// and results (run, each target's result), and apply's terraform and records. The steps
+// with a *runFacts receiver only gather: all of the gate's (RunGate judges on a review
+// built from their facts). Apply's own gathering steps (prepare, checkout, findPR,
+// readRules, selectTargets, loadBundles, verify, derive) are on *review still: they read
+// apply's request and write its report (the commit, the notes) as they go.
 type review struct {
-	gatherer
-	req     ApplyRequest // apply's alone (RunGate leaves it empty)
-	run     report.Run
-	repo    github.Repo
-	pr      github.PullRequest
-	base    *config.Config // the rules
-	targets []target
+	runFacts
+	req ApplyRequest // apply's alone (RunGate leaves it empty)
+	run report.Run   // the results, the verdict and the notes, as the steps decide them
+	// bin is the terraform that applies and runOpts how it runs (see apply_derive.go):
+	// apply's alone.
 	bin     terraform.Binary
+	runOpts *stage.PlanOptions
+	// scratch is the run's temporary directory: the fetched bundles, the opened ones, the
+	// re-plans.
 	scratch string
+	// earlier are the runs of the merges caught up before this one (apply_catchup.go).
+	earlier []earlierRun
+	// identity is the login tfgate writes as, learnt once (apply_issues.go).
+	identity string
+}
+
+// runFacts is what the gathering steps learn of one gate or apply run, once: the pull
+// request, the rules, the merge queue, the changed projects (targets, each with its
+// projectCase). The judgement and the actions read it; only the gathering steps write it.
+type runFacts struct {
+	gatherer
+	repo github.Repo
+	pr   github.PullRequest
+	base *config.Config // the rules
 	// policies: the rules before the merge have policies, so a bundle must carry their
 	// verdict.
 	policies bool
@@ -132,25 +153,30 @@ type review struct {
 	// identifying them): each project is judged by those that changed it. nil = one.
 	group *queueGroup
 	// ruleRevs are the commits the rules come from, changed the files the merge changed
-	// (for the policies), runOpts how terraform runs (see apply_derive.go).
+	// (for the policies).
 	ruleRevs []string
 	changed  []string
-	runOpts  *stage.PlanOptions
-	// earlier are the runs of the merges caught up before this one (apply_catchup.go).
-	earlier []earlierRun
-	// identity is the login tfgate writes as, learnt once (apply_issues.go).
-	identity string
+	targets  []target
 }
 
-// target is one project the merge changed, with its bundle and verdicts.
+// target is one project the merge changed: its case (what was gathered of it) and what
+// the run made of it.
 type target struct {
+	projectCase
+	result report.Project   // the gate's verdict on it, then apply's outcome
+	tf     terraform.Runner // initialised for the apply by derive
+}
+
+// projectCase is what was gathered of one project the merge changed: filled in by the
+// gathering steps (selection, the bundle's fetch and verification, the plan file's
+// derivation), then only read — by the gate's judgement and by apply.
+type projectCase struct {
 	p        project.Project
 	bundle   *bundle.Manifest // nil: none was planned for the reviewed commit
 	dir      string           // the bundle's directory
 	opened   bundle.Opened
 	problems []gate.Reason // why the bundle cannot be applied (verification)
 	failure  string        // an error opening it (not a refusal)
-	result   report.Project
 	// review marks a review-only item of the gate ("shared", "vanished"): nothing plans
 	// or applies it, the pull request's approvals must cover it (gate_review.go).
 	review   string
@@ -158,8 +184,7 @@ type target struct {
 	// aliases are the base projects ("name\x00workspace") with the same state address:
 	// their rules hold for it too.
 	aliases []string
-	derived *derived         // computed from the plan file (apply_derive.go); nil before
-	tf      terraform.Runner // initialised for the apply by derive
+	derived *derived // computed from the plan file (apply_derive.go); nil before
 }
 
 // prepare finds the pull request, the rules, the changed projects and their bundles,
@@ -197,6 +222,7 @@ func (a *review) prepare(ctx context.Context) error {
 		if err := a.attributeGroup(ctx, sel.All); err != nil {
 			return err
 		}
+		a.run.Notes = append(a.run.Notes, a.group.notes()...)
 	}
 	if !found {
 		a.refuseAll(gate.NotMerged(head, pr.Number))
@@ -285,7 +311,7 @@ func (a *review) selectTargets(ctx context.Context, baseRev, head string) (stage
 		return sel, nil
 	}
 	for _, p := range projects {
-		a.targets = append(a.targets, target{p: p, aliases: stateAliases(a.Root, sel.BaseView, p)})
+		a.targets = append(a.targets, target{projectCase: projectCase{p: p, aliases: stateAliases(a.Root, sel.BaseView, p)}})
 	}
 	if len(a.req.Names) > 0 {
 		a.leftOut(sel.Projects)

@@ -42,16 +42,17 @@ func RunGate(ctx context.Context, req GateRequest) (report.Run, error) {
 	run.PR, run.Reviewed = pr.Number, pr.HeadSHA
 	gh := req.GitHub
 	g := gatherer{Env: req.Env, plans: req.Plans, frozen: req.Freeze, gh: gh}
-	a := &review{gatherer: g, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, pr: pr}
-	pub := &notify.Gate{GitHub: gh, Repo: a.repo, PR: pr.Number, SHA: pr.HeadSHA}
+	f := runFacts{gatherer: g, repo: github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, pr: pr}
+	pub := &notify.Gate{GitHub: gh, Repo: f.repo, PR: pr.Number, SHA: pr.HeadSHA}
 	if gh.Event.Name == "merge_group" && gh.Event.HeadSHA != "" {
 		// The queue's commit is what lands: its plan is judged, and its status is the
 		// queue's required check (on the group's commit); approvals are still the pull
 		// request's.
-		a.queue = gh.Event.HeadSHA
-		run.Commit, pub.SHA = a.queue, a.queue
+		f.queue = gh.Event.HeadSHA
+		run.Commit, pub.SHA = f.queue, f.queue
 	}
-	err = a.gateTargets(ctx)
+	err = f.gateTargets(ctx)  // the facts, gathered
+	a := &review{runFacts: f} // judged: the verdict, each project's result
 	if err == nil {
 		err = a.judge(ctx)
 	}
@@ -122,7 +123,7 @@ func (a *review) gateRun(run report.Run) report.Run {
 		run.Projects = append(run.Projects, res)
 	}
 	run.Verdict = a.run.Verdict
-	run.Notes = append(run.Notes, a.run.Notes...) // a merge queue group's pull requests
+	run.Notes = append(run.Notes, a.group.notes()...) // a merge queue group's pull requests
 	if len(a.targets) == 0 {
 		v := gate.NothingChanged(a.pr.HeadSHA)
 		run.Verdict = &v
@@ -134,7 +135,7 @@ func (a *review) gateRun(run report.Run) report.Run {
 
 // gateTargets finds the projects the pull request changes and the bundles planned on its
 // head; the rules come from its base commit.
-func (a *review) gateTargets(ctx context.Context) error {
+func (a *runFacts) gateTargets(ctx context.Context) error {
 	checkout := git.Git{Dir: a.Root}
 	baseRev := a.pr.BaseSHA
 	if a.queue != "" && a.gh.Event.BaseSHA != "" {
@@ -161,7 +162,7 @@ func (a *review) gateTargets(ctx context.Context) error {
 		return err
 	}
 	for _, p := range sel.Projects {
-		a.targets = append(a.targets, target{p: p, aliases: stateAliases(a.Root, sel.BaseView, p)})
+		a.targets = append(a.targets, target{projectCase: projectCase{p: p, aliases: stateAliases(a.Root, sel.BaseView, p)}})
 	}
 	a.targets = append(a.targets, reviewTargets(sel)...) // judged by every pull request of a merge group
 	if err := a.attributeGroup(ctx, sel.All); err != nil {
@@ -175,7 +176,6 @@ func (a *review) gateTargets(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	a.scratch = scratch
 	planned := a.pr.HeadSHA
 	if a.queue != "" {
 		planned = a.queue
@@ -190,13 +190,13 @@ func (a *review) gateTargets(ctx context.Context) error {
 	if err := a.gateManifests(ctx, dir); err != nil {
 		return err
 	}
-	return a.gateStale(ctx, sel)
+	return a.gateStale(ctx, sel, scratch)
 }
 
 // gateManifests matches the manifests of the bundles fetched into dir to the targets, by
 // project and workspace. The gate reads the manifests only: of bundle acceptance, it
 // judges the directory.
-func (a *review) gateManifests(ctx context.Context, dir string) error {
+func (a *runFacts) gateManifests(ctx context.Context, dir string) error {
 	dirs, err := bundle.List(ctx, dir)
 	if err != nil {
 		return err
