@@ -284,11 +284,21 @@ func TestRunnerErrors(t *testing.T) {
 	}
 }
 
+// A show that fails says which command in which project, and what terraform said (a
+// stand-in that refuses the file as terraform does).
 func TestShowPlanMissingFile(t *testing.T) {
 	t.Parallel()
-	r, _, _ := newTestRunner(t, map[string]string{"main.tf": dataConfig}, testEnv(t))
-	_, err := r.ShowPlan(context.Background(), "nope.tfplan")
-	if err == nil || !strings.Contains(err.Error(), realTerraform(t).Flavor+" show in envs/test: exit status 1") || !strings.Contains(err.Error(), "nope.tfplan") {
+	fake := writeFake(t, t.TempDir(), "terraform", "1.5.7", map[string]string{
+		"init": ":",
+		"show": `for a; do file=$a; done; echo "Error: Failed to read the given file as a state or plan file: open $file: no such file or directory" >&2; exit 1`,
+	})
+	bin, err := Resolve(context.Background(), ResolveOptions{Override: fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, _ := newTestRunnerWith(t, bin, map[string]string{"main.tf": dataConfig}, testEnv(t))
+	_, err = r.ShowPlan(context.Background(), "nope.tfplan")
+	if err == nil || !strings.Contains(err.Error(), "terraform show in envs/test: exit status 1") || !strings.Contains(err.Error(), "nope.tfplan") {
 		t.Errorf("got %v, want a show error naming the file", err)
 	}
 }
