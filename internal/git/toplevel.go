@@ -7,7 +7,10 @@ import (
 )
 
 // gitDiscoveryEnv are the variables that change how git finds a repository: when one is
-// set, only git itself can say where the top level is.
+// set, only git itself can say where the top level is. This is the one read of the
+// environment outside ci and cli, and it reads no setting of tfgate's: it asks what the
+// git processes this package starts inherit, and only whether to start one (it moved here
+// from ci with the checkout, where it was).
 var gitDiscoveryEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"}
 
 // findTopLevel finds the top level of the working tree that contains dir the way git does
