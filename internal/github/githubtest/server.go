@@ -268,6 +268,7 @@ func (s *Server) match(r *http.Request, body []byte) (*Match, error) {
 	if s.contract == nil {
 		return s.route(r), nil
 	}
+	s.escapeRef(r)
 	return s.contract.Check(r.Context(), r, body)
 }
 

@@ -303,3 +303,38 @@ func TestServesWithoutContract(t *testing.T) {
 		t.Errorf("counts %v", s.Counts())
 	}
 }
+
+// GitHub takes a ref's slashes plain (go-github's form) or escaped, with GitHub's
+// description enforced or not: both reach the same handler, which gets the escaped form.
+func TestRefSlashesPlainOrEscaped(t *testing.T) {
+	for _, withContract := range []bool{true, false} {
+		t.Run(fmt.Sprintf("contract=%v", withContract), func(t *testing.T) {
+			if !withContract {
+				t.Setenv(testenv.OpenAPIEnv, filepath.Join(t.TempDir(), "absent.json"))
+				t.Setenv(testenv.StrictEnv, "")
+			}
+			s := New(t)
+			if withContract && s.contract == nil {
+				t.Skip("no GitHub OpenAPI description (make openapi): the contract's half is make test's")
+			}
+			sha := strings.Repeat("a", 40)
+			s.SetRef(repoName, "refs/heads/gh-readonly-queue/main/pr-1-"+sha, sha)
+			s.SetRef(repoName, "refs/heads/other", sha)
+			for _, ref := range []string{"heads/gh-readonly-queue/main", "heads%2Fgh-readonly-queue%2Fmain"} {
+				r := call(t, s, InstallationToken, "GET", "/repos/"+repoName+"/git/matching-refs/"+ref, nil)
+				want(t, r, 200)
+				var refs []struct{ Ref string }
+				r.json(t, &refs)
+				if len(refs) != 1 || refs[0].Ref != "refs/heads/gh-readonly-queue/main/pr-1-"+sha {
+					t.Errorf("%s: got %+v, want the queue's one branch", ref, refs)
+				}
+			}
+			if v := s.TakeViolations(); len(v) != 0 {
+				t.Errorf("violations: %q", v)
+			}
+			if n := s.Count("GET /repos/{owner}/{repo}/git/matching-refs/{ref}"); n != 2 {
+				t.Errorf("counted %d calls of matching-refs, want 2: %v", n, s.Counts())
+			}
+		})
+	}
+}
