@@ -1,0 +1,142 @@
+package guard
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// requireGuard skips t where the kernel cannot guard, unless TFGATE_REQUIRE_READ_GUARD is
+// set (make test sets it): there, an unavailable guard fails the test.
+func requireGuard(t testing.TB) {
+	t.Helper()
+	if _, err := Available(); err != nil {
+		if os.Getenv("TFGATE_REQUIRE_READ_GUARD") != "" {
+			t.Fatalf("TFGATE_REQUIRE_READ_GUARD is set, and the read guard is not available: %v", err)
+		}
+		t.Skipf("read guard not available: %v", err)
+	}
+}
+
+// result is what a started process left.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// guarded runs target with args through Wrap's re-exec, in dir.
+func guarded(t *testing.T, spec Spec, dir, target string, args ...string) result {
+	t.Helper()
+	path, env, err := Wrap(spec, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run(t, dir, env, path, args...)
+}
+
+func run(t *testing.T, dir string, env []string, path string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+// Every path to the checkout is refused by the kernel, however it is spelled, and for
+// whatever the guarded process starts.
+func TestGuardRefuses(t *testing.T) {
+	requireGuard(t)
+	l := newLayout(t)
+	t.Chdir(l.repo) // this process's cwd, reachable as /proc/<pid>/cwd
+	spec := Spec{Deny: []string{l.repo}, Allow: []string{l.scoped}}
+	cases := []struct{ name, path string }{
+		{"absolute path", filepath.Join(l.repo, "secret.txt")},
+		{"relative path from an allowed cwd", "../secret.txt"},
+		{"the git directory", filepath.Join(l.repo, ".git", "config")},
+		{"a link from an allowed directory", filepath.Join(l.outside, "link")},
+		{"a link onto an ancestor", filepath.Join(l.base, "up", "repo", "secret.txt")},
+		{"the parent's cwd", fmt.Sprintf("/proc/%d/cwd/secret.txt", os.Getpid())},
+		{"its own cwd's parent", "/proc/self/cwd/../secret.txt"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := guarded(t, spec, l.scoped, "/bin/cat", c.path)
+			if r.code == 0 || !strings.Contains(r.stderr, "Permission denied") || strings.Contains(r.stdout, "secret") {
+				t.Errorf("cat %s: exit %d, stdout %q, stderr %q; want refused", c.path, r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+	t.Run("a grandchild", func(t *testing.T) {
+		r := guarded(t, spec, l.scoped, "/bin/sh", "-c", "/bin/cat ../secret.txt; ls ..")
+		if r.code == 0 || strings.Count(r.stderr, "Permission denied") != 2 || r.stdout != "" {
+			t.Errorf("sh → cat, ls: exit %d, stdout %q, stderr %q; want both refused", r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+// What is allowed stays usable: the allowed tree below the checkout in full, and the rest
+// of the machine; the guard's variable does not reach the target.
+func TestGuardAllows(t *testing.T) {
+	requireGuard(t)
+	l := newLayout(t)
+	spec := Spec{Deny: []string{l.repo}, Allow: []string{l.scoped}}
+	script := `cat work.txt && echo made > made.txt && cat made.txt && rm made.txt &&
+cat ` + filepath.Join(l.outside, "other.txt") + ` && head -c 0 /etc/passwd && echo "${TFGATE_READ_GUARD-unset}"`
+	r := guarded(t, spec, l.scoped, "/bin/sh", "-c", script)
+	if want := "work\nmade\nother\nunset\n"; r.code != 0 || r.stdout != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0, stdout %q", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// A spec the guard cannot enforce stops the start: exit 126, the reason on stderr, and the
+// target never runs.
+func TestGuardBadSpec(t *testing.T) {
+	requireGuard(t)
+	l := newLayout(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(l.outside, "ran")
+	specs := map[string]string{
+		"not JSON":       `{deny`,
+		"empty":          ``,
+		"relative deny":  `{"deny":["repo"],"target":"/bin/sh"}`,
+		"missing deny":   `{"deny":["` + filepath.Join(l.base, "gone") + `"],"target":"/bin/sh"}`,
+		"allow holds it": `{"deny":["` + l.repo + `"],"allow":["/"],"target":"/bin/sh"}`,
+	}
+	for name, spec := range specs {
+		t.Run(name, func(t *testing.T) {
+			r := run(t, l.outside, []string{envVar + "=" + spec}, self, "-c", "touch "+marker)
+			if r.code != ExitCode || !strings.HasPrefix(r.stderr, "tfgate: read guard: ") {
+				t.Errorf("exit %d, stderr %q; want exit %d and the reason", r.code, r.stderr, ExitCode)
+			}
+			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the target ran (%v)", err)
+			}
+		})
+	}
+}
+
+func TestWrapRefuses(t *testing.T) {
+	requireGuard(t)
+	l := newLayout(t)
+	if _, _, err := Wrap(Spec{Deny: []string{l.repo}, Allow: []string{l.base}}, "/bin/sh"); err == nil || !strings.Contains(err.Error(), "holds denied") {
+		t.Errorf("Wrap with an allowed ancestor = %v, want refused", err)
+	}
+	if _, _, err := Wrap(Spec{Deny: []string{l.repo}}, "sh"); err == nil {
+		t.Error("Wrap with a relative target: no error")
+	}
+}

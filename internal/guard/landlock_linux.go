@@ -1,0 +1,110 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// fileRights are the rights a rule on anything but a directory may grant (the kernel
+// refuses a rule on a file that grants a right only directories have).
+const fileRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
+	unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+
+// Available reports the Landlock ABI version of the running kernel, or why the guard
+// cannot be set up here: a kernel built without Landlock, or with Landlock left out of the
+// security modules it started (the lsm= boot parameter), or a sandbox (a container's
+// seccomp profile) refusing the call.
+func Available() (abi int, err error) {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	switch {
+	case errno == 0:
+		return int(v), nil
+	case errno == unix.ENOSYS:
+		return 0, errors.New("this Linux kernel has no Landlock (5.13 or later, built with CONFIG_SECURITY_LANDLOCK)")
+	case errno == unix.EOPNOTSUPP:
+		return 0, errors.New("Landlock is not enabled in this Linux kernel (add landlock to its lsm= boot parameter)")
+	default:
+		return 0, fmt.Errorf("Landlock: %w", errno)
+	}
+}
+
+// handledRights are the filesystem rights Landlock of ABI abi governs, of those this
+// package knows: every one of them is denied in a denied directory.
+func handledRights(abi int) uint64 {
+	rights := uint64(unix.LANDLOCK_ACCESS_FS_MAKE_SYM<<1 - 1) // ABI 1: execute … make_sym
+	if abi >= 2 {
+		rights |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		rights |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	if abi >= 5 {
+		rights |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	return rights
+}
+
+// confine restricts this thread to paths and executes target in this process's place. It
+// runs on the one thread it locks, which the restriction applies to and which executes
+// target; it returns only on failure.
+func confine(paths []string, target string, argv, env []string) error {
+	runtime.LockOSThread() // never unlocked: the thread executes target, or the process exits
+	abi, err := Available()
+	if err != nil {
+		return err
+	}
+	rights := handledRights(abi)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	attr := unix.LandlockRulesetAttr{Handled_access_fs: rights}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return fmt.Errorf("Landlock ruleset: %w", errno)
+	}
+	ruleset := int(fd)
+	defer unix.Close(ruleset)
+	for _, p := range paths {
+		if err := addRule(ruleset, p, rights); err != nil {
+			return err
+		}
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("Landlock restrict: %w", errno)
+	}
+	if err := syscall.Exec(target, argv, env); err != nil {
+		return fmt.Errorf("%s: %w", target, err)
+	}
+	return nil
+}
+
+// addRule allows path in full: rights if it is a directory, those of them a file can have
+// if not. A path gone since it was listed (a temporary file) needs no rule.
+func addRule(ruleset int, path string, rights uint64) error {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		rights &= fileRights
+	}
+	attr := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(fd)}
+	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("Landlock rule for %s: %w", path, errno)
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+//go:build !linux
+
+package guard
+
+import (
+	"errors"
+	"runtime"
+)
+
+// errNotLinux is why the guard is never available off Linux: Landlock is Linux's.
+var errNotLinux = errors.New("Landlock is Linux's, and this is " + runtime.GOOS)
+
+// Available reports why the guard cannot be set up here: it is not Linux.
+func Available() (abi int, err error) {
+	return 0, errNotLinux
+}
+
+// confine cannot restrict anything here, so it never executes the target.
+func confine(paths []string, target string, argv, env []string) error {
+	return errNotLinux
+}

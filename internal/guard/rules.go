@@ -1,0 +1,126 @@
+package guard
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// resolve checks req and resolves its paths through their links, as the kernel will when
+// it opens them: the denied directories (those inside another denied one dropped), the
+// allowed paths with the target among them. The target itself stays as given, to be
+// executed under the name its caller chose.
+func resolve(req request) (request, error) {
+	if req.Target == "" {
+		return request{}, errNoTarget
+	}
+	if len(req.Deny) == 0 {
+		return request{}, fmt.Errorf("nothing to deny")
+	}
+	deny, err := realPaths("deny", req.Deny)
+	if err != nil {
+		return request{}, err
+	}
+	allow, err := realPaths("allow", append(slices.Clone(req.Allow), req.Target))
+	if err != nil {
+		return request{}, err
+	}
+	if slices.Contains(deny, "/") {
+		return request{}, fmt.Errorf("deny /: nothing would be left to run")
+	}
+	deny = outermost(deny)
+	for _, a := range allow {
+		for _, d := range deny {
+			if within(d, a) {
+				return request{}, fmt.Errorf("allowed %s holds denied %s", a, d)
+			}
+		}
+	}
+	return request{Deny: deny, Allow: allow, Target: req.Target}, nil
+}
+
+// realPaths is paths, each absolute and existing, resolved through its links.
+func realPaths(what string, paths []string) ([]string, error) {
+	real := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("%s %q: not an absolute path", what, p)
+		}
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		real = append(real, r)
+	}
+	return real, nil
+}
+
+// outermost is dirs without those inside another of them, sorted, each once.
+func outermost(dirs []string) []string {
+	slices.Sort(dirs)
+	dirs = slices.Compact(dirs)
+	var out []string
+	for _, d := range dirs {
+		if !slices.ContainsFunc(out, func(o string) bool { return within(d, o) }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// within reports whether path is dir or lies below it.
+func within(path, dir string) bool {
+	if dir == "/" || path == dir {
+		return true
+	}
+	return strings.HasPrefix(path, dir+"/")
+}
+
+// rulePaths is every path the guarded process may use in full, for a resolved req: each
+// entry of each ancestor of a denied directory that is neither on the way down to one nor
+// a link into or onto one, and the allowed paths.
+func rulePaths(req request) ([]string, error) {
+	onWay := map[string]bool{}
+	for _, d := range req.Deny {
+		for a := filepath.Dir(d); !onWay[a]; a = filepath.Dir(a) {
+			onWay[a] = true
+		}
+	}
+	var paths []string
+	for _, a := range slices.Sorted(maps.Keys(onWay)) {
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			p := filepath.Join(a, e.Name())
+			if onWay[p] || slices.Contains(req.Deny, p) {
+				continue
+			}
+			if e.Type()&os.ModeSymlink != 0 && !harmlessLink(p, req.Deny) {
+				continue
+			}
+			paths = append(paths, p)
+		}
+	}
+	return append(paths, req.Allow...), nil
+}
+
+// harmlessLink reports whether the link at path leads somewhere that holds no denied
+// directory and lies in none: a rule on it would allow its target. A dangling link leads
+// nowhere, and is left out too.
+func harmlessLink(path string, deny []string) bool {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	for _, d := range deny {
+		if within(d, target) || within(target, d) {
+			return false
+		}
+	}
+	return true
+}
