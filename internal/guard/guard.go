@@ -79,7 +79,9 @@ func Wrap(spec Spec, target string) (path string, env []string, err error) {
 }
 
 // init is the wrapper's half of Wrap: when the variable is set, this process exists only
-// to execute the target guarded, before anything else of the program runs.
+// to execute the target guarded, before the program's own work starts. It is a read of the
+// environment outside cli, and reads no setting of tfgate's: the variable is Wrap's message
+// to the process its caller starts, removed before the target runs.
 func init() {
 	spec, ok := os.LookupEnv(envVar)
 	if !ok {
