@@ -12,8 +12,11 @@
 // full (every right the kernel's Landlock handles, of those this package knows: up to
 // ABI 8, which leaves ABI 9's connecting to unix sockets by path ungoverned), and paths in
 // Spec.Allow are allowed even below a denied directory. No ancestor is ever allowed, nor an
-// entry that is a link into a denied directory or onto an ancestor. The guard cannot tell
-// another mount of a denied directory (a bind mount elsewhere) from any other directory.
+// entry that is a link into a denied directory or onto an ancestor. Landlock does not govern
+// looking a path up, so what a denied directory holds can still be named and stat'ed (its
+// names, sizes, times: terraform's fileexists), never read, listed, written or run. The
+// guard cannot tell another mount of a denied directory (a bind mount elsewhere) from any
+// other directory.
 //
 // Landlock restricts the thread that asks and what it executes, so the guard is a re-exec:
 // Wrap says to start this very binary with a variable in its environment; this package's

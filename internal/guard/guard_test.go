@@ -69,6 +69,7 @@ func TestGuardRefuses(t *testing.T) {
 		{"a link onto an ancestor", filepath.Join(l.base, "up", "repo", "secret.txt")},
 		{"the parent's cwd", fmt.Sprintf("/proc/%d/cwd/secret.txt", os.Getpid())},
 		{"its own cwd's parent", "/proc/self/cwd/../secret.txt"},
+		{"its own root", "/proc/self/root" + filepath.Join(l.repo, "secret.txt")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
