@@ -27,9 +27,9 @@ func Available() (abi int, err error) {
 	case errno == unix.ENOSYS:
 		return 0, errors.New("this Linux kernel has no Landlock (5.13 or later, built with CONFIG_SECURITY_LANDLOCK)")
 	case errno == unix.EOPNOTSUPP:
-		return 0, errors.New("Landlock is not enabled in this Linux kernel (add landlock to its lsm= boot parameter)")
+		return 0, errors.New("this Linux kernel has Landlock off (add landlock to its lsm= boot parameter)")
 	default:
-		return 0, fmt.Errorf("Landlock: %w", errno)
+		return 0, fmt.Errorf("landlock_create_ruleset: %w", errno)
 	}
 }
 
@@ -65,7 +65,7 @@ func confine(paths []string, target string, argv, env []string) error {
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: rights}
 	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
-		return fmt.Errorf("Landlock ruleset: %w", errno)
+		return fmt.Errorf("landlock_create_ruleset: %w", errno)
 	}
 	ruleset := int(fd)
 	defer unix.Close(ruleset)
@@ -75,7 +75,7 @@ func confine(paths []string, target string, argv, env []string) error {
 		}
 	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
-		return fmt.Errorf("Landlock restrict: %w", errno)
+		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
 	if err := syscall.Exec(target, argv, env); err != nil {
 		return fmt.Errorf("%s: %w", target, err)
@@ -104,7 +104,7 @@ func addRule(ruleset int, path string, rights uint64) error {
 	attr := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(fd)}
 	_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&attr)), 0, 0, 0)
 	if errno != 0 {
-		return fmt.Errorf("Landlock rule for %s: %w", path, errno)
+		return fmt.Errorf("landlock_add_rule %s: %w", path, errno)
 	}
 	return nil
 }

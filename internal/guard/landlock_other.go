@@ -8,7 +8,7 @@ import (
 )
 
 // errNotLinux is why the guard is never available off Linux: Landlock is Linux's.
-var errNotLinux = errors.New("Landlock is Linux's, and this is " + runtime.GOOS)
+var errNotLinux = errors.New("no Landlock on " + runtime.GOOS + ": it is Linux's")
 
 // Available reports why the guard cannot be set up here: it is not Linux.
 func Available() (abi int, err error) {
