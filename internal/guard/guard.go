@@ -27,7 +27,6 @@ package guard
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 )
@@ -114,6 +113,3 @@ func enter(spec string, args []string) error {
 	}
 	return confine(paths, req.Target, append([]string{req.Target}, args...), os.Environ())
 }
-
-// errNoTarget is a request without a program to execute.
-var errNoTarget = errors.New("no program to run")

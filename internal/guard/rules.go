@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"slices"
 	"strings"
 )
+
+// errNoTarget is a request without a program to execute.
+var errNoTarget = errors.New("no program to run")
 
 // resolve checks req and resolves its paths through their links, as the kernel will when
 // it opens them: the denied directories (those inside another denied one dropped), the
@@ -18,7 +22,7 @@ func resolve(req request) (request, error) {
 		return request{}, errNoTarget
 	}
 	if len(req.Deny) == 0 {
-		return request{}, fmt.Errorf("nothing to deny")
+		return request{}, errors.New("nothing to deny")
 	}
 	deny, err := realPaths("deny", req.Deny)
 	if err != nil {
@@ -29,7 +33,7 @@ func resolve(req request) (request, error) {
 		return request{}, err
 	}
 	if slices.Contains(deny, "/") {
-		return request{}, fmt.Errorf("deny /: nothing would be left to run")
+		return request{}, errors.New("deny /: nothing would be left to run")
 	}
 	deny = outermost(deny)
 	for _, a := range allow {
