@@ -87,7 +87,18 @@ type Apply struct {
 	// (the default) checks the plan file against the merged code and derives its changes;
 	// VerifyReplan also plans the merge commit again and refuses when the changes differ.
 	Verify string
+	// ReadGuard is whether apply may run terraform without the read guard (the kernel keeping
+	// it out of the checkout: stage's guard.go): ReadGuardAuto (the default) uses the guard
+	// where the kernel has it and says so where it does not; ReadGuardRequired refuses to
+	// apply without it. Read from the base commit.
+	ReadGuard string
 }
+
+// What apply.read_guard may be.
+const (
+	ReadGuardAuto     = "auto"
+	ReadGuardRequired = "required"
+)
 
 // What apply.verify may be.
 const (

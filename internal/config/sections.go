@@ -203,6 +203,17 @@ func (d *decoder) apply(n *yaml.Node, a *Apply) {
 			}
 			a.Verify = s
 		}},
+		{"read_guard", func(_, v *yaml.Node) {
+			s, ok := d.str(v, "apply.read_guard")
+			if !ok {
+				return
+			}
+			if s != ReadGuardAuto && s != ReadGuardRequired {
+				d.errorf(v, "apply.read_guard %q: want %s (the default: terraform runs under the read guard where the kernel has it) or %s (apply refuses to run terraform without it)", s, ReadGuardAuto, ReadGuardRequired)
+				return
+			}
+			a.ReadGuard = s
+		}},
 	})
 }
 

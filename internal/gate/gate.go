@@ -94,11 +94,14 @@ type Project struct {
 
 // Input is everything the gate decides on.
 type Input struct {
-	PR       PullRequest
-	Reviews  []Review // in any order
-	Facts    Facts
-	Freeze   string // why apply is frozen (apply.freeze); "" = not frozen
-	Projects []Project
+	PR      PullRequest
+	Reviews []Review // in any order
+	Facts   Facts
+	Freeze  string // why apply is frozen (apply.freeze); "" = not frozen
+	// NoReadGuard is why terraform would run here without the read guard that
+	// apply.read_guard: required asks for; "" = it runs under it, or it is not required.
+	NoReadGuard string
+	Projects    []Project
 	// QueueSHA is the merge queue's commit for the pull request (merge_group: the exact
 	// commit that lands): a bundle planned on it stands for the head's. Approvals are still
 	// counted on the pull request's head. "" = no merge queue.
@@ -119,6 +122,7 @@ const (
 	CodeNoHead           = "no-head"
 	CodeFork             = "fork"
 	CodeFrozen           = "frozen"
+	CodeNoReadGuard      = "no-read-guard"
 	CodeObserve          = "observe"
 	CodeNoBundle         = "no-bundle"
 	CodeBundleCommit     = "bundle-commit"
@@ -187,6 +191,9 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 		}
 		if in.Freeze != "" {
 			refuse(CodeFrozen, "apply is frozen: "+in.Freeze, false)
+		}
+		if in.NoReadGuard != "" {
+			refuse(CodeNoReadGuard, "apply.read_guard is required, and terraform cannot run under the read guard here ("+in.NoReadGuard+"): apply on a runner whose kernel has Landlock (GitHub's hosted Ubuntu runners do)", false)
 		}
 		if p.Rules.Mode == config.ModeObserve {
 			refuse(CodeObserve, "observe mode: tfgate never applies it", false)

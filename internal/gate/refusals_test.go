@@ -34,6 +34,7 @@ func TestEveryCodeHasACase(t *testing.T) {
 		{CodeNoHead, evaluate(func(in *Input) { in.PR.HeadSHA = "" }), "the pull request's head commit is unknown; nothing can be checked against it"},
 		{CodeFork, evaluate(func(in *Input) { in.PR.Fork = true }), "the pull request comes from a fork; tfgate never applies a fork's code"},
 		{CodeFrozen, evaluate(func(in *Input) { in.Freeze = "release week" }), "apply is frozen: release week"},
+		{CodeNoReadGuard, evaluate(func(in *Input) { in.NoReadGuard = "not Linux" }), "apply.read_guard is required, and terraform cannot run under the read guard here (not Linux): apply on a runner whose kernel has Landlock (GitHub's hosted Ubuntu runners do)"},
 		{CodeObserve, evaluate(project(func(p *Project) { p.Rules.Mode = config.ModeObserve })), "observe mode: tfgate never applies it"},
 		{CodeNoBundle, evaluate(project(func(p *Project) { p.HasBundle = false })), "no plan for this project on a1b2c3d; the plan must run for it"},
 		{CodeBundleCommit, evaluate(project(func(p *Project) { p.BundleCommit = old })), ""},

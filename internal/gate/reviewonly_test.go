@@ -51,7 +51,7 @@ func TestEvaluateReviewOnly(t *testing.T) {
 			}
 			for _, c := range codes {
 				switch c {
-				case CodeFork, CodeFrozen, CodeObserve, CodeNoBundle, CodeBundleCommit, CodeNotApplicable, CodePolicyError:
+				case CodeFork, CodeFrozen, CodeNoReadGuard, CodeObserve, CodeNoBundle, CodeBundleCommit, CodeNotApplicable, CodePolicyError:
 					t.Errorf("a review-only item refused for %s", c)
 				}
 			}

@@ -356,3 +356,26 @@ func TestListFiles(t *testing.T) {
 		t.Errorf("ListFiles(nope) error = %v", err)
 	}
 }
+
+func TestGitDirs(t *testing.T) {
+	main := t.TempDir()
+	git(t, main, "init", "-q", "-b", "main")
+	git(t, main, "commit", "-q", "--allow-empty", "-m", "one")
+	dirs, err := Git{Dir: main}.GitDirs(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(main)
+	if want := filepath.Join(real, ".git"); len(dirs) != 1 || dirs[0] != want && dirs[0] != filepath.Join(main, ".git") {
+		t.Errorf("main worktree: %v, want [%s]", dirs, want)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, main, "worktree", "add", "-q", wt)
+	dirs, err = Git{Dir: wt}.GitDirs(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) != 2 || !strings.HasSuffix(dirs[0], ".git") || !strings.Contains(dirs[1], filepath.Join(".git", "worktrees")) {
+		t.Errorf("linked worktree: %v, want the common .git and its worktrees/ entry", dirs)
+	}
+}

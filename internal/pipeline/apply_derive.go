@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
@@ -116,7 +117,8 @@ func (a *review) runOptions() (*stage.PlanOptions, error) {
 		return a.runOpts, nil
 	}
 	opts := &stage.PlanOptions{Env: a.req.Env, Binary: a.bin, ReadOnly: true,
-		PluginCacheDir: stage.PluginCacheDir(a.req.Config, a.req.Terraform)}
+		PluginCacheDir: stage.PluginCacheDir(a.req.Config, a.req.Terraform), SharedSums: a.shared,
+		RequireGuard: a.base.Apply.ReadGuard == config.ReadGuardRequired || a.Config.Apply.ReadGuard == config.ReadGuardRequired}
 	if err := opts.Defaults(); err != nil {
 		return nil, err
 	}

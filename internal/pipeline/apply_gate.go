@@ -42,6 +42,7 @@ func (a *review) judge(ctx context.Context) error {
 		in := gate.Input{
 			PR:      gate.PullRequest{Number: a.pr.Number, Author: a.pr.Author.Login, HeadSHA: a.pr.HeadSHA, Fork: a.pr.Fork},
 			Reviews: reviews, Facts: facts, Freeze: a.freeze(cfg), QueueSHA: a.queue,
+			NoReadGuard: a.noReadGuard(cfg),
 		}
 		for _, t := range a.targets {
 			in.Projects = append(in.Projects, gateProject(cfg, t))
@@ -84,6 +85,15 @@ func (a *runFacts) freeze(cfg *config.Config) string {
 		return "this merge sets apply.freeze: true in " + config.FileName
 	}
 	return ""
+}
+
+// noReadGuard is why terraform would run here without the read guard that cfg (or the
+// merge itself) requires; "" when it runs under it or it is not required.
+func (a *runFacts) noReadGuard(cfg *config.Config) string {
+	if cfg.Apply.ReadGuard != config.ReadGuardRequired && a.Config.Apply.ReadGuard != config.ReadGuardRequired {
+		return ""
+	}
+	return stage.GuardUnavailable()
 }
 
 // gateProject is what the gate needs to know of one target under the rules of base

@@ -353,7 +353,7 @@ func encryptState(data []byte, key string) ([]byte, error) {
 
 // tfDir is the project's directory, where terraform runs (and writes errored.tfstate).
 func tfDir(r *stage.ProjectRun) string {
-	return filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir))
+	return r.WorkDir()
 }
 
 // stateNotes names, in the run's notes, every project applied without its state saved: the

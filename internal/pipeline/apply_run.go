@@ -74,6 +74,9 @@ func (a *review) apply(ctx context.Context) error {
 		})
 	a.noteAlready()
 	stateNotes(&a.run)
+	if note := opts.GuardNote(); note != "" {
+		a.run.Notes = append(a.run.Notes, note)
+	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("apply interrupted: %w", err)
 	}

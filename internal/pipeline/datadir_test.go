@@ -232,7 +232,8 @@ func TestPlanIgnoresTheProjectsDataDir(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	p := project.Project{Name: "app", Dir: "app", Workspace: "default", WhenModified: project.DefaultWhenModified}
+	p := project.Project{Name: "app", Dir: "app", Workspace: "default", WhenModified: project.DefaultWhenModified,
+		Modules: []string{"app/mod"}, Nested: []string{"app/mod"}} // as discovery finds them
 	run, err := stage.Plan(t.Context(), stage.PlanOptions{Env: stage.Env{Root: root, TerraformEnv: testenv.RunEnv()}, Projects: []project.Project{p}, Binary: bin})
 	if err != nil {
 		t.Fatal(err)

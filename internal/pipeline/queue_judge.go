@@ -107,6 +107,7 @@ func (a *review) groupVerdicts(ctx context.Context, rules []*config.Config, owne
 			in := gate.Input{
 				PR:      gate.PullRequest{Number: e.pr.Number, Author: e.pr.Author.Login, HeadSHA: e.pr.HeadSHA, Fork: e.pr.Fork},
 				Reviews: reviews, Facts: facts, Freeze: a.freeze(cfg), QueueSHA: a.queue,
+				NoReadGuard: a.noReadGuard(cfg),
 			}
 			for _, j := range idx {
 				in.Projects = append(in.Projects, gateProject(cfg, a.targets[j]))

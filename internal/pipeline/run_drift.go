@@ -82,9 +82,15 @@ func RunDrift(ctx context.Context, req DriftRequest) (report.Run, error) {
 			return s
 		}
 	}
+	// The tree terraform runs in holds the shared files (stage/scope.go).
+	shared, err := stage.SharedSums(ctx, req.Root, sel.All, req.Config, "")
+	if err != nil {
+		return run, err
+	}
 	checked, err := checkDrift(ctx, stage.PlanOptions{Env: req.Env, Projects: projects, Binary: bin,
-		PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform)}, suggest)
+		PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform), SharedSums: shared}, suggest)
 	run.Projects = checked.Projects
+	run.Notes = append(run.Notes, checked.Notes...)
 	if err == nil && req.PatchFile != "" {
 		err = writePatch(req, foldable)
 	}
@@ -150,6 +156,9 @@ func checkDrift(ctx context.Context, opts stage.PlanOptions, suggest SuggestFunc
 			}
 			return r
 		})
+	if note := opts.GuardNote(); note != "" {
+		run.Notes = append(run.Notes, note)
+	}
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("drift check interrupted: %w", err)
 	}

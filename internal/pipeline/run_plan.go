@@ -154,12 +154,19 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 			return run, err
 		}
 	}
+	if rec.shared == nil {
+		// The tree terraform runs in holds the shared files (stage/scope.go), bundles or not.
+		if rec.shared, err = sharedFiles(ctx, req, sel); err != nil {
+			return run, err
+		}
+	}
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
 		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared,
 	})
 	run.Projects = planned.Projects
+	run.Notes = append(run.Notes, planned.Notes...)
 	return run, err
 }
 
@@ -207,12 +214,18 @@ func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, he
 		req.Warn("PLAN FILES ARE NOT ENCRYPTED: a saved plan holds every value of the plan in clear text, secrets included, and the bundles in " + where +
 			" carry them. Set TFGATE_PLAN_KEY (a secret passphrase, the same for plan and apply) to encrypt them with age")
 	}
+	rec.shared, err = sharedFiles(ctx, req, sel)
+	return rec, err
+}
+
+// sharedFiles hashes the files outside every project that the review covers (under the
+// base commit's ignore:).
+func sharedFiles(ctx context.Context, req PlanRequest, sel stage.Selection) (map[string]string, error) {
 	rules := req.Config
 	if sel.BaseView != nil {
 		rules = sel.BaseView.Config
 	}
-	rec.shared, err = stage.SharedSums(ctx, req.Root, sel.All, rules, req.OutDir)
-	return rec, err
+	return stage.SharedSums(ctx, req.Root, sel.All, rules, req.OutDir)
 }
 
 // headFacts are what bundles record of the checkout.

@@ -223,3 +223,16 @@ func readAttrs(body *hclsyntax.Body, prefix string, into map[string]attr) {
 		readAttrs(blk.Body, prefix+blk.Type+".", into)
 	}
 }
+
+// LocalStatePath is where p keeps its state when its backend is local (no backend block
+// is the local default): the state file of p's workspace, root-relative (it may start
+// with "../"), or absolute as configured. ok is false for another backend, or when the
+// configuration does not say it literally.
+func LocalStatePath(root string, p Project) (string, bool) {
+	addr, ok := StateAddress(root, p)
+	state, local := strings.CutPrefix(addr, "local\x00path=")
+	if !ok || !local {
+		return "", false
+	}
+	return state, true
+}

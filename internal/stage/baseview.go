@@ -220,8 +220,12 @@ func baseViewNotes(sel *Selection) []string {
 
 // sharedIn lists the files of the whole tree at root that belong to no project of all and
 // are not inert under the rules: what every plan's input hash covers besides the project's
-// own inputs, so that apply finds a plan stale when one of them changed.
+// own inputs, so that apply finds a plan stale when one of them changed. Outside a git
+// repository (a laptop's preview of a plain directory) there are none.
 func sharedIn(ctx context.Context, root string, all []project.Project, rules *config.Config) ([]string, error) {
+	if _, err := git.TopLevel(ctx, root); err != nil {
+		return nil, nil
+	}
 	tracked, err := git.Git{Dir: root}.ListFiles(ctx, "HEAD", "")
 	if err != nil {
 		return nil, err

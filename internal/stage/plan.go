@@ -35,13 +35,16 @@ type PlanOptions struct {
 	Commit         string // the commit recorded in bundles: HEAD, or the pull request's head
 	// PlannedCommit is HEAD when it is GitHub's test merge of Commit ("" otherwise).
 	PlannedCommit string
-	Dirty         bool     // the working tree differs from Commit
-	PR            int      // the pull request planned (recorded in bundles); 0 = none
-	Fork          bool     // the pull request comes from a fork: its bundles are never applicable
-	ReadOnly      bool     // never create a workspace (drift: nothing writes state)
-	PlanKey       string   // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
-	Policies      Policies // Policies.Engine nil: no policies configured
-	ChangedFiles  []string // root-relative files changed (for data.tfgate.project)
+	Dirty         bool // the working tree differs from Commit
+	PR            int  // the pull request planned (recorded in bundles); 0 = none
+	Fork          bool // the pull request comes from a fork: its bundles are never applicable
+	ReadOnly      bool // never create a workspace (drift: nothing writes state)
+	// RequireGuard fails every project instead of running terraform without the read
+	// guard (guard.go): apply.read_guard: required.
+	RequireGuard bool
+	PlanKey      string   // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
+	Policies     Policies // Policies.Engine nil: no policies configured
+	ChangedFiles []string // root-relative files changed (for data.tfgate.project)
 	// SharedSums are the sha256 sums of the files outside every project (the function
 	// SharedSums): every bundle's input hash covers them, so that apply finds a plan stale
 	// when one changed.
@@ -51,6 +54,7 @@ type PlanOptions struct {
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
 	KeepDataDirs string
 	committed    *committedDataDirs // what git tracks under .terraform (committed.go)
+	guard        *runGuard          // the read guard (guard.go)
 }
 
 // Plan plans every project with bounded parallelism and returns the run (its projects
@@ -84,6 +88,9 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 			return RunStages(ctx, &ProjectRun{Opts: &opts, Project: p, Dir: byName[p.Name+"\x00"+p.Workspace], Phase: phase,
 				Detail: DetailOf(opts.Progress, p.Name)}, PlanStages)
 		})
+	if note := opts.GuardNote(); note != "" {
+		run.Notes = append(run.Notes, note)
+	}
 	if err := ctx.Err(); err != nil {
 		return run, fmt.Errorf("plan interrupted: %w", err)
 	}
@@ -102,6 +109,7 @@ func (opts *PlanOptions) Defaults() error {
 		opts.LockTimeout = DefaultLockTimeout
 	}
 	opts.committed = &committedDataDirs{root: opts.Root}
+	opts.guard = &runGuard{}
 	if opts.NewRunner == nil {
 		bin := opts.Binary
 		opts.NewRunner = func(dir string, ro terraform.RunnerOptions) (terraform.Runner, error) {
@@ -128,6 +136,8 @@ type ProjectRun struct {
 	Masker  *secret.Masker // opts.Masker plus the values of the project's sensitive variables
 
 	dataDir   string            // terraform's data directory (datadir.go)
+	scope     *scope            // the tree terraform runs in (scope.go), from InitProject on
+	unscope   func() error      // carries the working files back and removes the tree
 	inputs    map[string]string // bundle inputs, hashed before init
 	inputHash string
 	TF        terraform.Runner
@@ -171,22 +181,44 @@ func RunStages(ctx context.Context, r *ProjectRun, stages []Stage) report.Projec
 		return report.Project{Status: report.StatusFailed, Error: err.Error()}
 	}
 	defer release()
+	err = r.runStages(ctx, stages)
+	if r.unscope != nil {
+		err = errors.Join(err, r.unscope())
+		r.scope, r.unscope = nil, nil
+	}
+	if err != nil {
+		if r.Opts.OutDir != "" {
+			// A failed project leaves no half-bundle: terraform may have written an
+			// errored plan (secrets in clear) that must not look like something to apply.
+			os.RemoveAll(r.Dir)
+		}
+		// Values too short to mask, or unknown to tfgate (-var), are not quoted either.
+		return report.Project{Status: report.StatusFailed, Error: sensitive.Redact(r.Masker.String(err.Error()))}
+	}
+	r.Result.Status = report.StatusPlanned
+	return r.Result
+}
+
+// runStages runs the stages in order until one fails.
+func (r *ProjectRun) runStages(ctx context.Context, stages []Stage) error {
 	for _, s := range stages {
 		if s.Phase != "" {
 			r.Phase(s.Phase)
 		}
 		if err := s.Run(ctx, r); err != nil {
-			if r.Opts.OutDir != "" {
-				// A failed project leaves no half-bundle: terraform may have written an
-				// errored plan (secrets in clear) that must not look like something to apply.
-				os.RemoveAll(r.Dir)
-			}
-			// Values too short to mask, or unknown to tfgate (-var), are not quoted either.
-			return report.Project{Status: report.StatusFailed, Error: sensitive.Redact(r.Masker.String(err.Error()))}
+			return r.scope.explain(err, r.Opts.Root, r.Project)
 		}
 	}
-	r.Result.Status = report.StatusPlanned
-	return r.Result
+	return nil
+}
+
+// WorkDir is where terraform runs for r: the project's directory in its tree (scope.go)
+// once InitProject made it, the checkout's before.
+func (r *ProjectRun) WorkDir() string {
+	if r.scope != nil {
+		return r.scope.dir(r.Project)
+	}
+	return filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir))
 }
 
 // CheckProblems fails a project whose files could not be read (a bad module source, an
@@ -199,17 +231,17 @@ func CheckProblems(_ context.Context, r *ProjectRun) error {
 }
 
 // hashInputs records the bundle's input files before init: init may create or update
-// .terraform.lock.hcl, and apply (from a fresh checkout) must see the same hash.
+// .terraform.lock.hcl, and apply (from a fresh checkout) must see the same hash. They are
+// hashed as copied into the project's tree: what terraform reads is what was hashed.
 func hashInputs(ctx context.Context, r *ProjectRun) error {
 	if r.Opts.OutDir == "" {
 		return nil
 	}
-	files, err := project.InputFiles(ctx, r.Opts.Root, r.Project)
-	if err != nil {
+	if err := r.ensureScope(ctx); err != nil {
 		return err
 	}
-	files = Outside(files, r.Opts.Root, r.Opts.OutDir)
-	if r.inputs, _, err = bundle.HashInputs(ctx, r.Opts.Root, files); err != nil {
+	var err error
+	if r.inputs, _, err = bundle.HashInputs(ctx, r.scope.root, r.scope.inputs); err != nil {
 		return err
 	}
 	for f, sum := range r.Opts.SharedSums {
@@ -223,7 +255,15 @@ func hashInputs(ctx context.Context, r *ProjectRun) error {
 // "queued" while it waits behind another project's init) and keeps the runner for the
 // stages after it.
 func InitProject(ctx context.Context, r *ProjectRun) error {
-	tf, err := r.Opts.NewRunner(filepath.Join(r.Opts.Root, filepath.FromSlash(r.Project.Dir)), terraform.RunnerOptions{
+	if err := r.ensureScope(ctx); err != nil {
+		return err
+	}
+	spec, err := r.guardSpec(ctx)
+	if err != nil {
+		return err
+	}
+	tf, err := r.Opts.NewRunner(r.WorkDir(), terraform.RunnerOptions{
+		Guard: spec, TempDir: r.scope.tmp,
 		Env: r.Opts.TerraformEnv, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
 		MaxProcs: r.Opts.Procs, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {

@@ -34,7 +34,7 @@ func (r *runner) Apply(ctx context.Context, planFile string, opts ApplyOptions) 
 	}
 	args = append(args, planFile)
 	return r.run(ctx, "apply", func() error {
-		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
+		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, args...)
 		ui := newUIStream(r.log, r.stderr, opts.Progress)
 		// An apply must survive tfgate: files, not pipes (followOutput).
 		out, err := followOutput(cmd, ui, io.MultiWriter(r.log, r.stderr))

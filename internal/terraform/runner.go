@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-exec/tfexec"
+
+	"github.com/tfgate/tfgate/internal/guard"
 )
 
 // Runner declares only the terraform commands tfgate uses. A Runner runs one
@@ -103,6 +105,13 @@ type RunnerOptions struct {
 	// outside the work tree (pipeline). "" = terraform's own: Env's TF_DATA_DIR, else
 	// .terraform in dir.
 	DataDir string
+	// Guard, when set, runs terraform (and so everything it starts) under the read guard:
+	// it can reach nothing of Guard.Deny but Guard.Allow (package guard). NewRunner fails
+	// when the guard cannot be set up here; the caller decides whether to run without.
+	Guard *guard.Spec
+	// TempDir, when set, is terraform's TMPDIR: with Guard, a directory terraform may use
+	// (a new entry beside the way down to a denied directory cannot be made).
+	TempDir string
 }
 
 // initSem serialises the inits that could collide, across every Runner in the process.
@@ -121,6 +130,7 @@ var initSem = make(chan struct{}, 1)
 type runner struct {
 	tf     *tfexec.Terraform
 	bin    Binary
+	exe    string // what runs terraform: bin.Path, or tfgate's own binary guarding it
 	dir    string
 	name   string
 	env    map[string]string // as given, for the commands tfgate execs itself
@@ -143,7 +153,14 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	if bin.Flavor == "" {
 		bin.Flavor = flavorOf(bin.Path)
 	}
-	tf, err := tfexec.NewTerraform(dir, bin.Path)
+	exe, guardEnv := bin.Path, []string(nil)
+	if opts.Guard != nil {
+		var err error
+		if exe, guardEnv, err = guard.Wrap(*opts.Guard, bin.Path); err != nil {
+			return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
+		}
+	}
+	tf, err := tfexec.NewTerraform(dir, exe)
 	if err != nil {
 		return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
 	}
@@ -174,6 +191,13 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	if _, ok := env["GOMAXPROCS"]; !ok && opts.MaxProcs > 0 {
 		env["GOMAXPROCS"] = strconv.Itoa(opts.MaxProcs)
 	}
+	for _, kv := range guardEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	if opts.TempDir != "" {
+		env["TMPDIR"] = opts.TempDir
+	}
 	if opts.DataDir != "" {
 		if err := usableDataDir(opts.DataDir); err != nil {
 			return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
@@ -186,7 +210,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 		log = &syncWriter{w: opts.Log}
 	}
 	r := &runner{
-		tf: tf, bin: bin, dir: dir, name: name, env: env,
+		tf: tf, bin: bin, exe: exe, dir: dir, name: name, env: env,
 		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait, noNewWorkspace: opts.NoNewWorkspace,
 		pluginCache: opts.PluginCache,
 	}
@@ -298,7 +322,7 @@ func (r *runner) init(ctx context.Context, env map[string]string) error {
 	// flags for pre-0.15 terraform, which tfgate does not support), one extra terraform
 	// process per project — a fifth of the run time of a small project.
 	return r.run(ctx, "init", func() error {
-		cmd := command(ctx, r.bin.Path, r.dir, r.execEnvWith(env), r.grace,
+		cmd := command(ctx, r.exe, r.dir, r.execEnvWith(env), r.grace,
 			"init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false")
 		cmd.Stdout = r.log
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
@@ -336,7 +360,7 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	}
 	var changes bool
 	err := r.run(ctx, "plan", func() error {
-		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, args...)
+		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, args...)
 		ui := newUIStream(r.log, r.stderr, opts.Progress)
 		cmd.Stdout = ui
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)

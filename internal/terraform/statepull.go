@@ -12,7 +12,7 @@ import (
 func (r *runner) StatePull(ctx context.Context) ([]byte, error) {
 	var out bytes.Buffer
 	err := r.run(ctx, "state pull", func() error {
-		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, "state", "pull")
+		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, "state", "pull")
 		cmd.Stdout = &out
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
 		return cmd.Run()
@@ -29,7 +29,7 @@ func (r *runner) StatePull(ctx context.Context) ([]byte, error) {
 func (r *runner) ShowState(ctx context.Context) ([]byte, error) {
 	var out bytes.Buffer
 	err := r.run(ctx, "show", func() error {
-		cmd := command(ctx, r.bin.Path, r.dir, r.execEnv(), r.grace, "show", "-json", "-no-color")
+		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, "show", "-json", "-no-color")
 		cmd.Stdout = &out
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
 		return cmd.Run()

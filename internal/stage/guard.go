@@ -1,0 +1,93 @@
+package stage
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/git"
+	"github.com/tfgate/tfgate/internal/guard"
+)
+
+// The read guard: the tree terraform runs in (scope.go) holds only what the review covered,
+// but a path can still name the checkout itself ($GITHUB_WORKSPACE/docs/x.md, .git/config,
+// /proc/<tfgate>/cwd). Where the kernel has Landlock, terraform — and so its providers and
+// everything they start — runs unable to reach the checkout's working tree or its git
+// directories by any path (package guard), while the rest of the machine and its own tree,
+// data directory, plugin cache and plan files stay usable. Where the kernel does not (macOS,
+// kernels before 5.13 or without Landlock), terraform runs without it and the run's notes
+// say so; apply.read_guard: required makes apply refuse instead (gate).
+
+// runGuard is what one run knows of the guard, found out once.
+type runGuard struct {
+	once sync.Once
+	deny []string // the checkout's top level and its git directories
+	off  error    // why terraform runs without the guard here; nil = it does not
+}
+
+// setUp finds the directories to deny and whether the kernel can deny them.
+func (g *runGuard) setUp(ctx context.Context, root string) {
+	g.once.Do(func() {
+		if _, err := guard.Available(); err != nil {
+			g.off = err
+			return
+		}
+		top, err := git.TopLevel(ctx, root)
+		if err != nil {
+			top = root // not a repository: the root is what the review covered
+		}
+		g.deny = append(g.deny, top)
+		if dirs, err := (git.Git{Dir: root}).GitDirs(ctx); err == nil {
+			g.deny = append(g.deny, dirs...)
+		}
+	})
+}
+
+// GuardUnavailable says why terraform cannot run under the read guard on this machine, ""
+// when it can: a fact apply's gate judges under apply.read_guard: required.
+func GuardUnavailable() string {
+	if _, err := guard.Available(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// GuardNote is the run's note when its projects ran terraform without the read guard, ""
+// otherwise.
+func (opts *PlanOptions) GuardNote() string {
+	if opts.guard == nil || opts.guard.off == nil {
+		return ""
+	}
+	return fmt.Sprintf("terraform ran without the read guard (%v): it could read files of the checkout outside what the review covered by their absolute path; apply.read_guard: required in %s makes apply refuse to run on such a machine", opts.guard.off, config.FileName)
+}
+
+// guardSpec is the read guard r's terraform runs under: nil without one (the run's note
+// says why), an error when apply requires it and it is off.
+func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
+	g := r.Opts.guard
+	g.setUp(ctx, r.Opts.Root)
+	if g.off != nil {
+		if r.Opts.RequireGuard {
+			return nil, fmt.Errorf("apply.read_guard is required, and terraform cannot run under the read guard here: %w", g.off)
+		}
+		return nil, nil
+	}
+	allow := []string{r.scope.base, r.dataDir}
+	for _, dir := range []string{r.Opts.PluginCacheDir, r.Dir} {
+		if dir != "" && isDir(dir) {
+			allow = append(allow, dir)
+		}
+	}
+	if r.PlanFile != "" {
+		allow = append(allow, filepath.Dir(r.PlanFile))
+	}
+	return &guard.Spec{Deny: g.deny, Allow: allow}, nil
+}
+
+func isDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
+}

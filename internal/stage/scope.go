@@ -1,0 +1,328 @@
+package stage
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/project"
+)
+
+// The scope: terraform reads exactly what the review covered. A review covers a project's
+// inputs (project.InputFiles: its directory's contents, its local modules, its var files)
+// and the files outside every project that the base commit's ignore: does not mark inert
+// (SharedSums) — what the plan bundle's input hash covers, and nothing else. A list of
+// inputs is only a promise, though: terraform, its providers and everything they start
+// (provisioners, external data sources) can read any file by path, and every red team so
+// far found one the list left out (a README read by file(), a script behind a linked
+// directory, another project's template). So terraform never runs in the checkout. Each
+// project's run (plan, drift, apply) gets a new tree that holds a copy of exactly those
+// files, laid out as in the repository, and terraform runs in the project's directory
+// there: `file("../../docs/x.md")` of an inert file, or of another project's file, finds
+// nothing. The read guard (guard.go) keeps terraform out of the checkout itself, by
+// absolute path or through .git.
+//
+// Terraform also writes into its working directory, and a local backend keeps its state
+// there. Those working files — the local state of the project's workspace (wherever its
+// literal `path` puts it in the repository) with its backup, errored.tfstate, the lock
+// file — are carried into the tree before terraform runs and those terraform created or
+// changed are carried back when the project is done, so a laptop's local state and lock
+// file live where they always did. Nothing else terraform writes in the tree survives.
+
+// scope is one project's tree.
+type scope struct {
+	base string // holds the tree and tmp
+	top  string // the tree's root: the repository's root, or above it for "../" files
+	root string // the repository root (Options.Root) in the tree
+	tmp  string // terraform's TMPDIR: inside the tree, never the checkout's
+	// inputs are the project's own inputs (root-relative, sorted): the tree holds them and
+	// the shared files.
+	inputs []string
+	// carried are the working files (root-relative) with the sha256 each had when carried
+	// in ("" = absent): only what terraform changed goes back.
+	carried map[string]string
+}
+
+// scopeDirPrefix names the projects' trees in the temporary directory.
+const scopeDirPrefix = "tfgate-scope-"
+
+// ensureScope builds r's tree from the checkout, once; RunStages carries the working files
+// back and removes it when the project is done.
+func (r *ProjectRun) ensureScope(ctx context.Context) error {
+	if r.scope != nil {
+		return nil
+	}
+	var err error
+	r.unscope, err = r.newScope(ctx)
+	return err
+}
+
+// newScope builds r's tree and returns the function that carries the working files back
+// and removes it.
+func (r *ProjectRun) newScope(ctx context.Context) (release func() error, err error) {
+	inputs, err := project.InputFiles(ctx, r.Opts.Root, r.Project)
+	if err != nil {
+		return nil, err
+	}
+	inputs = Outside(inputs, r.Opts.Root, r.Opts.OutDir) // bundles being written are no input
+	files := slices.Clone(inputs)
+	for f := range r.Opts.SharedSums {
+		files = append(files, f)
+	}
+	work := workingFiles(r.Opts.Root, r.Project)
+	base, err := os.MkdirTemp("", scopeDirPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the tree terraform runs in cannot be made in %s: %w; point TMPDIR at a writable directory", r.Project.Name, os.TempDir(), err)
+	}
+	s := &scope{base: base, top: filepath.Join(base, "tree"), tmp: filepath.Join(base, "tmp"), inputs: inputs, carried: map[string]string{}}
+	s.root = filepath.Join(s.top, rootBelow(r.Opts.Root, append(files, work...)))
+	if err := s.fill(ctx, r.Opts.Root, files, work); err != nil {
+		os.RemoveAll(base)
+		return nil, fmt.Errorf("%s: build the tree terraform runs in: %w", r.Project.Name, err)
+	}
+	r.scope = s
+	return func() error {
+		err := s.carryBack(r.Opts.Root)
+		os.RemoveAll(base)
+		if err != nil {
+			return fmt.Errorf("%s: carry terraform's working files back to the checkout: %w", r.Project.Name, err)
+		}
+		return nil
+	}, nil
+}
+
+// fill copies files and the working files that exist into the tree.
+func (s *scope) fill(ctx context.Context, root string, files, work []string) error {
+	if err := os.MkdirAll(s.tmp, 0o700); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.root, 0o700); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := copyInto(filepath.Join(root, filepath.FromSlash(f)), s.path(f)); err != nil {
+			return err
+		}
+	}
+	for _, f := range work {
+		src := filepath.Join(root, filepath.FromSlash(f))
+		sum, err := fileSum(src)
+		if err != nil {
+			return err
+		}
+		s.carried[f] = sum
+		if fi, err := os.Stat(filepath.Dir(src)); err == nil && fi.IsDir() {
+			// A workspace's directory may exist before its state does.
+			if err := os.MkdirAll(filepath.Dir(s.path(f)), 0o755); err != nil {
+				return err
+			}
+		}
+		if _, err := os.Lstat(s.path(f)); sum == "" || err == nil {
+			continue // none, or an input already copied (the lock file)
+		}
+		if err := copyInto(src, s.path(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// workingFiles are the files terraform writes in p's working directory that tfgate
+// carries into p's tree and back (root-relative): the lock file, errored.tfstate (the
+// state an apply could not save) and, on the local backend, the state of p's workspace
+// and its backup, wherever a relative path puts them. A state outside the repository (an
+// absolute path) is not carried: terraform writes it where it is.
+func workingFiles(root string, p project.Project) []string {
+	ws := p.Workspace
+	if ws == "" {
+		ws = "default"
+	}
+	// The local default, whatever the configuration says: a backend block tfgate cannot
+	// read literally may still be local, and carrying what does not exist costs a stat.
+	state := path.Join(p.Dir, "terraform.tfstate")
+	if ws != "default" {
+		state = path.Join(p.Dir, "terraform.tfstate.d", ws, "terraform.tfstate")
+	}
+	work := []string{path.Join(p.Dir, ".terraform.lock.hcl"), path.Join(p.Dir, "errored.tfstate"), state, state + ".backup"}
+	if literal, ok := project.LocalStatePath(root, p); ok && !path.IsAbs(literal) && literal != state {
+		work = append(work, literal, literal+".backup")
+	}
+	return work
+}
+
+// carryBack copies the working files terraform created or changed in the tree to the
+// checkout (atomically each), the files under a carried directory included.
+func (s *scope) carryBack(root string) error {
+	var errs []error
+	for _, f := range sortedKeys(s.carried) {
+		sum, err := fileSum(s.path(f))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if sum == "" || sum == s.carried[f] {
+			continue
+		}
+		dst := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		tmp := dst + ".tfgate-carry"
+		os.Remove(tmp)
+		if err := copyInto(s.path(f), tmp); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// path is where the root-relative file f is in the tree.
+func (s *scope) path(f string) string {
+	return filepath.Join(s.root, filepath.FromSlash(f))
+}
+
+// Dir is the project's directory in the tree: where terraform runs.
+func (s *scope) dir(p project.Project) string {
+	return s.path(p.Dir)
+}
+
+// rootBelow is where the repository root sits in the tree: as deep below the tree's top,
+// under the root's own last directory names, as the files climb above it with "../".
+func rootBelow(root string, files []string) string {
+	depth := 0
+	for _, f := range files {
+		n := 0
+		for strings.HasPrefix(f, "../") {
+			f, n = f[3:], n+1
+		}
+		depth = max(depth, n)
+	}
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(root)), "/")
+	if depth >= len(parts) {
+		depth = len(parts) - 1
+	}
+	return filepath.FromSlash(path.Join(parts[len(parts)-depth:]...))
+}
+
+// copyInto copies the regular file src (through symbolic links) to dst, creating dst's
+// directories, with src's permissions.
+func copyInto(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", src)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return errors.Join(err, out.Close())
+}
+
+// fileSum is the sha256 of the regular file f, "" when there is none.
+func fileSum(f string) (string, error) {
+	fi, err := os.Stat(f)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
+		return "", nil
+	}
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(data)), nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// explain adds to a failed stage's error, for each file it names that the checkout has but
+// the tree does not, why terraform could not read it and how to bring it into the review.
+func (s *scope) explain(err error, root string, p project.Project) error {
+	if s == nil {
+		return err
+	}
+	var missing []string
+	seen := map[string]bool{}
+	for _, word := range strings.FieldsFunc(err.Error(), func(c rune) bool {
+		return strings.ContainsRune(" \t\n\"'`:,;()[]{}", c)
+	}) {
+		f, ok := s.mentioned(word, p)
+		if !ok || seen[f] {
+			continue
+		}
+		seen[f] = true
+		if regularFile(filepath.Join(root, filepath.FromSlash(f))) && !regularFile(s.path(f)) {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) == 0 {
+		return err
+	}
+	sort.Strings(missing)
+	return fmt.Errorf("%w\n%s", err, outOfScope(missing, p.Name))
+}
+
+// mentioned is the root-relative file a word of terraform's output names, relative to the
+// project's directory or as a path in the tree.
+func (s *scope) mentioned(word string, p project.Project) (string, bool) {
+	if !strings.ContainsAny(word, "/.") || strings.Contains(word, "://") {
+		return "", false
+	}
+	if filepath.IsAbs(word) {
+		rel, err := filepath.Rel(s.root, word)
+		if err != nil || strings.HasPrefix(rel, "..") && !strings.HasPrefix(filepath.Clean(word), s.top) {
+			return "", false
+		}
+		return filepath.ToSlash(rel), true
+	}
+	f := path.Clean(path.Join(p.Dir, word))
+	return f, f != "." && f != ".."
+}
+
+// outOfScope says why terraform found none of files (root-relative) in project's tree.
+func outOfScope(files []string, project string) string {
+	return fmt.Sprintf("%s %s in the repository but not in what a review of %s covers, so terraform cannot read %s: a change to %s would not need this project's approvals. Make %s an input of the project (put it in the project's directory or a local module it uses, or list it in var_files), or, outside every project, take it out of ignore: so that a change to it needs a review",
+		strings.Join(files, ", "), english.Agree(len(files), "is", "are"), project,
+		english.Agree(len(files), "it", "them"), english.Agree(len(files), "it", "them"), english.Agree(len(files), "it", "them"))
+}
+
+// regularFile reports whether f is a regular file (through links).
+func regularFile(f string) bool {
+	fi, err := os.Stat(f)
+	return err == nil && fi.Mode().IsRegular()
+}
