@@ -34,8 +34,8 @@ import (
 // so is one whose changes no state could show (only an output unknown at plan time, or
 // nothing), which would otherwise "hold" in any later state.
 
-// appliedBefore reports whether the state already holds what r's saved plan makes (see
-// above): already, a sentence saying how tfgate knows, or "" and why not.
+// appliedBefore reports whether the state shows that an earlier run applied r's saved plan
+// (see above): already, a sentence saying how tfgate knows, or "" and why not.
 func appliedBefore(ctx context.Context, r *stage.ProjectRun) (already, why string, err error) {
 	f, err := planInState(ctx, r)
 	if err != nil {
