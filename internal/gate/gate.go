@@ -2,8 +2,9 @@
 // request, its reviews, what GitHub says about the reviewers, and each project's plan
 // bundle and policy result, to a verdict per project with every reason it may not apply.
 // It also holds bundle acceptance (AcceptBundle, accept.go: is the bundle found on the
-// merge the reviewed one), the rule that a change request blocks (reviews.go), and every
-// reason code (gate.go, codes.go; documented in docs/gate-and-apply.md).
+// merge the reviewed one), the rule that a change request blocks (reviews.go), whether a
+// plan terraform refused as stale was already applied (applied.go), and every reason code
+// (gate.go, codes.go; documented in docs/gate-and-apply.md).
 //
 // It does no I/O and reads no clock: internal/pipeline collects the facts (CollectFacts)
 // and the bundles, and renders and publishes the verdict. Everything it cannot prove

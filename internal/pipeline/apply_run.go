@@ -94,13 +94,15 @@ func applyPlan(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) error
 		return nil
 	case terraform.IsStalePlan(err):
 		// Perhaps its own: an earlier run of this merge applied it (apply_applied.go).
-		how, aerr := appliedBefore(ctx, r)
-		if aerr == nil && how != "" {
+		how, why, aerr := appliedBefore(ctx, r)
+		switch {
+		case aerr != nil:
+			err = errors.Join(err, fmt.Errorf("(whether an earlier run applied it could not be checked: %w)", aerr))
+		case how != "":
 			rec.already = how
 			return nil
-		}
-		if aerr != nil {
-			err = errors.Join(err, fmt.Errorf("(whether an earlier run applied it could not be checked: %w)", aerr))
+		default:
+			err = errors.Join(errors.New(why), err)
 		}
 		return errors.Join(errors.New("the reviewed plan is stale: the state changed since it was planned (another apply — perhaps this one, run before — or a change outside this pull request). Nothing was applied twice; plan the project again in a new pull request"), err)
 	case terraform.IsLocked(err):
