@@ -68,6 +68,9 @@ func (opts *PlanOptions) GuardNote() string {
 // says why), an error when apply requires it and it is off.
 func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 	g := r.Opts.guard
+	if r.scope == nil { // unscoped
+		return nil, nil
+	}
 	g.setUp(ctx, r.Opts.Root)
 	if g.off != nil {
 		if r.Opts.RequireGuard {
@@ -83,6 +86,11 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 	}
 	if r.PlanFile != "" {
 		allow = append(allow, filepath.Dir(r.PlanFile))
+	}
+	if cli := r.Opts.TerraformEnv["TF_CLI_CONFIG_FILE"]; filepath.IsAbs(cli) && regularFile(cli) {
+		// The workflow's choice, even inside the checkout (a committed .terraformrc is a
+		// file outside every project: a change to it needs a review).
+		allow = append(allow, cli)
 	}
 	return &guard.Spec{Deny: g.deny, Allow: allow}, nil
 }

@@ -55,6 +55,7 @@ type PlanOptions struct {
 	KeepDataDirs string
 	committed    *committedDataDirs // what git tracks under .terraform (committed.go)
 	guard        *runGuard          // the read guard (guard.go)
+	unscoped     bool               // (benchmarks) terraform runs in the checkout, unguarded, as before the tree
 }
 
 // Plan plans every project with bounded parallelism and returns the run (its projects
@@ -241,6 +242,9 @@ func hashInputs(ctx context.Context, r *ProjectRun) error {
 		return err
 	}
 	var err error
+	if r.scope == nil { // unscoped
+		return errors.New("bundles need the tree terraform runs in")
+	}
 	if r.inputs, _, err = bundle.HashInputs(ctx, r.scope.root, r.scope.inputs); err != nil {
 		return err
 	}
@@ -263,7 +267,7 @@ func InitProject(ctx context.Context, r *ProjectRun) error {
 		return err
 	}
 	tf, err := r.Opts.NewRunner(r.WorkDir(), terraform.RunnerOptions{
-		Guard: spec, TempDir: r.scope.tmp,
+		Guard: spec, TempDir: r.tempDir(),
 		Env: r.Opts.TerraformEnv, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
 		MaxProcs: r.Opts.Procs, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {

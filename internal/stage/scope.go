@@ -59,7 +59,7 @@ const scopeDirPrefix = "tfgate-scope-"
 // ensureScope builds r's tree from the checkout, once; RunStages carries the working files
 // back and removes it when the project is done.
 func (r *ProjectRun) ensureScope(ctx context.Context) error {
-	if r.scope != nil {
+	if r.scope != nil || r.Opts.unscoped {
 		return nil
 	}
 	var err error
@@ -199,7 +199,15 @@ func (s *scope) path(f string) string {
 	return filepath.Join(s.root, filepath.FromSlash(f))
 }
 
-// Dir is the project's directory in the tree: where terraform runs.
+// tempDir is terraform's TMPDIR: the tree's own ("" before the tree is made).
+func (r *ProjectRun) tempDir() string {
+	if r.scope == nil {
+		return ""
+	}
+	return r.scope.tmp
+}
+
+// dir is the project's directory in the tree: where terraform runs.
 func (s *scope) dir(p project.Project) string {
 	return s.path(p.Dir)
 }
