@@ -168,6 +168,14 @@ func workingFiles(root string, p project.Project) []string {
 func (s *scope) carryBack(root string) error {
 	var errs []error
 	for _, f := range sortedKeys(s.carried) {
+		dst := filepath.Join(root, filepath.FromSlash(f))
+		if isDir(filepath.Dir(s.path(f))) && !isDir(filepath.Dir(dst)) {
+			// A new workspace's directory, made before its first state.
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
 		sum, err := fileSum(s.path(f))
 		if err != nil {
 			errs = append(errs, err)
@@ -176,7 +184,6 @@ func (s *scope) carryBack(root string) error {
 		if sum == "" || sum == s.carried[f] {
 			continue
 		}
-		dst := filepath.Join(root, filepath.FromSlash(f))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			errs = append(errs, err)
 			continue

@@ -145,6 +145,21 @@ func TestScopeCarriesWorkingFiles(t *testing.T) {
 	if got := readOr(t, filepath.Join(root, "app/terraform.tfstate.d/blue/terraform.tfstate"), "none"); got != "blue v1" {
 		t.Errorf("blue's state: %q", got)
 	}
+	// terraform workspace new makes the directory before any state.
+	green := project.Project{Name: "green", Dir: "app", Workspace: "green"}
+	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: green}
+	if release, err = r.newScope(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(r.scope.root, "app/terraform.tfstate.d/green"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if !isDir(filepath.Join(root, "app/terraform.tfstate.d/green")) {
+		t.Error("a new workspace's directory did not come back: the workspace is lost")
+	}
 	app2 := project.Project{Name: "app2", Dir: "app2", Workspace: "default"}
 	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: app2}
 	if release, err = r.newScope(t.Context()); err != nil {
