@@ -17,7 +17,7 @@ import (
 
 // The state backend a plan file applies to. `terraform apply PLANFILE` does not use the
 // backend the working directory was initialised with: it uses the one the plan file records
-// (planproto Plan field 13, the same in terraform 1.5–1.14 and OpenTofu 1.10):
+// (planproto Plan field 13; measured with terraform 1.5.7 and OpenTofu 1.10.6):
 //
 //	message Backend { string type = 1; DynamicValue config = 2; string workspace = 3; }
 //	message DynamicValue { bytes msgpack = 1; }
@@ -41,8 +41,8 @@ const (
 // without end.
 const maxConfigDepth = 16
 
-// Unknown is how a Backend's Config writes a value the plan file holds as unknown: no JSON
-// value is written so, so it equals nothing terraform init records.
+// Unknown is how Backend.Config writes a value the plan file holds as unknown. No JSON value
+// reads so: it equals nothing terraform init records.
 const Unknown = "(unknown)"
 
 // Backend is a state backend as terraform records it: the one a plan file applies to, or

@@ -24,7 +24,9 @@ func TestEveryCodeHasACase(t *testing.T) {
 		return AcceptBundle(f)
 	}
 	denied := func(p *Project) { p.PolicyDenied = true }
-	kind := func(k PlanKind) []Reason { return AcceptPlanFile(PlanFileFacts{Kind: k, Backend: local, MergeBackend: local}, config.Apply{}) }
+	kind := func(k PlanKind) []Reason {
+		return AcceptPlanFile(PlanFileFacts{Kind: k, Backend: local, MergeBackend: local}, config.Apply{})
+	}
 	evilPath := Backend{Type: "local", Config: map[string]string{"path": `"../../evil.tfstate"`, "workspace_dir": "null"}, Workspace: "default"}
 	saved := &plan.Changes{Resources: []plan.Resource{{Address: "a.x", Action: plan.ActionCreate}}}
 	cases := []struct {
