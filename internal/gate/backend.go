@@ -97,7 +97,7 @@ func location(b Backend, name string) string {
 	if b.Type == "pg" && name == "conn_str" {
 		return strconv.Quote(postgresLocation(s))
 	}
-	if u, err := url.Parse(s); err == nil && u.User != nil {
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" && u.User != nil {
 		u.User = nil
 		return strconv.Quote(u.String())
 	}
@@ -105,19 +105,31 @@ func location(b Backend, name string) string {
 }
 
 // postgresLocation is the server and database of a PostgreSQL connection string (a URL or
-// key=value pairs), without the user, password and options it may carry.
+// key=value pairs), without the user, password and other options it may carry. A URL's
+// query may name the server and database too (lib/pq reads them after the rest).
 func postgresLocation(s string) string {
 	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
-		return u.Scheme + "://" + u.Host + u.Path
+		q := url.Values{}
+		for k, v := range u.Query() {
+			if postgresLocates(k) {
+				q[k] = v
+			}
+		}
+		return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawQuery: q.Encode()}).String()
 	}
 	var keep []string
 	for _, f := range strings.Fields(s) {
-		key, _, _ := strings.Cut(f, "=")
-		if key == "host" || key == "hostaddr" || key == "port" || key == "dbname" {
+		if key, _, _ := strings.Cut(f, "="); postgresLocates(key) {
 			keep = append(keep, f)
 		}
 	}
 	return strings.Join(keep, " ")
+}
+
+// postgresLocates reports whether a PostgreSQL connection parameter says which server or
+// database.
+func postgresLocates(key string) bool {
+	return key == "host" || key == "hostaddr" || key == "port" || key == "dbname"
 }
 
 // sameSetting reports whether two values of a setting are the same, an unset one being its
