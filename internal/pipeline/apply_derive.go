@@ -219,12 +219,12 @@ func (a *review) planFileFacts(r *stage.ProjectRun, t *target) (gate.PlanFileFac
 		return f, nil
 	}
 	f.Kind, f.Backend = gate.PlanKind(tfplan.Kind), gate.Backend(tfplan.Backend)
-	dataDir, defaultDir := a.dataDir(r)
-	tree, err := a.snapshotTree(r, dataDir, defaultDir)
+	tree, err := a.snapshotTree(r)
 	if err != nil {
 		return f, err
 	}
 	f.Snapshot = bundle.CheckSnapshot(&zr.Reader, tree)
+	dataDir, _ := a.dataDir(r)
 	merge, err := mergeBackend(dataDir)
 	if err != nil {
 		return f, err
@@ -245,9 +245,10 @@ func (a *review) dataDir(r *stage.ProjectRun) (dir string, defaultDir bool) {
 }
 
 // snapshotTree is what a target's plan configuration is compared with: the merge commit's
-// working tree and the modules init installed from it (in dataDir).
-func (a *review) snapshotTree(r *stage.ProjectRun, dataDir string, defaultDir bool) (bundle.SnapshotTree, error) {
+// working tree and the modules init installed from it.
+func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) {
 	tree := bundle.SnapshotTree{Repo: os.DirFS(a.Root), Root: a.Root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
+	dataDir, defaultDir := a.dataDir(r)
 	if !defaultDir {
 		// TF_DATA_DIR: the modules init installed are read there.
 		tree.DataDir, tree.Data = dataDir, os.DirFS(dataDir)
