@@ -243,27 +243,28 @@ func TestParsePlanKind(t *testing.T) {
 		{"errored", msg(varint(20, 1)), PlanKind{Mode: ModeNormal, Errored: true}},
 	}
 	for _, c := range cases {
-		got, err := parsePlanKind(c.data)
+		p, err := parseTFPlan(c.data)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
+		got := p.Kind
 		if got.Mode != c.want.Mode || strings.Join(got.Targets, ",") != strings.Join(c.want.Targets, ",") ||
 			strings.Join(got.Excludes, ",") != strings.Join(c.want.Excludes, ",") || got.Errored != c.want.Errored {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 	}
-	if _, err := parsePlanKind([]byte{0x0a, 0x05, 'a'}); err == nil { // a string cut short
+	if _, err := parseTFPlan([]byte{0x0a, 0x05, 'a'}); err == nil { // a string cut short
 		t.Error("want an error for a truncated message")
 	}
 }
 
-func TestReadPlanKindNeedsTFPlan(t *testing.T) {
+func TestReadTFPlanNeedsTFPlan(t *testing.T) {
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
 	w.Create("tfstate")
 	w.Close()
 	z, _ := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if _, err := ReadPlanKind(z); err == nil || !strings.Contains(err.Error(), "no tfplan entry") {
+	if _, err := ReadTFPlan(z); err == nil || !strings.Contains(err.Error(), "no tfplan entry") {
 		t.Fatalf("got %v", err)
 	}
 }

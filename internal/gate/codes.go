@@ -19,6 +19,7 @@ const (
 	CodeNotPlanFile    = "not-plan-file"    // the plan file is not one terraform wrote
 	CodePlanMode       = "plan-mode"        // a destroy, refresh-only or targeted plan that apply.allow_modes does not allow
 	CodeSnapshot       = "snapshot"         // the plan file's configuration is not the reviewed code
+	CodeBackend        = "plan-backend"     // the plan file applies to another state backend or workspace than the merge's
 	CodeManifest       = "manifest"         // the manifest disagrees with the plan file
 	CodeReplan         = "replan"           // apply.verify: replan planned something else
 	CodeLeftOut        = "left-out"         // a dependency the merge changed is not in this run

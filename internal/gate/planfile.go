@@ -13,7 +13,7 @@ import (
 // configuration snapshot), what its manifest claims against what the file does, and what
 // a re-plan of the merge finds (apply.verify: replan).
 
-// Plan modes as a plan file records them (bundle.ReadPlanKind).
+// Plan modes as a plan file records them (bundle.ReadTFPlan).
 const (
 	PlanNormal      = "normal"
 	PlanDestroy     = "destroy"
@@ -36,11 +36,15 @@ type PlanFileFacts struct {
 	// Snapshot is where its configuration snapshot is not the merged code (what
 	// bundle.CheckSnapshot found); none = it is.
 	Snapshot []string
+	// Backend is the state backend and workspace the plan file applies to; MergeBackend the
+	// backend terraform init set up for the merge, with the project's workspace.
+	Backend, MergeBackend Backend
 }
 
 // AcceptPlanFile is every reason the plan file f describes is not what a review shows: not
 // a plan file terraform wrote, a kind of plan tfgate plan never makes (unless the base's
-// apply.allow_modes, rules, allows it), a configuration that is not the merged code.
+// apply.allow_modes, rules, allows it), a configuration that is not the merged code, a
+// state that is not the merge's (backend.go).
 func AcceptPlanFile(f PlanFileFacts, rules config.Apply) []Reason {
 	switch {
 	case f.NotZip != "":
@@ -48,7 +52,8 @@ func AcceptPlanFile(f PlanFileFacts, rules config.Apply) []Reason {
 	case f.NoKind != "":
 		return []Reason{{Code: CodeNotPlanFile, Text: fmt.Sprintf("its plan file is not one terraform wrote (%s): plan again", f.NoKind)}}
 	}
-	return append(texts(CodePlanMode, kindProblems(f.Kind, rules)), texts(CodeSnapshot, f.Snapshot)...)
+	out := append(texts(CodePlanMode, kindProblems(f.Kind, rules)), texts(CodeSnapshot, f.Snapshot)...)
+	return append(out, texts(CodeBackend, backendProblems(f.Backend, f.MergeBackend))...)
 }
 
 // kindProblems refuses a plan of a kind tfgate plan never makes, unless the base's

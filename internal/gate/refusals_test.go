@@ -24,7 +24,10 @@ func TestEveryCodeHasACase(t *testing.T) {
 		return AcceptBundle(f)
 	}
 	denied := func(p *Project) { p.PolicyDenied = true }
-	kind := func(k PlanKind) []Reason { return AcceptPlanFile(PlanFileFacts{Kind: k}, config.Apply{}) }
+	kind := func(k PlanKind) []Reason {
+		return AcceptPlanFile(PlanFileFacts{Kind: k, Backend: local, MergeBackend: local}, config.Apply{})
+	}
+	evilPath := Backend{Type: "local", Config: map[string]string{"path": `"../../evil.tfstate"`, "workspace_dir": "null"}, Workspace: "default"}
 	saved := &plan.Changes{Resources: []plan.Resource{{Address: "a.x", Action: plan.ActionCreate}}}
 	cases := []struct {
 		code    string
@@ -70,6 +73,8 @@ func TestEveryCodeHasACase(t *testing.T) {
 		{CodeNotPlanFile, AcceptPlanFile(PlanFileFacts{NoKind: "no tfplan"}, config.Apply{}), "its plan file is not one terraform wrote (no tfplan): plan again"},
 		{CodePlanMode, kind(PlanKind{Mode: PlanNormal, Errored: true}), "its plan file is of a plan that stopped on an error: terraform applies none; plan again"},
 		{CodeSnapshot, AcceptPlanFile(PlanFileFacts{Kind: PlanKind{Mode: PlanNormal}, Snapshot: []string{"main.tf differs"}}, config.Apply{}), "main.tf differs"},
+		{CodeBackend, AcceptPlanFile(PlanFileFacts{Kind: PlanKind{Mode: PlanNormal}, Backend: evilPath, MergeBackend: local}, config.Apply{}),
+			`its plan file applies to backend local path "../../evil.tfstate", the merge's to "terraform.tfstate": it is not the merge's state; plan again`},
 		{CodeManifest, CheckManifest(PlanAccount{}, PlanAccount{Summary: plan.Summary{Add: 1}, HasChanges: true}),
 			"its manifest's summary is not the plan file's (add: manifest 0, plan file 1; has changes: manifest false, plan file true): the bundle is not what tfgate plan wrote; plan again"},
 		{CodeReplan, Replan(saved, &plan.Changes{}),
@@ -152,7 +157,7 @@ func TestRefusalsOfWhatHolds(t *testing.T) {
 	same := map[string]string{"a.tf": "1"}
 	changes := &plan.Changes{Resources: []plan.Resource{{Address: "a.x", Action: plan.ActionCreate}}}
 	for name, got := range map[string][]Reason{
-		"a normal plan file":     AcceptPlanFile(PlanFileFacts{Kind: PlanKind{Mode: PlanNormal}}, config.Apply{}),
+		"a normal plan file":     AcceptPlanFile(PlanFileFacts{Kind: PlanKind{Mode: PlanNormal}, Backend: local, MergeBackend: local}, config.Apply{}),
 		"an honest manifest":     CheckManifest(PlanAccount{Summary: plan.Summary{Add: 1}, HasChanges: true}, PlanAccount{Summary: plan.Summary{Add: 1}, HasChanges: true}),
 		"the same plan now":      Replan(changes, changes),
 		"the same inputs":        StaleCheckout("sum", "sum", same, same),

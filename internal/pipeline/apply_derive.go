@@ -204,8 +204,9 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 }
 
 // planFileFacts reads what gate.AcceptPlanFile judges of t's plan file before terraform
-// reads it: that it is a zip archive, its kind, and where its configuration snapshot is
-// not the merged code. It stops at the first that cannot be read.
+// reads it: that it is a zip archive, its kind and backend, where its configuration
+// snapshot is not the merged code, and the merge's own backend. It stops at the first that
+// cannot be read.
 func (a *review) planFileFacts(r *stage.ProjectRun, t *target) (gate.PlanFileFacts, error) {
 	var f gate.PlanFileFacts
 	zr, err := zip.OpenReader(t.opened.PlanPath)
@@ -214,28 +215,44 @@ func (a *review) planFileFacts(r *stage.ProjectRun, t *target) (gate.PlanFileFac
 		return f, nil
 	}
 	defer zr.Close()
-	kind, err := bundle.ReadPlanKind(&zr.Reader)
+	tfplan, err := bundle.ReadTFPlan(&zr.Reader)
 	if err != nil {
 		f.NoKind = err.Error()
 		return f, nil
 	}
-	f.Kind = gate.PlanKind(kind)
+	f.Kind, f.Backend = gate.PlanKind(tfplan.Kind), gate.Backend(tfplan.Backend)
 	tree, err := a.snapshotTree(r)
 	if err != nil {
 		return f, err
 	}
 	f.Snapshot = bundle.CheckSnapshot(&zr.Reader, tree)
+	dataDir, _ := a.dataDir(r)
+	merge, err := mergeBackend(dataDir)
+	if err != nil {
+		return f, err
+	}
+	merge.Workspace = t.p.Workspace
+	f.MergeBackend = gate.Backend(merge)
 	return f, nil
+}
+
+// dataDir is terraform's data directory for r's project; defaultDir reports whether it is
+// the default one, .terraform in the project's directory (not TF_DATA_DIR).
+func (a *review) dataDir(r *stage.ProjectRun) (dir string, defaultDir bool) {
+	dir = filepath.Join(a.Root, filepath.FromSlash(r.Project.Dir), ".terraform")
+	if dd, ok := r.TF.(interface{ DataDir() string }); ok && dd.DataDir() != dir {
+		return dd.DataDir(), false
+	}
+	return dir, true
 }
 
 // snapshotTree is what a target's plan configuration is compared with: the merge commit's
 // working tree and the modules init installed from it.
 func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) {
 	tree := bundle.SnapshotTree{Repo: os.DirFS(a.Root), Root: a.Root, Dir: r.Project.Dir, Flavor: a.bin.Flavor}
-	dataDir := filepath.Join(a.Root, filepath.FromSlash(r.Project.Dir), ".terraform")
-	if dd, ok := r.TF.(interface{ DataDir() string }); ok && dd.DataDir() != dataDir {
+	dataDir, defaultDir := a.dataDir(r)
+	if !defaultDir {
 		// TF_DATA_DIR: the modules init installed are read there.
-		dataDir = dd.DataDir()
 		tree.DataDir, tree.Data = dataDir, os.DirFS(dataDir)
 	}
 	data, err := os.ReadFile(filepath.Join(dataDir, "modules", "modules.json"))
@@ -247,6 +264,20 @@ func (a *review) snapshotTree(r *stage.ProjectRun) (bundle.SnapshotTree, error) 
 	}
 	tree.Installed, err = bundle.ReadModulesJSON(data)
 	return tree, err
+}
+
+// mergeBackend is the state backend terraform init set up for the merge in dataDir (its
+// terraform.tfstate; none there: the local backend, as init records none for a
+// configuration without a backend block).
+func mergeBackend(dataDir string) (bundle.Backend, error) {
+	data, err := os.ReadFile(filepath.Join(dataDir, "terraform.tfstate"))
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = []byte("{}"), nil
+	}
+	if err != nil {
+		return bundle.Backend{}, err
+	}
+	return bundle.ReadBackendState(data)
 }
 
 // mergeVerdicts is the verdict of several base commits' policies: denied when any denies.

@@ -90,3 +90,22 @@ func TestPlanFileFacts(t *testing.T) {
 		}
 	}
 }
+
+// A setting a plan file holds as unknown (bundle.Unknown) is never the merge's, even where
+// the merge's were unknown too: gate reads it as bundle writes it.
+func TestUnknownBackendSetting(t *testing.T) {
+	b := gate.Backend(bundle.Backend{Type: "local", Config: map[string]string{"path": bundle.Unknown}})
+	got := gate.AcceptPlanFile(gate.PlanFileFacts{Kind: gate.PlanKind{Mode: gate.PlanNormal}, Backend: b, MergeBackend: b}, config.Apply{})
+	if len(got) != 1 || got[0].Code != gate.CodeBackend {
+		t.Errorf("got %+v, want one %s", got, gate.CodeBackend)
+	}
+}
+
+// A data directory without init's backend record is of a configuration without a backend
+// block: the merge's backend is local, every setting unset.
+func TestMergeBackendNone(t *testing.T) {
+	got, err := mergeBackend(t.TempDir())
+	if err != nil || got.Type != "local" || len(got.Config) != 0 {
+		t.Errorf("got %+v, %v", got, err)
+	}
+}

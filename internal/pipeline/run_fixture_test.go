@@ -58,14 +58,15 @@ apply) echo "apply ${PWD##*/}" >>"$log" ;;
 esac
 `
 
-// fakePlanFile is a plan file as apply reads it: a zip of terraform's tfplan (empty: a
-// normal plan) and the configuration snapshot of a root module whose only file is main.tf.
+// fakePlanFile is a plan file as apply reads it: a zip of terraform's tfplan (a normal plan
+// to the local backend, localTFPlan) and the configuration snapshot of a root module whose
+// only file is main.tf.
 func fakePlanFile(t *testing.T, mainTF string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
 	for _, f := range []struct{ name, body string }{
-		{"tfplan", ""},
+		{"tfplan", localTFPlan},
 		{"tfconfig/modules.json", `[{"Key":"","Source":"","Dir":"."}]`},
 		{"tfconfig/m-/main.tf", mainTF},
 	} {
@@ -82,6 +83,11 @@ func fakePlanFile(t *testing.T, mainTF string) []byte {
 	}
 	return buf.Bytes()
 }
+
+// localTFPlan is the tfplan entry of a normal plan to the local backend with no settings, in
+// the default workspace, as terraform writes it (planproto Plan field 13: Backend{type,
+// config: DynamicValue{msgpack: {path: nil, workspace_dir: nil}}, workspace}).
+const localTFPlan = "\x6a\x2a" + "\x0a\x05local" + "\x12\x18\x0a\x16\x82\xa4path\xc0\xadworkspace_dir\xc0" + "\x1a\x07default"
 
 // printfEscapes is data as a printf format that prints it: every byte an octal escape.
 func printfEscapes(data []byte) string {
