@@ -24,8 +24,8 @@ type Touched struct {
 // project when it matches one of the project's WhenModified globs (taken relative to its
 // Dir), is one of its VarFiles, belongs to the contents (contents.go: templates and
 // scripts too, not nested modules nor hidden directories) of one of its local Modules, of
-// a directory a link among them leads to (Linked) or, with OwnInputs, of its Dir, or is
-// where one of its Links leads. Those are the files
+// a directory a link among them leads to (Linked) or, with OwnInputs, of its Dir (the
+// directory's own path too: a submodule's gitlink), or is where one of its Links leads. Those are the files
 // InputFiles hashes: a project is selected exactly when its input hash changes. Besides,
 // a file terraform reads from the working directory by itself (terraformfiles.go: a
 // provider binary in Dir's terraform.d/plugins, a committed .terraform) touches the
@@ -119,6 +119,11 @@ func (idx fileIndex) eachInput(p Project, fn func(string) bool) {
 		dirs = append([]string{p.Dir}, dirs...)
 	}
 	for _, m := range dirs {
+		// The directory itself changed as a file: a submodule's gitlink (a bump changes
+		// every file terraform reads from it), or a file or link replacing the directory.
+		if m != "." && idx.has(m) && !fn(m) {
+			return
+		}
 		candidates := idx
 		if m != "." {
 			candidates = idx.withPrefix(m + "/")
