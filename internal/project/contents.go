@@ -120,11 +120,17 @@ func newScanner(root string, inRepo func(string) bool) *scanner {
 	return &scanner{root: real, inRepo: inRepo}
 }
 
-// scan lists dir's contents; a missing or unreadable dir is an error.
+// scan lists dir's contents; a missing or unreadable dir is an error. A dir reached
+// through a link (a module source ./net, where net links to ../../modules/net) is listed
+// under its own path, and its real path is among linked: a change names files by it.
 func (s *scanner) scan(ctx context.Context, dir string) (contents, error) {
 	var c contents
-	if err := s.walk(ctx, dir, dir, true, nil, &c); err != nil {
+	real := s.real(dir)
+	if err := s.walk(ctx, dir, real, true, nil, &c); err != nil {
 		return c, err
+	}
+	if real != dir {
+		c.linked = append(c.linked, real)
 	}
 	sort.Strings(c.files)
 	sort.Strings(c.nested)
@@ -244,6 +250,20 @@ func (s *scanner) link(rel string, c *contents) (target string, mode fs.FileMode
 	}
 	c.problems = append(c.problems, fmt.Sprintf("%s: symbolic links lead to each other and never to a file or directory; fix the link", rel))
 	return "", 0
+}
+
+// real is dir's symlink-free root-relative path; dir itself when it has none inside the
+// repository (missing, or a link out of it, which scanning its parent reports).
+func (s *scanner) real(dir string) string {
+	r, err := filepath.EvalSymlinks(s.abs(dir))
+	if err != nil {
+		return dir
+	}
+	rel, err := filepath.Rel(s.root, r)
+	if real := filepath.ToSlash(rel); err == nil && s.inRepo(real) {
+		return real
+	}
+	return dir
 }
 
 func (s *scanner) abs(rel string) string {

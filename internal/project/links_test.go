@@ -28,7 +28,9 @@ func writeLinks(t *testing.T, root string, links map[string]string) {
 func TestLinkedDirectory(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
-		"envs/dev/main.tf":                module("helper", "./scripts/helper"),
+		"envs/dev/main.tf":                module("helper", "./scripts/helper") + module("net", "./net"),
+		"modules/net/main.tf":             "variable \"x\" {}\n",
+		"modules/net/files/rules.json":    "{}\n",
 		"envs/dev/scripts/deploy.sh":      "#!/bin/sh\n",
 		"envs/dev/scripts/README.md":      "# scripts\n",
 		"envs/dev/scripts/helper/main.tf": "variable \"x\" {}\n",
@@ -41,12 +43,13 @@ func TestLinkedDirectory(t *testing.T) {
 		"envs/prod/tools":           "../../tools",
 		"tools/common.auto.tfvars":  "../common.tfvars", // relative to tools/, not to envs/prod/tools
 		"envs/prod/.hidden-scripts": "../dev/scripts",
+		"envs/dev/net":              "../../modules/net", // a module called through a link
 	})
 	ps, err := Discover(t.Context(), root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(ps); !slices.Equal(got, []string{"envs/dev", "envs/prod"}) {
+	if got := names(ps); !slices.Equal(got, []string{"envs/dev", "envs/prod", "modules/net"}) {
 		t.Fatalf("projects = %q", got)
 	}
 	prod := ps[1]
@@ -72,6 +75,7 @@ func TestLinkedDirectory(t *testing.T) {
 		{"tools/run.sh", []string{"envs/prod"}},
 		{"common.tfvars", []string{"envs/prod"}},
 		{"envs/prod/scripts", []string{"envs/prod"}}, // the link itself
+		{"modules/net/files/rules.json", []string{"envs/dev", "modules/net"}},
 	}
 	for _, tt := range tests {
 		if got := changedNames(ps, []string{tt.file}); !slices.Equal(got, tt.want) {
