@@ -62,7 +62,8 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	                                    on SHA (default $HEAD_SHA); also writes a pull_request_review event and sets GITHUB_EVENT_*
 //	github perm USER PERMISSION         USER's permission on the repository (admin, maintain, write, triage, read, none)
 //	github team ORG/SLUG USER...        a team with these members
-//	github rebasemerge N REPODIR        as merge, with GitHub's "Rebase and merge": the commits replayed, no merge commit
+//	github rebasemerge N REPODIR [unmapped]  as merge, with GitHub's "Rebase and merge": the commits replayed, no merge
+//	                                    commit; unmapped: GitHub associates only the last with the pull request
 //	github merge N REPODIR              merges pull request N's branch into main in REPODIR (a merge commit, pushed to
 //	                                    origin), marks it merged, writes the push event; sets GITHUB_EVENT_*, GITHUB_SHA, MERGE_SHA
 //	github queue N REPODIR [frombase]   the merge queue takes pull request N: its commit (N's head merged into the
@@ -511,8 +512,12 @@ func ghReview(ts *testscript.TestScript, rest []string) {
 
 // ghMerge merges the pull request's branch with a merge commit, as GitHub's merge button.
 func ghMerge(ts *testscript.TestScript, rest []string, rebase bool) {
+	unmapped := rebase && len(rest) == 3 && rest[2] == "unmapped"
+	if unmapped {
+		rest = rest[:2]
+	}
 	if len(rest) != 2 {
-		ts.Fatalf("usage: github merge|rebasemerge N REPODIR")
+		ts.Fatalf("usage: github merge N REPODIR | github rebasemerge N REPODIR [unmapped]")
 	}
 	n, err := strconv.Atoi(rest[0])
 	ts.Check(err)
@@ -529,7 +534,7 @@ func ghMerge(ts *testscript.TestScript, rest []string, rebase bool) {
 	gitRun(ts, dir, "push", "-q", "origin", "main")
 	merge := gitRev(ts, dir, "HEAD")
 	var replayed []string // GitHub associates a rebase merge's every commit with the pull request
-	if rebase {
+	if rebase && !unmapped {
 		replayed = strings.Fields(gitRun(ts, dir, "rev-list", before+".."+merge+"^"))
 	}
 	ghServer(ts).MergePullCommits(scriptRepo, n, merge, replayed)

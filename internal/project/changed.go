@@ -23,8 +23,9 @@ type Touched struct {
 // repository) and should include deleted files and both sides of renames. A file touches a
 // project when it matches one of the project's WhenModified globs (taken relative to its
 // Dir), is one of its VarFiles, belongs to the contents (contents.go: templates and
-// scripts too, not nested modules nor hidden directories) of one of its local Modules or,
-// with OwnInputs, of its Dir, or is where one of its Links leads. Those are the files
+// scripts too, not nested modules nor hidden directories) of one of its local Modules, of
+// a directory a link among them leads to (Linked) or, with OwnInputs, of its Dir (the
+// directory's own path too: a submodule's gitlink), or is where one of its Links leads. Those are the files
 // InputFiles hashes: a project is selected exactly when its input hash changes. Besides,
 // a file terraform reads from the working directory by itself (terraformfiles.go: a
 // provider binary in Dir's terraform.d/plugins, a committed .terraform) touches the
@@ -95,8 +96,10 @@ func (idx fileIndex) touchedBy(p Project, firstTerraform string) string {
 }
 
 // eachInput calls fn with each of the files that are p's inputs (WhenModified, VarFiles,
-// the contents of its modules and, with OwnInputs, of its Dir, its Links), a file possibly
-// more than once, until fn returns false.
+// the contents of its modules, of its Linked directories and, with OwnInputs, of its Dir,
+// its Links), a file possibly more than once, until fn returns false. Linked count
+// whatever WhenModified says, as modules do: a link to another directory reaches outside
+// the project as a module call does.
 func (idx fileIndex) eachInput(p Project, fn func(string) bool) {
 	for _, glob := range p.WhenModified {
 		pattern := joinGlob(p.Dir, glob)
@@ -111,11 +114,16 @@ func (idx fileIndex) eachInput(p Project, fn func(string) bool) {
 			return
 		}
 	}
-	dirs := p.Modules
+	dirs := append(slices.Clone(p.Modules), p.Linked...)
 	if p.OwnInputs {
-		dirs = append([]string{p.Dir}, p.Modules...)
+		dirs = append([]string{p.Dir}, dirs...)
 	}
 	for _, m := range dirs {
+		// The directory itself changed as a file: a submodule's gitlink (a bump changes
+		// every file terraform reads from it), or a file or link replacing the directory.
+		if m != "." && idx.has(m) && !fn(m) {
+			return
+		}
 		candidates := idx
 		if m != "." {
 			candidates = idx.withPrefix(m + "/")

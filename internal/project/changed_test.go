@@ -85,6 +85,11 @@ func TestChanged(t *testing.T) {
 			files: []string{"modules/network/sub/templates/rules.json.tpl"},
 			want:  []string{"envs/prod/network", "dns"},
 		},
+		{
+			name:  "a module's gitlink (a submodule bumped) plans every user",
+			files: []string{"modules/tags"},
+			want:  []string{"envs/prod/network", "envs/prod/app", "envs/dev/app"},
+		},
 		{name: "sibling directory sharing a module's name prefix", files: []string{"modules/application/main.tf", "modules/tagsx/a.tf"}, want: nil},
 		{name: "deleted file", files: []string{"envs/dev/app/removed.tf"}, want: []string{"envs/dev/app"}},
 		{

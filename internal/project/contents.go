@@ -3,9 +3,11 @@ package project
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,7 +26,14 @@ import (
 //   - what terraform writes rather than reads (state, plan files) and what it never reads
 //     (documentation: *.md; tests: *.tftest.hcl).
 //
-// A symbolic link to a file counts as that file; links to directories are not followed.
+// A symbolic link to a file counts as that file. A link to a directory counts as that
+// directory, by the same rules: the files of the directory it leads to are contents too,
+// listed under the link's own path (envs/prod/scripts/deploy.sh for envs/prod/scripts →
+// ../dev/scripts), so that a bundle hashes what terraform reads through the link; and a
+// change to a file there (envs/dev/scripts/deploy.sh) touches the project holding the link
+// (Project.Linked). A link that leaves the repository, a link to a directory that holds
+// it (or to one above), links that lead to each other, and chains of links too long for
+// the kernel to follow are problems of the project, named by the link.
 
 // excluded reports whether a directory entry called name is left out of contents by its
 // name alone.
@@ -80,12 +89,17 @@ func inContents(dir string, nested []string, file string) bool {
 
 // contents is what scanning one directory found.
 type contents struct {
-	files  []string // root-relative, sorted
-	nested []string // subdirectories holding their own Terraform files (not descended into)
+	files []string // root-relative, sorted; files reached through a link under the link's path
+	// nested are the subdirectories holding their own Terraform files (not descended
+	// into), by their real (symlink-free) path: a change names files by that path.
+	nested []string
 	// links are the root-relative paths symbolic links among files (and dangling ones)
 	// lead to, each hop: editing one of them changes an input.
-	links    []string
-	problems []string // links that leave the repository
+	links []string
+	// linked are the directories (root-relative, symlink-free) that links to directories
+	// lead to, whose contents are listed in files under the links' paths.
+	linked   []string
+	problems []string // links that leave the repository or make a loop
 }
 
 // scanner reads directories' contents. inRepo says whether a root-relative path stays
@@ -106,19 +120,29 @@ func newScanner(root string, inRepo func(string) bool) *scanner {
 	return &scanner{root: real, inRepo: inRepo}
 }
 
-// scan lists dir's contents; a missing or unreadable dir is an error.
+// scan lists dir's contents; a missing or unreadable dir is an error. A dir reached
+// through a link (a module source ./net, where net links to ../../modules/net) is listed
+// under its own path, and its real path is among linked: a change names files by it.
 func (s *scanner) scan(ctx context.Context, dir string) (contents, error) {
 	var c contents
-	if err := s.walk(ctx, dir, true, &c); err != nil {
+	real := s.real(dir)
+	if err := s.walk(ctx, dir, real, true, nil, &c); err != nil {
 		return c, err
+	}
+	if real != dir {
+		c.linked = append(c.linked, real)
 	}
 	sort.Strings(c.files)
 	sort.Strings(c.nested)
 	sort.Strings(c.links)
+	sort.Strings(c.linked)
 	return c, nil
 }
 
-func (s *scanner) walk(ctx context.Context, dir string, top bool, c *contents) error {
+// walk adds the contents of dir to c. real is dir's symlink-free path (they differ below
+// a link to a directory); above are the real paths of the directories walked down to it,
+// which a link must not lead back to.
+func (s *scanner) walk(ctx context.Context, dir, real string, top bool, above []string, c *contents) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -132,11 +156,12 @@ func (s *scanner) walk(ctx context.Context, dir string, top bool, c *contents) e
 	if !top {
 		for _, e := range entries {
 			if !e.IsDir() && tffiles.IsConfig(e.Name()) {
-				c.nested = append(c.nested, dir) // its own configuration, not part of the parent
+				c.nested = append(c.nested, real) // its own configuration, not part of the parent
 				return nil
 			}
 		}
 	}
+	above = append(above[:len(above):len(above)], real)
 	for _, e := range entries {
 		name := e.Name()
 		rel := path.Join(dir, name)
@@ -145,57 +170,100 @@ func (s *scanner) walk(ctx context.Context, dir string, top bool, c *contents) e
 		}
 		switch {
 		case e.IsDir():
-			if err := s.walk(ctx, rel, false, c); err != nil {
-				return err
-			}
+			err = s.walk(ctx, rel, path.Join(real, name), false, above, c)
 		case e.Type().IsRegular():
 			c.files = append(c.files, rel)
 		case e.Type()&os.ModeSymlink != 0:
-			regular, err := s.link(rel, c)
-			if err != nil {
-				return err
+			err = s.linkEntry(ctx, rel, above, c)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// linkEntry adds what the symbolic link rel among a directory's entries leads to: a
+// regular file counts as that file, a directory as a subdirectory of the link's own,
+// unless it is one of the directories above (a loop: walking it would never end).
+func (s *scanner) linkEntry(ctx context.Context, rel string, above []string, c *contents) error {
+	target, mode := s.link(rel, c)
+	switch {
+	case target == "": // nowhere: nothing to read
+	case mode.IsRegular():
+		c.files = append(c.files, rel)
+	case mode.IsDir() && !excluded(path.Base(rel), true):
+		for _, d := range above {
+			if d == target || target == "." || strings.HasPrefix(d, target+"/") {
+				c.problems = append(c.problems, fmt.Sprintf("%s: symbolic link to %s makes a loop: %s holds the link itself, so its files would be found again and again; link to a directory that does not hold the link", rel, target, target))
+				return nil
 			}
-			if regular {
-				c.files = append(c.files, rel)
-			}
+		}
+		if err := s.walk(ctx, rel, target, false, above, c); err != nil {
+			return err
+		}
+		if !slices.Contains(c.nested, target) { // a module of its own: not these contents
+			c.linked = append(c.linked, target)
 		}
 	}
 	return nil
 }
 
 // link follows the symbolic link rel hop by hop, recording each root-relative target in
-// c.links, or a problem when one leaves the repository. regular reports whether the link
-// ends at a regular file.
-func (s *scanner) link(rel string, c *contents) (regular bool, err error) {
+// c.links, or a problem when one leaves the repository or the chain never ends. It
+// returns where the chain ends (root-relative, symlink-free) and the mode of what is
+// there, or "" when it ends nowhere (dangling, outside the repository, a loop).
+func (s *scanner) link(rel string, c *contents) (target string, mode fs.FileMode) {
 	abs := s.abs(rel)
 	for range 40 { // the kernel's own limit on nested links
 		dest, err := os.Readlink(abs)
 		if err != nil {
-			return false, nil
+			return "", 0
 		}
 		if !filepath.IsAbs(dest) {
-			dest = filepath.Join(filepath.Dir(abs), dest)
+			// Relative to the directory that really holds the link, as the kernel reads it,
+			// also when rel is reached through a link to a directory.
+			dir := filepath.Dir(abs)
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real
+			}
+			dest = filepath.Join(dir, dest)
 		}
 		if parent, err := filepath.EvalSymlinks(filepath.Dir(dest)); err == nil {
 			dest = filepath.Join(parent, filepath.Base(dest))
 		}
 		r, err := filepath.Rel(s.root, dest)
-		target := filepath.ToSlash(r)
+		target = filepath.ToSlash(r)
 		if err != nil || !s.inRepo(target) {
 			c.problems = append(c.problems, fmt.Sprintf("%s: symbolic link points outside the repository (%s): tfgate cannot tell when it changes; copy the file into the repository or link to a file inside it", rel, dest))
-			return false, nil
+			return "", 0
 		}
 		c.links = append(c.links, target)
 		fi, err := os.Lstat(dest)
 		if err != nil {
-			return false, nil // dangling: no input now, but creating the target changes one
+			return "", 0 // dangling: no input now, but creating the target changes one
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
-			return fi.Mode().IsRegular(), nil
+			return target, fi.Mode()
 		}
 		abs = dest
 	}
-	return false, nil
+	c.problems = append(c.problems, fmt.Sprintf("%s: symbolic links lead to each other and never to a file or directory; fix the link", rel))
+	return "", 0
+}
+
+// real is dir's symlink-free root-relative path; dir itself when it has none inside the
+// repository (missing, or a link out of it, which scanning its parent reports).
+func (s *scanner) real(dir string) string {
+	r, err := filepath.EvalSymlinks(s.abs(dir))
+	if err != nil {
+		return dir
+	}
+	rel, err := filepath.Rel(s.root, r)
+	if real := filepath.ToSlash(rel); err == nil && s.inRepo(real) {
+		return real
+	}
+	return dir
 }
 
 func (s *scanner) abs(rel string) string {

@@ -318,7 +318,7 @@ func assertProjects(t *testing.T, got, want []Project) {
 	t.Helper()
 	got = slices.Clone(got)
 	for i := range got {
-		got[i].Nested, got[i].Links = nil, nil
+		got[i].Nested, got[i].Links, got[i].Linked = nil, nil, nil
 	}
 	if reflect.DeepEqual(got, want) {
 		return

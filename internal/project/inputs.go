@@ -17,8 +17,9 @@ import (
 // Left out, as contents.go says: hidden files and directories except .terraform.lock.hcl;
 // terraform.tfstate.d/, state and plan files; documentation (*.md) and tests
 // (*.tftest.hcl); and subdirectories holding Terraform files, which are other projects or
-// modules (p's own modules are listed through Modules). Symbolic links count as the file
-// they point at; links to directories are not followed.
+// modules (p's own modules are listed through Modules). A symbolic link counts as the file
+// it points at; a link to a directory as that directory, its files listed under the link's
+// path (envs/prod/scripts/deploy.sh for envs/prod/scripts → ../dev/scripts).
 func InputFiles(ctx context.Context, root string, p Project) ([]string, error) {
 	s := newScanner(root, func(string) bool { return true })
 	set := map[string]bool{}

@@ -60,6 +60,8 @@ func TestInputFiles(t *testing.T) {
 	want := []string{
 		"envs/app/.terraform.lock.hcl",
 		"envs/app/common.auto.tfvars",
+		"envs/app/linked-dir/deep/motd.txt", // a link to a directory counts as that directory
+		"envs/app/linked-dir/user_data.sh",
 		"envs/app/main.tf",
 		"envs/app/prod.tfvars",
 		"envs/app/templates/deep/motd.txt",

@@ -68,6 +68,11 @@ type Project struct {
 	// Links are the root-relative paths that symbolic links among the project's inputs
 	// lead to (every hop, sorted): editing one changes an input of the project.
 	Links []string
+	// Linked are the directories (root-relative, symlink-free, sorted) that symbolic links
+	// to directories among the project's contents lead to (envs/dev/scripts for
+	// envs/prod/scripts → ../dev/scripts): their contents are the project's inputs too,
+	// hashed under the links' paths, and a change to them touches the project.
+	Linked []string
 	// Problems are what is wrong inside the project's own files or those of the local
 	// modules it uses, one message each, located as "file:line: ..." (or "file: ..." or
 	// "dir: ..." when no line applies) with a hint on how to fix it: a module source that
@@ -218,13 +223,13 @@ func discoverConfigured(ctx context.Context, g *graph, cfg *config.Config) ([]Pr
 }
 
 // finish fills in each project's Modules and what the contents of its directories say:
-// Nested, Links, and the problems of links that leave the repository.
+// Nested, Links, Linked, and the problems of links that leave the repository or loop.
 func (g *graph) finish(ctx context.Context, projects []Project) error {
 	scanned := map[string]contents{}
 	for i := range projects {
 		p := &projects[i]
 		p.Modules = g.closure(p.Dir)
-		nested, links := map[string]bool{}, map[string]bool{}
+		nested, links, linked := map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, dir := range append([]string{p.Dir}, p.Modules...) {
 			c, ok := scanned[dir]
 			if !ok {
@@ -244,6 +249,9 @@ func (g *graph) finish(ctx context.Context, projects []Project) error {
 			for _, l := range c.links {
 				links[l] = true
 			}
+			for _, l := range c.linked {
+				linked[l] = true
+			}
 		}
 		for _, vf := range p.VarFiles {
 			if f := path.Join(p.Dir, vf); g.inRepo(f) {
@@ -257,7 +265,7 @@ func (g *graph) finish(ctx context.Context, projects []Project) error {
 				p.Problems = append(p.Problems, c.problems...)
 			}
 		}
-		p.Nested, p.Links = sortedKeys(nested), sortedKeys(links)
+		p.Nested, p.Links, p.Linked = sortedKeys(nested), sortedKeys(links), sortedKeys(linked)
 		p.Problems = append(p.Problems, g.problemsOf(p.Dir)...)
 	}
 	return nil

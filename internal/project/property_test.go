@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/bundle"
@@ -15,7 +16,7 @@ import (
 // TestChangedAgreesWithInputHash is the property that keeps change detection and bundle
 // input hashing from drifting apart: in random small repositories (directories nested in
 // each other, modules calling modules, the root as a module, templates, docs, hidden
-// directories, symbolic links), the projects Changed selects for a change are exactly those
+// directories, symbolic links to files and to directories), the projects Changed selects for a change are exactly those
 // whose input hash (InputFiles, bundle.HashInputs) the change alters.
 //
 // Changes are edits of existing files and new files that are not Terraform files. Two
@@ -130,6 +131,12 @@ func randomRepo(r *rand.Rand) (map[string]string, map[string]string) {
 		if _, taken := files[link]; taken || links[link] != "" {
 			continue
 		}
+		rel, _ := filepath.Rel(filepath.FromSlash(d), filepath.FromSlash(target))
+		links[link] = rel
+	}
+	// One link to a directory that is not one of the link's own (that would be a loop).
+	d, target := dirs[r.IntN(len(dirs))], dirs[r.IntN(len(dirs))]
+	if link := path.Join(d, "linkdir"); target != "." && d != target && !strings.HasPrefix(d+"/", target+"/") && files[link] == "" {
 		rel, _ := filepath.Rel(filepath.FromSlash(d), filepath.FromSlash(target))
 		links[link] = rel
 	}

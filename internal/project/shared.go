@@ -20,8 +20,17 @@ func Unowned(projects []Project, files []string) []string {
 		// dev/hook.sh -> ../scripts/hook.sh) and take it out of every other project's review
 		// and staleness. A linked file stays shared; the link's project is still selected by
 		// a change to it (ChangedWhy).
+		//
+		// Links to directories alike (Linked): envs/prod/scripts → ../../scripts leaves
+		// scripts/deploy.sh shared, reviewed and hashed into every plan as before. A file
+		// that is already a project's own stays that project's: envs/dev/scripts/deploy.sh,
+		// reached through envs/prod/scripts → ../dev/scripts, is dev's (not shared) and an
+		// input of prod too, hashed into prod's bundle under envs/prod/scripts/deploy.sh;
+		// a change to it selects both, so it needs the approvals of both, and leaves a plan
+		// of either stale. Owning is not exclusive: prod's link adds prod to the file's
+		// review and never takes dev (or the shared review) out of it.
 		q := p
-		q.WhenModified, q.OwnInputs, q.Links = nil, true, nil
+		q.WhenModified, q.OwnInputs, q.Links, q.Linked = nil, true, nil, nil
 		idx.eachInput(q, func(f string) bool { owned[f] = true; return true })
 	}
 	var out []string

@@ -17,6 +17,7 @@ func TestUnowned(t *testing.T) {
 	files := []string{
 		"app/main.tf", "app/templates/user_data.tpl", "app/.terraform/terraform.tfstate",
 		"modules/net/main.tf", "modules/net/README.md", "modules/other/main.tf",
+		"modules/net", // its gitlink, were it a submodule: app's
 		"shared/common.tfvars", "shared/other.tfvars",
 		"quiet/main.tf", "quiet/script.sh",
 		"watch/main.tf", "watch/sub/main.tf",

@@ -2,6 +2,8 @@ package stage
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path"
@@ -258,18 +260,54 @@ func terraformWrites(f string) bool {
 }
 
 // SharedSums hashes sharedIn's files (those on disk, outside outDir): what every bundle's
-// input hash covers besides the project's own inputs.
+// input hash covers besides the project's own inputs. A submodule among them (a tracked
+// path that is a directory) is hashed as the commit its gitlink records: a bump changes
+// what a provisioner or file() may read from it, so it makes earlier plans stale.
 func SharedSums(ctx context.Context, root string, all []project.Project, rules *config.Config, outDir string) (map[string]string, error) {
 	files, err := sharedIn(ctx, root, all, rules)
 	if err != nil {
 		return nil, fmt.Errorf("list the files outside every project: %w", err)
 	}
-	var present []string
+	var present, dirs []string
 	for _, f := range Outside(files, root, outDir) {
 		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && !fi.IsDir() {
 			present = append(present, f)
+		} else if err == nil {
+			dirs = append(dirs, f)
 		}
 	}
 	sums, _, err := bundle.HashInputs(ctx, root, present)
-	return sums, err
+	if err != nil || len(dirs) == 0 {
+		return sums, err
+	}
+	return sums, gitlinkSums(ctx, root, dirs, sums)
+}
+
+// gitlinkSums adds to sums, for each of dirs (root-relative) that is a submodule at HEAD,
+// the sum of the commit it records.
+func gitlinkSums(ctx context.Context, root string, dirs []string, sums map[string]string) error {
+	repo := git.Git{Dir: root}
+	prefix, err := repo.Prefix(ctx)
+	if err != nil {
+		return err
+	}
+	links, err := repo.Gitlinks(ctx, "HEAD")
+	if err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(links))
+	for p := range links {
+		paths = append(paths, p)
+	}
+	commits := map[string]string{}
+	for i, f := range RootRelative(prefix, paths) {
+		commits[f] = links[paths[i]]
+	}
+	for _, d := range dirs {
+		if c, ok := commits[d]; ok {
+			sum := sha256.Sum256([]byte("gitlink " + c))
+			sums[d] = hex.EncodeToString(sum[:])
+		}
+	}
+	return nil
 }
