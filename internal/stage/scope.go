@@ -113,7 +113,14 @@ func (s *scope) fill(ctx context.Context, root string, files, work []string) err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := copyInto(filepath.Join(root, filepath.FromSlash(f)), s.path(f)); err != nil {
+		src := filepath.Join(root, filepath.FromSlash(f))
+		if isDir(src) { // a submodule: hashed as the commit it records, read as its files
+			if err := copySubmodule(src, s.path(f)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := copyInto(src, s.path(f)); err != nil {
 			return err
 		}
 	}
@@ -261,6 +268,27 @@ func copyInto(src, dst string) error {
 	}
 	_, err = io.Copy(out, in)
 	return errors.Join(err, out.Close())
+}
+
+// copySubmodule copies the regular files of the submodule checked out at src (its .git
+// left out) to dst.
+func copySubmodule(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" && p != src {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		return copyInto(p, filepath.Join(dst, rel))
+	})
 }
 
 // fileSum is the sha256 of the regular file f, "" when there is none.
