@@ -383,3 +383,14 @@ func (g *graph) closure(dir string) []string {
 	sort.Strings(mods)
 	return mods
 }
+
+// HoldsTerraform reports whether dir directly holds Terraform files among files (paths in
+// the same form as dir, e.g. a commit's listing).
+func HoldsTerraform(files []string, dir string) bool {
+	for _, f := range files {
+		if path.Dir(f) == path.Clean(dir) && tffiles.IsConfig(path.Base(f)) {
+			return true
+		}
+	}
+	return false
+}

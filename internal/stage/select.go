@@ -23,7 +23,6 @@ import (
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
-	"github.com/tfgate/tfgate/internal/tffiles"
 )
 
 // SelectOptions say which projects a command works on.
@@ -303,12 +302,7 @@ func heldTerraform(ctx context.Context, repo git.Git, dir, rev string) (bool, er
 	if err != nil {
 		return false, err
 	}
-	for _, f := range files {
-		if path.Dir(f) == path.Clean(dir) && tffiles.IsConfig(path.Base(f)) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return project.HoldsTerraform(files, dir), nil
 }
 
 func allIn(files []string, set map[string]bool) bool {
