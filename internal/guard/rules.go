@@ -24,9 +24,12 @@ func resolve(req request) (request, error) {
 	if len(req.Deny) == 0 {
 		return request{}, errors.New("nothing to deny")
 	}
-	deny, err := realPaths("deny", req.Deny)
+	deny, err := realPaths("deny", existing(req.Deny))
 	if err != nil {
 		return request{}, err
+	}
+	if len(deny) == 0 {
+		return request{}, errors.New("nothing to deny: every denied directory is gone")
 	}
 	allow, err := realPaths("allow", append(slices.Clone(req.Allow), req.Target))
 	if err != nil {
@@ -44,6 +47,19 @@ func resolve(req request) (request, error) {
 		}
 	}
 	return request{Deny: deny, Allow: allow, Target: req.Target}, nil
+}
+
+// existing is paths without those gone (a denied directory removed since the spec was
+// made holds nothing to deny); a path that cannot be looked up for another reason stays,
+// for realPaths to refuse.
+func existing(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); !filepath.IsAbs(p) || !errors.Is(err, os.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // realPaths is paths, each absolute and existing, resolved through its links.

@@ -92,7 +92,8 @@ func TestResolveRefuses(t *testing.T) {
 		{"no target", request{Deny: []string{l.repo}}, "no program"},
 		{"nothing denied", request{Target: "/bin/sh"}, "nothing to deny"},
 		{"relative", request{Deny: []string{"repo"}, Target: "/bin/sh"}, "not an absolute path"},
-		{"missing", request{Deny: []string{filepath.Join(l.base, "gone")}, Target: "/bin/sh"}, "no such file"},
+		{"all gone", request{Deny: []string{filepath.Join(l.base, "gone")}, Target: "/bin/sh"}, "every denied directory is gone"},
+		{"allow missing", request{Deny: []string{l.repo}, Allow: []string{filepath.Join(l.base, "gone")}, Target: "/bin/sh"}, "no such file"},
 		{"root", request{Deny: []string{"/"}, Target: "/bin/sh"}, "nothing would be left"},
 		{"allow holds deny", request{Deny: []string{l.repo}, Allow: []string{l.base}, Target: "/bin/sh"}, "holds denied"},
 		{"allow through a link", request{Deny: []string{l.repo}, Allow: []string{filepath.Join(l.base, "up")}, Target: "/bin/sh"}, "holds denied"},
@@ -104,6 +105,19 @@ func TestResolveRefuses(t *testing.T) {
 				t.Errorf("resolve = %v, want an error saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A denied directory gone since the spec was made (another project's tree, removed when it
+// finished) holds nothing to deny: the others still are.
+func TestResolveDropsGone(t *testing.T) {
+	l := newLayout(t)
+	req, err := resolve(request{Deny: []string{l.repo, filepath.Join(l.base, "gone")}, Target: "/bin/sh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(l.repo); len(req.Deny) != 1 || req.Deny[0] != want {
+		t.Errorf("deny = %v, want [%s]", req.Deny, want)
 	}
 }
 

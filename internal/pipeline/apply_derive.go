@@ -83,7 +83,8 @@ func (a *review) derive(ctx context.Context) error {
 	stage.ForEach(ctx, todo, stage.PoolOptions{Limit: a.req.Parallel, Now: a.req.Now, Progress: progress},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			t := byName[p.Name]
-			r := &stage.ProjectRun{Opts: opts, Project: p, Dir: t.dir, Phase: phase, Detail: stage.DetailOf(a.req.Progress, p.Name)}
+			r := &stage.ProjectRun{Opts: opts, Project: p, Dir: t.dir, Phase: phase, Detail: stage.DetailOf(a.req.Progress, p.Name),
+				PlanFile: t.opened.PlanPath} // inspected: terraform reads it under the read guard
 			inspect := stage.Stage{Phase: "verify", Run: func(ctx context.Context, r *stage.ProjectRun) error { return a.inspect(ctx, r, t, engines) }}
 			res := stage.RunStages(ctx, r, append(stages, inspect))
 			if res.Status == report.StatusFailed {

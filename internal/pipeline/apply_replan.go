@@ -34,7 +34,7 @@ func (a *runFacts) replans() bool {
 // the saved plan's; what differs is a problem.
 func (a *review) replan(ctx context.Context, r *stage.ProjectRun, t *target, saved *plan.Changes) error {
 	r.Phase("replan")
-	dir := filepath.Join(a.scratch, "replan", bundle.DirName(t.p.Name, t.p.Workspace))
+	dir := filepath.Join(r.TempDir(), "replan") // terraform may write there (the read guard)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}

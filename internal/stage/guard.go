@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tfgate/tfgate/internal/config"
@@ -92,7 +94,35 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 		// file outside every project: a change to it needs a review).
 		allow = append(allow, cli)
 	}
-	return &guard.Spec{Deny: g.deny, Allow: allow}, nil
+	deny := slices.Concat(g.deny, r.othersTemporary(allow))
+	if r.Opts.OutDir != "" && isDir(r.Opts.OutDir) {
+		deny = append(deny, r.Opts.OutDir) // the other projects' bundles; r.Dir stays allowed
+	}
+	return &guard.Spec{Deny: deny, Allow: allow}, nil
+}
+
+// othersTemporary are tfgate's other directories in the temporary directory (the other
+// projects' trees and data directories, apply's unpacked bundles, a base commit's export)
+// that hold none of allow: terraform has no business there, and a tree of another
+// project holds that project's files. One made after terraform starts is out of its reach
+// too, once the temporary directory leads to a denied one.
+func (r *ProjectRun) othersTemporary(allow []string) []string {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		dir := filepath.Join(tmp, e.Name())
+		ours := slices.ContainsFunc(allow, func(a string) bool { // the tree, the data directory
+			return dir == a || strings.HasPrefix(dir, a+string(filepath.Separator))
+		})
+		if e.IsDir() && strings.HasPrefix(e.Name(), "tfgate-") && !ours {
+			out = append(out, dir)
+		}
+	}
+	return out
 }
 
 func isDir(dir string) bool {

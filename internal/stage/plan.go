@@ -267,7 +267,7 @@ func InitProject(ctx context.Context, r *ProjectRun) error {
 		return err
 	}
 	tf, err := r.Opts.NewRunner(r.WorkDir(), terraform.RunnerOptions{
-		Guard: spec, TempDir: r.tempDir(),
+		Guard: spec, TempDir: r.TempDir(),
 		Env: r.Opts.TerraformEnv, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
 		MaxProcs: r.Opts.Procs, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {

@@ -213,8 +213,10 @@ func (s *scope) path(f string) string {
 	return filepath.Join(s.root, filepath.FromSlash(f))
 }
 
-// tempDir is terraform's TMPDIR: the tree's own ("" before the tree is made).
-func (r *ProjectRun) tempDir() string {
+// TempDir is terraform's TMPDIR, the tree's own ("" before the tree is made): where a stage
+// has terraform write a file of its own making (apply's new plan of the merge), since the
+// read guard keeps terraform out of tfgate's other scratch directories.
+func (r *ProjectRun) TempDir() string {
 	if r.scope == nil {
 		return ""
 	}

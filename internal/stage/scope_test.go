@@ -204,3 +204,22 @@ func TestScopeExplains(t *testing.T) {
 		t.Errorf("no tree: %v", got)
 	}
 }
+
+// TestGuardDeniesOthersTemporary: tfgate's other directories in the temporary directory
+// (another project's tree or data directory, apply's unpacked bundles) are denied to
+// terraform; its own tree and data directory are not.
+func TestGuardDeniesOthersTemporary(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	for _, d := range []string{"tfgate-scope-mine", "tfgate-tfdata-mine", "tfgate-scope-other", "tfgate-apply-1", "unrelated"} {
+		if err := os.Mkdir(filepath.Join(tmp, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &ProjectRun{}
+	got := r.othersTemporary([]string{filepath.Join(tmp, "tfgate-scope-mine"), filepath.Join(tmp, "tfgate-tfdata-mine"), filepath.Join(tmp, "tfgate-apply-1", "bundle-x")})
+	want := []string{filepath.Join(tmp, "tfgate-apply-1"), filepath.Join(tmp, "tfgate-scope-other")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("denied %v, want %v", got, want)
+	}
+}
