@@ -150,8 +150,8 @@ func (s *scope) fill(ctx context.Context, root string, files, work []string) err
 // workingFiles are the files terraform writes in p's working directory that tfgate
 // carries into p's tree and back (root-relative): the lock file, errored.tfstate (the
 // state an apply could not save) and, on the local backend, the state of p's workspace
-// and its backup, wherever a relative path puts them. A state outside the repository (an
-// absolute path) is not carried: terraform writes it where it is.
+// and its backup, wherever a relative path puts them (a name ending in .tfstate). A state
+// outside the repository (an absolute path) is not carried: terraform writes it where it is.
 func workingFiles(root string, p project.Project) []string {
 	ws := p.Workspace
 	if ws == "" {
@@ -164,7 +164,10 @@ func workingFiles(root string, p project.Project) []string {
 		state = path.Join(p.Dir, "terraform.tfstate.d", ws, "terraform.tfstate")
 	}
 	work := []string{path.Join(p.Dir, ".terraform.lock.hcl"), path.Join(p.Dir, "errored.tfstate"), state, state + ".backup"}
-	if literal, ok := project.LocalStatePath(root, p); ok && !path.IsAbs(literal) && literal != state {
+	// A literal path elsewhere in the repository is carried only when it names a state file:
+	// a configuration cannot have another file of the repository (another project's input)
+	// copied into its tree as "its state".
+	if literal, ok := project.LocalStatePath(root, p); ok && !path.IsAbs(literal) && literal != state && strings.HasSuffix(literal, ".tfstate") {
 		work = append(work, literal, literal+".backup")
 	}
 	return work

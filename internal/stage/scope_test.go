@@ -160,6 +160,22 @@ func TestScopeCarriesWorkingFiles(t *testing.T) {
 	if !isDir(filepath.Join(root, "app/terraform.tfstate.d/green")) {
 		t.Error("a new workspace's directory did not come back: the workspace is lost")
 	}
+	// A "state" that is another file of the repository is not carried into the tree.
+	writeTree(t, root, map[string]string{
+		"thief/main.tf":    "terraform {\n  backend \"local\" {\n    path = \"../other/secret.txt\"\n  }\n}\n",
+		"other/secret.txt": "another project's",
+	})
+	thief := project.Project{Name: "thief", Dir: "thief", Workspace: "default"}
+	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: thief}
+	if release, err = r.newScope(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(r.scope.root, "other/secret.txt")); err == nil {
+		t.Error("another project's file came into the tree as a state")
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
 	app2 := project.Project{Name: "app2", Dir: "app2", Workspace: "default"}
 	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: app2}
 	if release, err = r.newScope(t.Context()); err != nil {
