@@ -319,47 +319,62 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // explain adds to a failed stage's error, for each file it names that the checkout has but
-// the tree does not, why terraform could not read it and how to bring it into the review.
+// the tree does not, why terraform could not read it and how to bring it into the review;
+// and for a file it names by its path in the checkout, that terraform cannot reach the
+// checkout.
 func (s *scope) explain(err error, root string, p project.Project) error {
 	if s == nil {
 		return err
 	}
-	var missing []string
+	var missing, byCheckout []string
 	seen := map[string]bool{}
 	for _, word := range strings.FieldsFunc(err.Error(), func(c rune) bool {
 		return strings.ContainsRune(" \t\n\"'`:,;()[]{}", c)
 	}) {
-		f, ok := s.mentioned(word, p)
-		if !ok || seen[f] {
+		f, checkout, ok := s.mentioned(word, root, p)
+		if !ok || seen[f] || f == ".git" || strings.HasPrefix(f, ".git/") || !regularFile(filepath.Join(root, filepath.FromSlash(f))) {
 			continue
 		}
 		seen[f] = true
-		if regularFile(filepath.Join(root, filepath.FromSlash(f))) && !regularFile(s.path(f)) {
+		switch {
+		case !regularFile(s.path(f)):
 			missing = append(missing, f)
+		case checkout:
+			byCheckout = append(byCheckout, f)
 		}
 	}
-	if len(missing) == 0 {
+	var notes []string
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		notes = append(notes, outOfScope(missing, p.Name))
+	}
+	if len(byCheckout) > 0 {
+		sort.Strings(byCheckout)
+		notes = append(notes, fmt.Sprintf("%s %s read by %s path in the checkout, which terraform cannot reach: it runs in a copy of what the review covers; read %s relative to the project (path.module)",
+			strings.Join(byCheckout, ", "), english.Agree(len(byCheckout), "was", "were"), english.Agree(len(byCheckout), "its", "their"), english.Agree(len(byCheckout), "it", "them")))
+	}
+	if len(notes) == 0 {
 		return err
 	}
-	sort.Strings(missing)
-	return fmt.Errorf("%w\n%s", err, outOfScope(missing, p.Name))
+	return fmt.Errorf("%w\n%s", err, strings.Join(notes, "\n"))
 }
 
-// mentioned is the root-relative file a word of terraform's output names, relative to the
-// project's directory or as a path in the tree.
-func (s *scope) mentioned(word string, p project.Project) (string, bool) {
+// mentioned is the root-relative file a word of terraform's output names: relative to the
+// project's directory, or an absolute path in the tree or in the checkout (checkout).
+func (s *scope) mentioned(word, root string, p project.Project) (f string, checkout, ok bool) {
 	if !strings.ContainsAny(word, "/.") || strings.Contains(word, "://") {
-		return "", false
+		return "", false, false
 	}
-	if filepath.IsAbs(word) {
-		rel, err := filepath.Rel(s.root, word)
-		if err != nil || strings.HasPrefix(rel, "..") && !strings.HasPrefix(filepath.Clean(word), s.top) {
-			return "", false
+	if !filepath.IsAbs(word) {
+		f := path.Clean(path.Join(p.Dir, word))
+		return f, false, f != "." && f != ".."
+	}
+	for _, base := range []string{s.root, root} {
+		if rel, err := filepath.Rel(base, filepath.Clean(word)); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel), base == root, true
 		}
-		return filepath.ToSlash(rel), true
 	}
-	f := path.Clean(path.Join(p.Dir, word))
-	return f, f != "." && f != ".."
+	return "", false, false
 }
 
 // outOfScope says why terraform found none of files (root-relative) in project's tree.

@@ -215,6 +215,13 @@ func TestScopeExplains(t *testing.T) {
 	if got := r.scope.explain(other, root, p); got != other {
 		t.Errorf("a file the checkout lacks too: %v", got)
 	}
+	abs := errors.New(`open ` + filepath.Join(root, "other/secret.txt") + `: permission denied; open ` + filepath.Join(root, "app/main.tf") + `: permission denied`)
+	writeTree(t, root, map[string]string{"other/secret.txt": "another project's"})
+	got = r.scope.explain(abs, root, p).Error()
+	if !strings.Contains(got, "other/secret.txt is in the repository but not in what a review of app covers") ||
+		!strings.Contains(got, "app/main.tf was read by its path in the checkout, which terraform cannot reach") {
+		t.Errorf("explained absolute paths: %s", got)
+	}
 	var none *scope
 	if got := none.explain(other, root, p); got != other {
 		t.Errorf("no tree: %v", got)
