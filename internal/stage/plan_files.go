@@ -1,12 +1,14 @@
 package stage
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -59,4 +61,51 @@ func ProjectFiles(p project.Project, files []string) []string {
 		}
 	}
 	return out
+}
+
+func writeBundle(ctx context.Context, r *ProjectRun) error {
+	if r.Opts.OutDir == "" {
+		return nil
+	}
+	c := r.Result.Changes
+	tfVersion := c.TerraformVersion
+	if tfVersion == "" && r.Opts.Binary.Version != nil {
+		tfVersion = r.Opts.Binary.Version.String()
+	}
+	m, err := bundle.Write(ctx, r.Dir, bundle.Manifest{
+		Project: r.Project.Name, Dir: r.Project.Dir, Workspace: r.Project.Workspace, Commit: r.Opts.Commit, PlannedCommit: r.Opts.PlannedCommit, Dirty: r.Opts.Dirty,
+		PR: r.Opts.PR, Applicable: !r.Opts.Fork && !r.Opts.Dirty,
+		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.Opts.Binary.Flavor,
+		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: PolicyVerdict(r.Result.Policy),
+		CreatedAt: r.Opts.Now().UTC(), TfgateVersion: r.Opts.TfgateVersion,
+	})
+	if err != nil {
+		return err
+	}
+	r.Result.Bundle = filepath.Join(r.Dir, m.PlanFile)
+	if r.Opts.PlanKey != "" {
+		if err := bundle.Seal(ctx, r.Dir, r.Opts.PlanKey); err != nil {
+			return err
+		}
+		r.Result.Bundle = r.Dir
+	}
+	return nil
+}
+
+// PolicyVerdict is what the bundle records of the policies' result (already masked): the
+// gate judges the plan by it. nil when no policies are configured.
+func PolicyVerdict(res *policy.Result) *bundle.PolicyVerdict {
+	if res == nil {
+		return nil
+	}
+	v := &bundle.PolicyVerdict{Evaluated: true, Denied: res.Denied(), Warnings: res.Count(policy.LevelWarn)}
+	for _, f := range res.Findings {
+		if f.Level == policy.LevelDeny {
+			v.Denies = append(v.Denies, f.Policy()+": "+f.Text())
+		}
+	}
+	if res.Err != nil {
+		v.Error = res.Err.Error()
+	}
+	return v
 }
