@@ -93,6 +93,8 @@ func trialScript(name, fault, obj string, delayMS int) string {
 	files := string(src[strings.Index(string(src), "-- repo/.gitignore --"):])
 	return fmt.Sprintf(`# kill campaign %s: %s while %s is being created, %dms in
 env TF_CLI_CONFIG_FILE=$FAKECLOUD_TFRC
+env FAKECLOUD_ROOT=$WORK/cloud
+mkdir cloud
 pg start
 exec $TFGATE_TERRAFORM -chdir=repo/app init -input=false -no-color -backend=false
 initrepo repo
@@ -106,7 +108,7 @@ exec tfgate -C repo plan --out $WORK/plans
 github review bob 42 APPROVED
 github merge 42 repo
 exec sh -c 'tfgate -C repo apply --plans $WORK/plans --unsaved-state-dir $WORK/unsaved --state-push-wait 2s > apply1.out 2>&1 & echo $! > apply.pid; wait $!; echo $? > apply1.rc; true' &apply&
-waitfile objects/.%s.sleeping 120s
+waitfile cloud/objects/.%s.sleeping 120s
 exec sleep %d.%03d
 %s
 wait apply
@@ -183,7 +185,7 @@ func judgeTrial(ts *testscript.TestScript, work string) trialResult {
 	var exist []string
 	missing := false
 	for _, o := range []string{"a", "b", "c"} {
-		if _, err := os.Stat(filepath.Join(work, "objects", o+".json")); err == nil {
+		if _, err := os.Stat(filepath.Join(work, "cloud", "objects", o+".json")); err == nil {
 			exist = append(exist, o)
 			if !inState[o] {
 				missing = true

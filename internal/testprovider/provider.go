@@ -7,6 +7,8 @@ package testprovider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -32,6 +34,12 @@ func New(version string) func() provider.Provider {
 	return func() provider.Provider { return &fakecloud{version: version} }
 }
 
+// RootEnv names the environment variable that, when set, is the cloud a relative dir lives
+// in: tfgate runs terraform in a temporary tree of its own, under a guard that keeps it out
+// of the checkout, so a test's objects belong in a directory of the test's (outside any
+// repository) that every run of every project, tfgate's or a bare terraform's, agrees on.
+const RootEnv = "FAKECLOUD_ROOT"
+
 var dirPath = path.Root("dir")
 
 type fakecloud struct {
@@ -52,8 +60,10 @@ func (p *fakecloud) Schema(_ context.Context, _ provider.SchemaRequest, resp *pr
 		Description: "Objects are JSON files in a directory; for tests only.",
 		Attributes: map[string]schema.Attribute{
 			"dir": schema.StringAttribute{
-				Description: "Directory holding the objects (<dir>/<name>.json); relative to terraform's working directory. Created when missing.",
-				Required:    true,
+				Description: "Directory holding the objects (<dir>/<name>.json). Created when missing. " +
+					"A relative dir is inside $" + RootEnv + " when that is set (\"objects\" and \"../../objects\" are both " +
+					"$" + RootEnv + "/objects: the path is cleaned as if rooted there), else relative to terraform's working directory.",
+				Required: true,
 			},
 		},
 	}
@@ -75,7 +85,17 @@ func (p *fakecloud) Configure(ctx context.Context, req provider.ConfigureRequest
 			fmt.Sprintf("Set dir in the %s provider block to the directory that holds the objects.", Address))
 		return
 	}
-	resp.ResourceData = store{dir: cfg.Dir.ValueString()}
+	resp.ResourceData = store{dir: resolveDir(cfg.Dir.ValueString(), os.Getenv(RootEnv))}
+}
+
+// resolveDir places a relative dir inside root, when there is one: cleaned as a path rooted
+// there, so that no number of ".." leaves it and configurations written for the working
+// directory ("objects") or for beside the checkout ("../../objects") name the same cloud.
+func resolveDir(dir, root string) string {
+	if root == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(root, filepath.Clean(string(filepath.Separator)+dir))
 }
 
 func (p *fakecloud) Resources(context.Context) []func() resource.Resource {

@@ -89,3 +89,23 @@ func TestStoreCorruptFile(t *testing.T) {
 		t.Fatal("get of a corrupt file: no error")
 	}
 }
+
+func TestResolveDir(t *testing.T) {
+	for _, tc := range []struct {
+		dir, root, want string
+	}{
+		{"objects", "", "objects"},
+		{"../../objects", "", "../../objects"},
+		{"/abs/objects", "", "/abs/objects"},
+		{"objects", "/cloud", "/cloud/objects"},
+		{"../../objects", "/cloud", "/cloud/objects"},
+		{"./a/../objects", "/cloud", "/cloud/objects"},
+		{"a/objects", "/cloud", "/cloud/a/objects"},
+		{"..", "/cloud", "/cloud"},
+		{"/abs/objects", "/cloud", "/abs/objects"},
+	} {
+		if got := resolveDir(tc.dir, tc.root); got != tc.want {
+			t.Errorf("resolveDir(%q, %q) = %q, want %q", tc.dir, tc.root, got, tc.want)
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/tfgate/tfgate/internal/testprovider"
 )
 
 // These tests run the real terraform 1.5.7 against the built provider binary.
@@ -337,4 +339,27 @@ func drift(plan *tfjson.Plan) map[string]string {
 		}
 	}
 	return out
+}
+
+// With FAKECLOUD_ROOT set, a relative dir names a directory inside it, ".." or not: the
+// configuration's "../objects" writes nothing beside the working directory.
+func TestRootHoldsRelativeDirs(t *testing.T) {
+	t.Parallel()
+	p := initProject(t, strings.Replace(header, `dir = "objects"`, `dir = "../objects"`, 1)+`
+resource "fakecloud_object" "web" {
+  name    = "web"
+  content = "v1"
+}
+`)
+	root := t.TempDir()
+	p.env = append(p.env, testprovider.RootEnv+"="+root)
+	p.apply()
+	if _, err := os.Stat(filepath.Join(root, "objects", "web.json")); err != nil {
+		t.Errorf("web.json in the root: %v", err)
+	}
+	for _, dir := range []string{filepath.Join(p.dir, "objects"), filepath.Join(p.dir, "..", "objects")} {
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v, want nothing there", dir, err)
+		}
+	}
 }
