@@ -118,6 +118,7 @@ type actRun struct {
 	Actions  map[string]string // extra --local-repository entries: "owner/name@ref" → dir
 	Env      map[string]string // --env for the workflow
 	Secrets  map[string]string // -s: secrets.<name> (GITHUB_TOKEN is always actToken)
+	Path     string            // the runner's PATH (default: this process's)
 }
 
 // actResult is what a run left behind.
@@ -184,7 +185,11 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 	cmd.Dir = r.Dir
 	// act hands its own environment to every step: keep it to what a runner has, so that
 	// nothing from the outer CI (GITHUB_*, CI, a real token) leaks into the workflow.
-	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + tmp,
+	path := r.Path
+	if path == "" {
+		path = os.Getenv("PATH")
+	}
+	cmd.Env = append([]string{"HOME=" + home, "PATH=" + path, "LANG=C.UTF-8", "TMPDIR=" + tmp,
 		"GIT_CONFIG_NOSYSTEM=1"}, e.goEnv...)
 	var log bytes.Buffer
 	cmd.Stdout = &log
