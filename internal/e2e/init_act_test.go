@@ -106,6 +106,9 @@ func TestInitWorkflowsDownload(t *testing.T) {
 			if got := readRecord(t, record).Outputs["binary"]; !strings.HasSuffix(got, "/tfgate/1.4.2/"+cacheArch+"/tfgate") {
 				t.Errorf("output binary = %q, want release 1.4.2 from the tool cache", got)
 			}
+			for _, m := range setupTime.FindAllStringSubmatch(res.Log, -1) {
+				t.Logf("%s: setup step %s: %s", tc.name, m[1], m[2])
+			}
 			checkPublished(t, api, head, []string{"envs/dev/app"}, false)
 		})
 	}
