@@ -22,8 +22,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// actTimeout bounds one act run: building tfgate inside the runner (a link when the Go build
-// cache is warm from `make build`, minutes when cold), planning, uploading.
+// actTimeout bounds one act run: downloading tfgate, or building it inside the runner
+// (version: source: a link when the Go build cache is warm from `make build`, minutes when
+// cold), planning, uploading.
 const actTimeout = 10 * time.Minute
 
 // actEnv is what an act run needs from this machine; every piece is found or the test fails
