@@ -28,7 +28,8 @@ import (
 //
 //   - a release tag as the action's ref downloads that release, checks its archive against
 //     checksums.txt, and runs it (`tfgate version` prints the stamped version); version:
-//     latest then finds the same release and reuses the binary from the tool cache;
+//     latest, and version: v9.8 (its newest v9.8.z that is no prerelease), then find the
+//     same release and reuse the binary from the tool cache;
 //   - an archive whose sha256 is not the one checksums.txt lists, or that checksums.txt does
 //     not list, is refused before anything in it runs;
 //   - version: source builds tfgate from the action's source; a ref that names no release (a
@@ -77,12 +78,14 @@ func TestActionDownloadsRelease(t *testing.T) {
 		{
 			name: "release tag",
 			jobs: map[string]string{"version": step("v9.8.7", "") +
-				"      - uses: tfgate/tfgate@v1\n        with:\n          command: version\n          version: latest\n"},
+				"      - uses: tfgate/tfgate@v1\n        with:\n          command: version\n          version: latest\n" +
+				"      - uses: tfgate/tfgate@v1\n        with:\n          command: version\n          version: v9.8\n"},
 			actions: map[string]string{"tfgate/tfgate@v9.8.7": actionOnly, "tfgate/tfgate@v1": actionOnly},
 			jobOK:   true,
 			log: []string{"tfgate v9.8.7: " + layout.archive("9.8.7") + " verified",
 				"tfgate v9.8.7 (go", "commit 0123456789abcdef0123456789abcdef01234567, built 2026-01-02T03:04:05Z)",
-				"tfgate v9.8.7 (" + layout.archive("9.8.7"), "from the tool cache", "Job succeeded"},
+				"tfgate v9.8.7 (" + layout.archive("9.8.7"), "from the tool cache",
+				"tfgate v9.8: the newest release is v9.8.7", "Job succeeded"},
 			binary: "/tfgate/9.8.7/" + map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH] + "/tfgate",
 		},
 		{
