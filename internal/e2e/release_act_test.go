@@ -110,6 +110,15 @@ func TestActionDownloadsRelease(t *testing.T) {
 			binary:  "/tfgate",
 		},
 		{
+			// Only v9 releases: before a first v1.x.y, @v1 says how to build instead.
+			name:    "no release of the major",
+			jobs:    map[string]string{"version": step("v1", "")},
+			actions: map[string]string{"tfgate/tfgate@v1": actionOnly},
+			log: []string{"tfgate/tfgate has no release v1.x (none that is no draft nor prerelease)",
+				"set version: source (with actions/setup-go)", "Failure - Main Set up tfgate"},
+			notLog: []string{"Main tfgate version"},
+		},
+		{
 			name:    "branch",
 			jobs:    map[string]string{"version": step("main", "")},
 			actions: map[string]string{"tfgate/tfgate@main": env.actionSource(t)},
