@@ -17,6 +17,7 @@ import (
 type initOptions struct {
 	Force  bool
 	Branch string
+	Pin    string
 }
 
 func newInitCmd(a *app) *cobra.Command {
@@ -27,7 +28,12 @@ func newInitCmd(a *app) *cobra.Command {
 		Long: `init writes .github/workflows/plan.yml, gate.yml, apply.yml and drift.yml (tfgate's example
 workflows, for the repository's default branch and the projects it finds) and a commented
 .tfgate.yaml, then prints the settings to make on GitHub. It never overwrites a file without
---force, and writes nothing when one exists.`,
+--force, and writes nothing when one exists.
+
+The workflows run this tfgate's own release, tfgate/tfgate@v1.4.2, which the action downloads
+and checks against the release's checksums.txt; --pin sha pins the release's commit instead,
+tfgate/tfgate@<sha> # v1.4.2. A development build (no release version) writes
+tfgate/tfgate@v1, the newest v1.x.y release.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInit(cmd, a, opts)
@@ -35,11 +41,17 @@ workflows, for the repository's default branch and the projects it finds) and a 
 	}
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "overwrite the files that exist")
 	cmd.Flags().StringVar(&opts.Branch, "branch", "", "the default branch (default: origin/HEAD's, else main or master)")
+	cmd.Flags().StringVar(&opts.Pin, "pin", setup.PinTag, "how the workflows pin tfgate's action: tag (this release's tag) or sha (its commit, the tag in a comment)")
 	return cmd
 }
 
 func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 	ctx := cmd.Context()
+	build := currentBuild()
+	action, err := setup.ActionFor(build.Version, build.Commit, opts.Pin)
+	if err != nil {
+		return err
+	}
 	root, err := a.root(ctx)
 	if err != nil {
 		return err
@@ -74,14 +86,14 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 	for _, p := range sel.Projects {
 		projects = append(projects, setup.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace})
 	}
-	files, err := setup.Files(setup.Options{DefaultBranch: branch, Projects: projects})
+	files, err := setup.Files(setup.Options{DefaultBranch: branch, Projects: projects, Action: action})
 	if err != nil {
 		return err
 	}
 	if err := setup.Write(root, files, opts.Force); err != nil {
 		return err
 	}
-	return setup.WriteSummary(a.stdout, files, projects, branch)
+	return setup.WriteSummary(a.stdout, files, projects, branch, action)
 }
 
 // defaultBranch is the name of the branch pull requests merge into: flag when given, else

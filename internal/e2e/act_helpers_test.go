@@ -22,8 +22,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// actTimeout bounds one act run: building tfgate inside the runner (a link when the Go build
-// cache is warm from `make build`, minutes when cold), planning, uploading.
+// actTimeout bounds one act run: downloading tfgate, or building it inside the runner
+// (version: source: a link when the Go build cache is warm from `make build`, minutes when
+// cold), planning, uploading.
 const actTimeout = 10 * time.Minute
 
 // actEnv is what an act run needs from this machine; every piece is found or the test fails
@@ -118,6 +119,7 @@ type actRun struct {
 	Actions  map[string]string // extra --local-repository entries: "owner/name@ref" → dir
 	Env      map[string]string // --env for the workflow
 	Secrets  map[string]string // -s: secrets.<name> (GITHUB_TOKEN is always actToken)
+	Path     string            // the runner's PATH (default: this process's)
 }
 
 // actResult is what a run left behind.
@@ -184,7 +186,11 @@ func (e actEnv) run(t *testing.T, r actRun) actResult {
 	cmd.Dir = r.Dir
 	// act hands its own environment to every step: keep it to what a runner has, so that
 	// nothing from the outer CI (GITHUB_*, CI, a real token) leaks into the workflow.
-	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TMPDIR=" + tmp,
+	path := r.Path
+	if path == "" {
+		path = os.Getenv("PATH")
+	}
+	cmd.Env = append([]string{"HOME=" + home, "PATH=" + path, "LANG=C.UTF-8", "TMPDIR=" + tmp,
 		"GIT_CONFIG_NOSYSTEM=1"}, e.goEnv...)
 	var log bytes.Buffer
 	cmd.Stdout = &log

@@ -13,8 +13,9 @@ import (
 )
 
 // TestPlanWorkflow runs examples/workflows/plan.yml, as a user copies it, on a pull_request
-// event in act: the composite action builds tfgate from this checkout's source and plans the
-// pull request, and the plan bundles are uploaded as the workflow's artifact.
+// event in act: the composite action downloads tfgate's newest v1 release (this checkout,
+// served by the fake GitHub) and plans the pull request, and the plan bundles are uploaded as
+// the workflow's artifact.
 //
 // The example monorepo's policies deny envs/prod/network on purpose (a protected resource is
 // deleted). A pull request touching it makes tfgate exit 3: the step and the job fail — the
@@ -22,7 +23,8 @@ import (
 // plan must still be reviewable.
 func TestPlanWorkflow(t *testing.T) {
 	env := newActEnv(t)
-	action := env.actionSource(t)
+	action := env.releasedAction(t)
+	release := env.release(t, "v1.0.0", strings.Repeat("1", 40))
 	workflow, err := os.ReadFile(filepath.Join(env.root, "examples", "workflows", "plan.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +64,7 @@ func TestPlanWorkflow(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			api := githubtest.New(t, githubtest.WithToken(actToken, githubtest.Token{User: githubtest.Bot, Installation: true}))
+			release.serve(api)
 			repo, base, head := pullRequestRepo(t, env.root, workflow, tc.edit)
 			api.AddPull("acme/infra", githubtest.Pull{Number: 7, Title: "Grow prod", Author: githubtest.Alice,
 				HeadSHA: head, BaseSHA: base, HeadRef: "grow-prod", BaseRef: "main"})

@@ -33,8 +33,9 @@ const planRunID = 4242
 // failing step ends the test.
 func TestPlanThenApplyWorkflows(t *testing.T) {
 	env := newActEnv(t)
-	action := env.actionSource(t)
+	action := env.releasedAction(t)
 	api := githubtest.New(t, githubtest.WithToken(actToken, githubtest.Token{User: githubtest.Bot, Installation: true}))
+	env.release(t, "v1.0.0", strings.Repeat("1", 40)).serve(api)
 	// act runs each job in a copy of the work tree of its own; the state lives outside the
 	// repository, where this test reads it.
 	state := filepath.Join(t.TempDir(), "state", "app.tfstate")

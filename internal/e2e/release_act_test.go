@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -29,10 +28,12 @@ import (
 //
 //   - a release tag as the action's ref downloads that release, checks its archive against
 //     checksums.txt, and runs it (`tfgate version` prints the stamped version); version:
-//     latest then finds the same release and reuses the binary from the tool cache;
+//     latest, and version: v9.8 (its newest v9.8.z that is no prerelease), then find the
+//     same release and reuse the binary from the tool cache;
 //   - an archive whose sha256 is not the one checksums.txt lists, or that checksums.txt does
 //     not list, is refused before anything in it runs;
-//   - a ref that is not a release tag still builds tfgate from source.
+//   - version: source builds tfgate from the action's source; a ref that names no release (a
+//     branch) is an error without it: tfgate is built only when asked.
 //
 // The log shows the setup step's time for a download and for a source build.
 func TestActionDownloadsRelease(t *testing.T) {
@@ -42,7 +43,7 @@ func TestActionDownloadsRelease(t *testing.T) {
 	// The release server's content: v9.8.7 genuine; v9.8.8 a tampered archive (a script
 	// that would announce itself) under the genuine one's checksum; v9.8.9 an archive
 	// checksums.txt does not list. Both bad ones are prereleases, so latest is v9.8.7.
-	good := buildReleaseArchive(t, env, "9.8.7")
+	good := env.release(t, "v9.8.7", "0123456789abcdef0123456789abcdef01234567").Archive
 	tampered := tarGz(t, map[string][]byte{"tfgate": []byte("#!/bin/sh\necho TAMPERED-BINARY-RAN\n")})
 	seed := func(api *githubtest.Server) {
 		sum := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
@@ -77,12 +78,14 @@ func TestActionDownloadsRelease(t *testing.T) {
 		{
 			name: "release tag",
 			jobs: map[string]string{"version": step("v9.8.7", "") +
-				"      - uses: tfgate/tfgate@v1\n        with:\n          command: version\n          version: latest\n"},
+				"      - uses: tfgate/tfgate@v1\n        with:\n          command: version\n          version: latest\n" +
+				"      - uses: tfgate/tfgate@v1\n        with:\n          command: version\n          version: v9.8\n"},
 			actions: map[string]string{"tfgate/tfgate@v9.8.7": actionOnly, "tfgate/tfgate@v1": actionOnly},
 			jobOK:   true,
 			log: []string{"tfgate v9.8.7: " + layout.archive("9.8.7") + " verified",
 				"tfgate v9.8.7 (go", "commit 0123456789abcdef0123456789abcdef01234567, built 2026-01-02T03:04:05Z)",
-				"tfgate v9.8.7 (" + layout.archive("9.8.7"), "from the tool cache", "Job succeeded"},
+				"tfgate v9.8.7 (" + layout.archive("9.8.7"), "from the tool cache",
+				"tfgate v9.8: the newest release is v9.8.7", "Job succeeded"},
 			binary: "/tfgate/9.8.7/" + map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH] + "/tfgate",
 		},
 		{
@@ -99,12 +102,29 @@ func TestActionDownloadsRelease(t *testing.T) {
 		},
 		{
 			name:    "source",
-			jobs:    map[string]string{"version": step("v1", "")},
+			jobs:    map[string]string{"version": step("v1", "          version: source\n")},
 			actions: map[string]string{"tfgate/tfgate@v1": env.actionSource(t)},
 			jobOK:   true,
 			log:     []string{"tfgate v1 (go", "Job succeeded"},
 			notLog:  []string{"verified"},
 			binary:  "/tfgate",
+		},
+		{
+			// Only v9 releases: before a first v1.x.y, @v1 says how to build instead.
+			name:    "no release of the major",
+			jobs:    map[string]string{"version": step("v1", "")},
+			actions: map[string]string{"tfgate/tfgate@v1": actionOnly},
+			log: []string{"tfgate/tfgate has no release v1.x (none that is no draft nor prerelease)",
+				"set version: source (with actions/setup-go)", "Failure - Main Set up tfgate"},
+			notLog: []string{"Main tfgate version"},
+		},
+		{
+			name:    "branch",
+			jobs:    map[string]string{"version": step("main", "")},
+			actions: map[string]string{"tfgate/tfgate@main": env.actionSource(t)},
+			log: []string{`version "main" (the input, else the action's ref) names no release`,
+				"or source to build this ref (with actions/setup-go)", "Failure - Main Set up tfgate"},
+			notLog: []string{"Main tfgate version"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,35 +242,6 @@ func releaseLayout(t *testing.T, root string) goreleaserLayout {
 		t.Fatalf(".goreleaser.yaml: archive name_template %q, want the names action.yml downloads (%s)", l.nameTemplate, want)
 	}
 	return l
-}
-
-// buildReleaseArchive builds tfgate stamped as goreleaser stamps release version and packs it
-// as .goreleaser.yaml does. The flags are the action's source build's (so the host's Go build
-// cache serves it; goreleaser adds -trimpath) plus the stamps.
-func buildReleaseArchive(t *testing.T, env actEnv, version string) []byte {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tfgate")
-	start := time.Now()
-	cmd := exec.Command("go", "build", "-ldflags", "-s -w"+
-		" -X github.com/tfgate/tfgate/internal/cli.Version=v"+version+
-		" -X github.com/tfgate/tfgate/internal/cli.Commit=0123456789abcdef0123456789abcdef01234567"+
-		" -X github.com/tfgate/tfgate/internal/cli.Date=2026-01-02T03:04:05Z",
-		"-o", bin, "./cmd/tfgate")
-	cmd.Dir = env.root
-	cmd.Env = append(os.Environ(), append([]string{"CGO_ENABLED=0"}, env.goEnv...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build tfgate: %v\n%s", err, out)
-	}
-	t.Logf("built the release binary in %v", time.Since(start).Round(time.Millisecond))
-	data, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme, err := os.ReadFile(filepath.Join(env.root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tarGz(t, map[string][]byte{"tfgate": data, "README.md": readme})
 }
 
 // tarGz packs files (name → content; tfgate executable) as a gzipped tar.

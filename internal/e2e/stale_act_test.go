@@ -19,8 +19,9 @@ import (
 // apply.yml applies the re-plan cleanly.
 func TestTwoPullRequestsWorkflows(t *testing.T) {
 	env := newActEnv(t)
-	action := env.actionSource(t)
+	action := env.releasedAction(t)
 	api := githubtest.New(t, githubtest.WithToken(actToken, githubtest.Token{User: githubtest.Bot, Installation: true}))
+	env.release(t, "v1.0.0", strings.Repeat("1", 40)).serve(api)
 	api.AddWorkflow("acme/infra", githubtest.Workflow{File: "plan.yml", Dispatch: true, Inputs: []string{"pr", "base"}, Required: []string{"pr"}})
 	api.SetPermission("acme/infra", githubtest.Bob.Login, "write")
 	state := filepath.Join(t.TempDir(), "state", "app.tfstate")

@@ -28,6 +28,7 @@ type Project struct {
 type Options struct {
 	DefaultBranch string    // the branch pull requests merge into, e.g. "main"
 	Projects      []Project // in project order; at least one
+	Action        Action    // the action's ref (ActionFor); zero: the examples' (ExampleRef)
 }
 
 // File is one file to write, at a slash path relative to the repository root.
@@ -85,6 +86,12 @@ func workflow(name string, data []byte, opts Options) ([]byte, error) {
 		kept = append(kept, l2)
 	}
 	text = strings.Join(kept, "")
+	if strings.Count(text, exampleUses) == 0 {
+		return nil, fmt.Errorf("example workflow %s: no %q line to pin the action in (the example changed: update internal/setup)", name, strings.TrimSpace(exampleUses))
+	}
+	if opts.Action.Ref != "" {
+		text = strings.ReplaceAll(text, exampleUses, opts.Action.uses())
+	}
 	if name == "apply.yml" {
 		if strings.Count(text, branchesLine) != 1 {
 			return nil, fmt.Errorf("example workflow %s: want one %q line to name the default branch in (the example changed: update internal/setup)", name, strings.TrimSpace(branchesLine))

@@ -206,8 +206,10 @@ func TestGolden(t *testing.T) {
 	}
 	golden.Check(t, golden.Path(t.Name()+"Files"), b.Bytes())
 	b.Reset()
-	if err := WriteSummary(&b, files, opts.Projects, opts.DefaultBranch); err != nil {
-		t.Fatal(err)
+	for _, a := range []Action{{Ref: "v1.4.2"}, {Ref: strings.Repeat("ab", 20), Comment: "v1.4.2"}, {Ref: ExampleRef, Dev: true}} {
+		if err := WriteSummary(&b, files, opts.Projects, opts.DefaultBranch, a); err != nil {
+			t.Fatal(err)
+		}
 	}
 	golden.Check(t, golden.Path(t.Name()+"Summary"), b.Bytes())
 }

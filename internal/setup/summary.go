@@ -8,9 +8,10 @@ import (
 	"github.com/tfgate/tfgate/internal/english"
 )
 
-// WriteSummary says what init wrote and the settings a person must make on GitHub: the
-// plan key secret, tfgate/gate as a required check, and optionally an environment.
-func WriteSummary(w io.Writer, files []File, projects []Project, branch string) error {
+// WriteSummary says what init wrote, which tfgate the workflows run, and the settings a
+// person must make on GitHub: the plan key secret, tfgate/gate as a required check, and
+// optionally an environment.
+func WriteSummary(w io.Writer, files []File, projects []Project, branch string, action Action) error {
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -21,6 +22,7 @@ func WriteSummary(w io.Writer, files []File, projects []Project, branch string) 
 	}
 	_, err := fmt.Fprintf(w, `Wrote %s
 for %s (%s) and the default branch %s.
+%s
 
 Settings to make on GitHub (tfgate doctor checks them):
   1. The Actions secret TFGATE_PLAN_KEY, which encrypts the plan bundles (16 random characters
@@ -34,6 +36,21 @@ Settings to make on GitHub (tfgate doctor checks them):
      create it under Settings → Environments and uncomment "environment:" in
      .github/workflows/apply.yml.
 Then commit the files and open a pull request: the plan workflow runs on it.
-`, strings.Join(paths, ", "), english.Plural(len(projects), "project", "projects"), strings.Join(names, ", "), branch)
+`, strings.Join(paths, ", "), english.Plural(len(projects), "project", "projects"), strings.Join(names, ", "), branch, runs(action))
 	return err
+}
+
+// runs says which tfgate the workflows run: the action downloads that release and checks
+// its checksum, on any runner, without Go. A zero Action is a development build's.
+func runs(a Action) string {
+	if a.Ref == "" || a.Dev {
+		return "This tfgate is a development build, no release: the workflows run tfgate/tfgate@" + ExampleRef + ",\n" +
+			"the newest " + ExampleRef + ".x.y release (pin one by hand, or run init with a released tfgate)."
+	}
+	hint := "\n(`tfgate init --pin sha` pins the release's commit instead)"
+	if a.Comment != "" {
+		hint = ""
+	}
+	return "The workflows run " + a.String() + ".\n" +
+		"The action downloads that release and checks it against its checksums.txt." + hint
 }

@@ -8,10 +8,12 @@ import (
 	"strings"
 )
 
-// Git references: the fake knows only those a test sets (a merge queue's branches).
+// Git references: the fake knows only those a test sets (a merge queue's branches, a
+// release's tag).
 
 func (s *Server) refRoutes() {
 	s.handle("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", s.listMatchingRefs)
+	s.handle("GET /repos/{owner}/{repo}/tags", s.listTags)
 }
 
 // SetRef points the reference ref (refs/heads/…) of "owner/name" at sha, creating it.
@@ -76,6 +78,32 @@ func (s *Server) listMatchingRefs(w http.ResponseWriter, r *request) {
 		out = append(out, map[string]any{"ref": name, "node_id": "REF_" + strings.ReplaceAll(name, "/", "_"),
 			"url":    api + "/" + name,
 			"object": map[string]any{"type": "commit", "sha": sha, "url": api + "/commits/" + sha}})
+	}
+	writeJSON(w, http.StatusOK, page(w, r.Request, out))
+}
+
+// listTags answers the repository's tags (refs/tags/…) with the commit each points at, paged,
+// in reverse name order.
+func (s *Server) listTags(w http.ResponseWriter, r *request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
+	var names []string
+	for name := range rp.refs {
+		if tag, ok := strings.CutPrefix(name, "refs/tags/"); ok {
+			names = append(names, tag)
+		}
+	}
+	slices.Sort(names)
+	slices.Reverse(names)
+	repoAPI := fmt.Sprintf("%s/repos/%s", s.srv.URL, rp.fullName())
+	out := []map[string]any{}
+	for _, tag := range names {
+		sha := rp.refs["refs/tags/"+tag]
+		out = append(out, map[string]any{"name": tag, "node_id": "REF_refs_tags_" + tag,
+			"commit":      map[string]any{"sha": sha, "url": repoAPI + "/commits/" + sha},
+			"zipball_url": repoAPI + "/zipball/" + url.PathEscape(tag),
+			"tarball_url": repoAPI + "/tarball/" + url.PathEscape(tag)})
 	}
 	writeJSON(w, http.StatusOK, page(w, r.Request, out))
 }

@@ -17,6 +17,7 @@ type Release struct {
 	Name       string // default: the tag
 	Draft      bool   // drafts are neither the latest release nor found by tag
 	Prerelease bool   // never the latest release
+	Commit     string // when set, the tag refs/tags/<Tag> points at this commit (listed by the tags API)
 	Assets     []Asset
 }
 
@@ -49,6 +50,7 @@ const (
 )
 
 func (s *Server) releaseRoutes() {
+	s.handle("GET /repos/{owner}/{repo}/releases", s.listReleases)
 	s.handle("GET /repos/{owner}/{repo}/releases/latest", s.getLatestRelease)
 	s.handle("GET /repos/{owner}/{repo}/releases/tags/{tag}", s.getReleaseByTag)
 	s.handle("GET /repos/{owner}/{repo}/releases/assets/{asset_id}", s.getReleaseAsset)
@@ -73,6 +75,12 @@ func (s *Server) AddRelease(fullName string, rel Release) int64 {
 		st.assets = append(st.assets, &assetState{Asset: a, id: s.newID(), created: st.created})
 	}
 	rp.releases = append(rp.releases, st)
+	if rel.Commit != "" {
+		if rp.refs == nil {
+			rp.refs = map[string]string{}
+		}
+		rp.refs["refs/tags/"+rel.Tag] = rel.Commit
+	}
 	return st.id
 }
 
@@ -112,6 +120,21 @@ func (s *Server) assetJSON(rp *repo, rel *releaseState, a *assetState) map[strin
 		"content_type": a.ContentType, "size": len(a.Data), "digest": "sha256:" + hex.EncodeToString(sum[:]),
 		"download_count": 0, "created_at": ts(a.created), "updated_at": ts(a.created), "uploader": s.userJSON(Bot),
 	}
+}
+
+// listReleases answers the releases newest first, paged, as GitHub answers a token without
+// push access to the repository (a workflow's token of another repository): drafts left out.
+func (s *Server) listReleases(w http.ResponseWriter, r *request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
+	out := []map[string]any{}
+	for i := len(rp.releases) - 1; i >= 0; i-- {
+		if rel := rp.releases[i]; !rel.Draft {
+			out = append(out, s.releaseJSON(rp, rel))
+		}
+	}
+	writeJSON(w, http.StatusOK, page(w, r.Request, out))
 }
 
 // getLatestRelease answers the most recent published release that is not a prerelease.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -82,4 +83,48 @@ func download(t *testing.T, req *http.Request) string {
 		t.Fatalf("GET %s: %d %s", req.URL, resp.StatusCode, b)
 	}
 	return string(b)
+}
+
+// Listing releases gives the published ones newest first, paged (drafts left out), and the
+// tags API gives each release's tag, and a moved major tag, with the commit it points at:
+// what the action reads to find the newest v1.x.y and the release of a pinned commit.
+func TestListReleasesAndTags(t *testing.T) {
+	s := New(t)
+	c1, c2 := "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.0.0", Commit: c1})
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.1.0", Commit: c2})
+	s.AddRelease("tfgate/tfgate", Release{Tag: "v1.2.0", Draft: true})
+	s.SetRef("tfgate/tfgate", "refs/tags/v1", c2)
+
+	var rels []struct {
+		Tag string `json:"tag_name"`
+	}
+	r := call(t, s, InstallationToken, "GET", "/repos/tfgate/tfgate/releases?per_page=1&page=2", nil)
+	want(t, r, 200)
+	if err := json.Unmarshal(r.body, &rels); err != nil {
+		t.Fatal(err)
+	}
+	if len(rels) != 1 || rels[0].Tag != "v1.0.0" {
+		t.Errorf("second page of one release = %+v, want v1.0.0 (newest first, no draft)", rels)
+	}
+	if link := r.header.Get("Link"); !strings.Contains(link, `rel="prev"`) || strings.Contains(link, `rel="next"`) {
+		t.Errorf("Link %q, want a prev and no next page", link)
+	}
+
+	r = call(t, s, InstallationToken, "GET", "/repos/tfgate/tfgate/tags", nil)
+	want(t, r, 200)
+	var tags []struct {
+		Name   string
+		Commit struct{ SHA string }
+	}
+	if err := json.Unmarshal(r.body, &tags); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tag := range tags {
+		got[tag.Name] = tag.Commit.SHA
+	}
+	if len(tags) != 3 || got["v1"] != c2 || got["v1.1.0"] != c2 || got["v1.0.0"] != c1 {
+		t.Errorf("tags = %+v, want v1.1.0 and v1 on %s, v1.0.0 on %s", tags, c2, c1)
+	}
 }
