@@ -29,3 +29,12 @@ func (g Git) GitDirs(ctx context.Context) ([]string, error) {
 	slices.Sort(dirs)
 	return slices.Compact(dirs), nil
 }
+
+// Tracked reports whether git tracks file (relative to g.Dir, "../" allowed) in the index.
+func (g Git) Tracked(ctx context.Context, file string) (bool, error) {
+	out, err := g.run(ctx, "ls-files", "-z", "--", file)
+	if err != nil {
+		return false, err
+	}
+	return len(out) > 0, nil
+}

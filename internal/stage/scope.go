@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/project"
 )
 
@@ -78,13 +79,22 @@ func (r *ProjectRun) newScope(ctx context.Context) (release func() error, err er
 	for f := range r.Opts.SharedSums {
 		files = append(files, f)
 	}
-	work := workingFiles(r.Opts.Root, r.Project)
+	work, back, err := workingFiles(ctx, r.Opts.Root, r.Project, r.Opts.ReadOnly)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Project.Name, err)
+	}
 	base, err := os.MkdirTemp("", scopeDirPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the tree terraform runs in cannot be made in %s: %w; point TMPDIR at a writable directory", r.Project.Name, os.TempDir(), err)
 	}
 	s := &scope{base: base, top: filepath.Join(base, "tree"), tmp: filepath.Join(base, "tmp"), inputs: inputs, carried: map[string]string{}}
 	s.root = filepath.Join(s.top, rootBelow(r.Opts.Root, append(files, work...)))
+	for _, f := range back { // what terraform changes there goes back
+		if s.carried[f], err = fileSum(filepath.Join(r.Opts.Root, filepath.FromSlash(f))); err != nil {
+			os.RemoveAll(base)
+			return nil, err
+		}
+	}
 	if err := s.fill(ctx, r.Opts.Root, files, work); err != nil {
 		os.RemoveAll(base)
 		return nil, fmt.Errorf("%s: build the tree terraform runs in: %w", r.Project.Name, err)
@@ -150,11 +160,15 @@ func (s *scope) fill(ctx context.Context, root string, files, work []string) err
 }
 
 // workingFiles are the files terraform writes in p's working directory that tfgate
-// carries into p's tree and back (root-relative): the lock file, errored.tfstate (the
+// carries into p's tree and back (root-relative): the lock file (back only after a plan:
+// apply and drift leave the project's inputs as they were verified), errored.tfstate (the
 // state an apply could not save) and, on the local backend, the state of p's workspace
-// and its backup, wherever a relative path puts them (a name ending in .tfstate). A state
+// with its backup (back only: terraform only writes it). A literal path elsewhere in the
+// repository counts when it names a .tfstate file git does not track, outside .git: a
+// configuration cannot have another file of the repository (another project's input, an
+// inert file, a hook) copied into its tree, or written back, as "its state". A state
 // outside the repository (an absolute path) is not carried: terraform writes it where it is.
-func workingFiles(root string, p project.Project) []string {
+func workingFiles(ctx context.Context, root string, p project.Project, readOnly bool) (both, back []string, err error) {
 	ws := p.Workspace
 	if ws == "" {
 		ws = "default"
@@ -165,52 +179,87 @@ func workingFiles(root string, p project.Project) []string {
 	if ws != "default" {
 		state = path.Join(p.Dir, "terraform.tfstate.d", ws, "terraform.tfstate")
 	}
-	work := []string{path.Join(p.Dir, ".terraform.lock.hcl"), path.Join(p.Dir, "errored.tfstate"), state, state + ".backup"}
-	// A literal path elsewhere in the repository is carried only when it names a state file:
-	// a configuration cannot have another file of the repository (another project's input)
-	// copied into its tree as "its state".
-	if literal, ok := project.LocalStatePath(root, p); ok && !path.IsAbs(literal) && literal != state && strings.HasSuffix(literal, ".tfstate") {
-		work = append(work, literal, literal+".backup")
+	both = []string{path.Join(p.Dir, "errored.tfstate"), state}
+	back = []string{state + ".backup"}
+	if !readOnly {
+		back = append(back, path.Join(p.Dir, ".terraform.lock.hcl")) // an input: in the tree already
 	}
-	return work
+	literal, ok := project.LocalStatePath(root, p)
+	if !ok || path.IsAbs(literal) || literal == state {
+		return both, back, nil
+	}
+	if !strings.HasSuffix(literal, ".tfstate") || slices.Contains(strings.Split(literal, "/"), ".git") {
+		return nil, nil, fmt.Errorf("the local backend's path %s is not a .tfstate file of the project's own: tfgate carries terraform's state between the checkout and the tree terraform runs in only under such a name, outside .git", literal)
+	}
+	if tracked, _ := (git.Git{Dir: root}).Tracked(ctx, literal); tracked {
+		return nil, nil, fmt.Errorf("the local backend's path %s is a file git tracks: a state is never a file of the repository", literal)
+	}
+	return append(both, literal), append(back, literal+".backup"), nil
 }
 
 // carryBack copies the working files terraform created or changed in the tree to the
-// checkout (atomically each), the files under a carried directory included.
+// checkout, atomically each, never executable, and never through a symbolic link among
+// the checkout's directories (a link could lead the file anywhere).
 func (s *scope) carryBack(root string) error {
 	var errs []error
 	for _, f := range sortedKeys(s.carried) {
-		dst := filepath.Join(root, filepath.FromSlash(f))
-		if isDir(filepath.Dir(s.path(f))) && !isDir(filepath.Dir(dst)) {
-			// A new workspace's directory, made before its first state.
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-		}
-		sum, err := fileSum(s.path(f))
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if sum == "" || sum == s.carried[f] {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		tmp := dst + ".tfgate-carry"
-		os.Remove(tmp)
-		if err := copyInto(s.path(f), tmp); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if err := os.Rename(tmp, dst); err != nil {
-			errs = append(errs, err)
+		if err := s.carryOne(root, f); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func (s *scope) carryOne(root, f string) error {
+	dst := filepath.Join(root, filepath.FromSlash(f))
+	sum, err := fileSum(s.path(f))
+	if err != nil {
+		return err
+	}
+	changed := sum != "" && sum != s.carried[f]
+	// A new workspace's directory, made before its first state, comes back too.
+	if !changed && !(isDir(filepath.Dir(s.path(f))) && !isDir(filepath.Dir(dst))) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := noLinkBetween(root, filepath.Dir(dst)); err != nil {
+		return err
+	}
+	if !changed {
+		return nil
+	}
+	tmp := dst + ".tfgate-carry"
+	os.Remove(tmp)
+	if err := copyInto(s.path(f), tmp); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(tmp); err != nil || os.Chmod(tmp, fi.Mode().Perm()&^0o111) != nil {
+		return fmt.Errorf("%s: cannot make it not executable", tmp) // nothing carried back may run
+	}
+	return os.Rename(tmp, dst)
+}
+
+// noLinkBetween refuses a directory dir below root (or above it, by "../") that a symbolic
+// link leads somewhere else than its path says.
+func noLinkBetween(root, dir string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	if want := filepath.Join(realRoot, rel); real != want {
+		return fmt.Errorf("%s leads to %s through a symbolic link: tfgate does not write terraform's files through links", dir, real)
+	}
+	return nil
 }
 
 // path is where the root-relative file f is in the tree.

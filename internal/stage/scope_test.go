@@ -108,6 +108,9 @@ func TestScopeCarriesWorkingFiles(t *testing.T) {
 		"app/errored.tfstate":          "unsaved",
 		"app/provisioner-output.txt":   "lost",
 	})
+	if err := os.Chmod(s.path("app/errored.tfstate"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	// Meanwhile the checkout's lock file changed: the tree's, untouched, must not undo it.
 	writeTree(t, root, map[string]string{"app/.terraform.lock.hcl": "lock v2"})
 	if err := release(); err != nil {
@@ -123,6 +126,9 @@ func TestScopeCarriesWorkingFiles(t *testing.T) {
 		if got := readOr(t, filepath.Join(root, f), "none"); got != want {
 			t.Errorf("%s in the checkout: %q, want %q", f, got, want)
 		}
+	}
+	if fi, err := os.Stat(filepath.Join(root, "app/errored.tfstate")); err != nil || fi.Mode()&0o111 != 0 {
+		t.Errorf("errored.tfstate came back executable: %v", fi.Mode())
 	}
 	if _, err := os.Stat(s.base); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the tree is still there: %v", err)
@@ -167,14 +173,22 @@ func TestScopeCarriesWorkingFiles(t *testing.T) {
 	})
 	thief := project.Project{Name: "thief", Dir: "thief", Workspace: "default"}
 	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: thief}
+	if _, err = r.newScope(t.Context()); err == nil || !strings.Contains(err.Error(), "path other/secret.txt is not a .tfstate file") {
+		t.Errorf("another project's file as a state: %v", err)
+	}
+	// Nor is anything written back through a link among the checkout's directories.
+	writeTree(t, root, map[string]string{"linker/main.tf": "terraform {\n  backend \"local\" {\n    path = \"../out/x.tfstate\"\n  }\n}\n"})
+	if err := os.Symlink(t.TempDir(), filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	linker := project.Project{Name: "linker", Dir: "linker", Workspace: "default"}
+	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: linker}
 	if release, err = r.newScope(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(filepath.Join(r.scope.root, "other/secret.txt")); err == nil {
-		t.Error("another project's file came into the tree as a state")
-	}
-	if err := release(); err != nil {
-		t.Fatal(err)
+	writeTree(t, r.scope.root, map[string]string{"out/x.tfstate": "state"})
+	if err := release(); err == nil || !strings.Contains(err.Error(), "through a symbolic link") {
+		t.Errorf("written through a link: %v", err)
 	}
 	app2 := project.Project{Name: "app2", Dir: "app2", Workspace: "default"}
 	r = &ProjectRun{Opts: &PlanOptions{Env: Env{Root: root}}, Project: app2}
