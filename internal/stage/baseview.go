@@ -269,16 +269,32 @@ func SharedSums(ctx context.Context, root string, all []project.Project, rules *
 		return nil, fmt.Errorf("list the files outside every project: %w", err)
 	}
 	var present, dirs []string
+	dirLinks := map[string]string{}
 	for _, f := range Outside(files, root, outDir) {
-		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && !fi.IsDir() {
-			present = append(present, f)
-		} else if err == nil {
+		abs := filepath.Join(root, filepath.FromSlash(f))
+		fi, err := os.Lstat(abs)
+		switch {
+		case err != nil:
+		case fi.IsDir():
 			dirs = append(dirs, f)
+		case fi.Mode()&os.ModeSymlink != 0 && isDir(abs):
+			// A link to a directory is hashed as where it leads: the files there are
+			// listed themselves, and the tree terraform runs in holds the link as it is.
+			dirLinks[f], _ = os.Readlink(abs)
+		default:
+			present = append(present, f)
 		}
 	}
 	sums, _, err := bundle.HashInputs(ctx, root, present)
-	if err != nil || len(dirs) == 0 {
+	if err != nil {
 		return sums, err
+	}
+	for f, target := range dirLinks {
+		sum := sha256.Sum256([]byte("link " + target))
+		sums[f] = hex.EncodeToString(sum[:])
+	}
+	if len(dirs) == 0 {
+		return sums, nil
 	}
 	return sums, gitlinkSums(ctx, root, dirs, sums)
 }

@@ -123,6 +123,19 @@ func (s *scope) fill(ctx context.Context, root string, files, work []string) err
 			return err
 		}
 		src := filepath.Join(root, filepath.FromSlash(f))
+		if target, err := os.Readlink(src); err == nil && isDir(src) {
+			// A shared link to a directory stays a link: in the tree it leads only to
+			// what the tree holds (one out of the repository leads nowhere).
+			if err := os.MkdirAll(filepath.Dir(s.path(f)), 0o755); err != nil {
+				return err
+			}
+			if !filepath.IsAbs(target) {
+				if err := os.Symlink(target, s.path(f)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		switch {
 		case isDir(src): // a submodule: hashed as the commit it records, read as its files
 			if err := copySubmodule(src, s.path(f)); err != nil {
