@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -182,27 +181,8 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	if err := tf.SetEnv(env); err != nil {
 		return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
 	}
-	maps.Copy(env, opts.Env)
-	if _, ok := env["CHECKPOINT_DISABLE"]; !ok {
-		// Without this tfexec copies the process's value; and a CI run has no
-		// use for terraform's "new version available" check.
-		env["CHECKPOINT_DISABLE"] = "1"
-	}
-	if _, ok := env["GOMAXPROCS"]; !ok && opts.MaxProcs > 0 {
-		env["GOMAXPROCS"] = strconv.Itoa(opts.MaxProcs)
-	}
-	for _, kv := range guardEnv {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
-	if opts.TempDir != "" {
-		env["TMPDIR"] = opts.TempDir
-	}
-	if opts.DataDir != "" {
-		if err := usableDataDir(opts.DataDir); err != nil {
-			return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
-		}
-		env["TF_DATA_DIR"] = opts.DataDir
+	if err := fillEnv(env, opts, guardEnv); err != nil {
+		return nil, fmt.Errorf("%s in %s: %w", bin.Flavor, name, err)
 	}
 
 	log := io.Discard
