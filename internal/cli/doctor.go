@@ -27,7 +27,9 @@ type doctorOptions struct {
 func newDoctorCmd(a *app) *cobra.Command {
 	var opts doctorOptions
 	cmd := &cobra.Command{
-		Use:   "doctor",
+		Use: "doctor",
+		Example: `  tfgate doctor
+  tfgate doctor --repo octo/infra --format json`,
 		Short: "Check the repository's tfgate setup, incl. that tfgate/gate is a required check",
 		Long: `doctor checks the setup and prints each finding with its fix: the configuration, the
 projects, terraform, the policies and their tests, the workflows (present, their permissions,
@@ -44,11 +46,12 @@ It exits 0 only when every essential check (✗ otherwise) holds, else 1.`,
 	cmd.Flags().StringVar(&opts.Repo, "repo", "", "the GitHub repository, owner/name (default: GITHUB_REPOSITORY, else the origin remote)")
 	cmd.Flags().StringVar(&opts.Branch, "branch", "", "the default branch (default: origin/HEAD's, else main or master)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "longest wait for one GitHub check")
+	completeValues(cmd, "format", dataFormats)
 	return cmd
 }
 
 func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, dataFormats...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

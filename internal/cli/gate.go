@@ -18,7 +18,11 @@ type gateOptions struct {
 func newGateCmd(a *app) *cobra.Command {
 	var opts gateOptions
 	cmd := &cobra.Command{
-		Use:   "gate",
+		Use: "gate",
+		Example: `  # In the workflow a review runs (the pull request is the event's)
+  tfgate gate
+  # From a terminal: this pull request's gate, against its plan run's bundles
+  tfgate gate --pr 42 --plans github --publish none`,
 		Short: "Evaluate the approval gate of a pull request and set the tfgate/gate status",
 		Long: `Evaluate the approval gate for the pull request's current head, as apply will on merge:
 approvals on the planned commit by others with write access (each reviewer's latest review
@@ -34,17 +38,19 @@ Exit codes: 0 the gate allows applying, 4 it does not (yet), 1 errors.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.PR, "pr", 0, "the pull request (default: the event's)")
-	f.StringVar(&opts.Plans, "plans", "", "where the plan run's bundles are: a directory, or github (its artifact; the default in GitHub Actions)")
+	f.StringVar(&opts.Plans, "plans", "", "where the plan run's bundles are: a `dir`, or github (its artifact; the default in GitHub Actions)")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish the verdict (status tfgate/gate, the sticky comment's gate line): auto (in GitHub Actions with a token), github or none")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
+	completeValues(cmd, "format", reportFormats)
+	completeValues(cmd, "publish", publishModes)
 	return cmd
 }
 
 func runGate(cmd *cobra.Command, a *app, opts gateOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, reportFormats...); err != nil {
 		return err
 	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
+	if err := oneOf("--publish", opts.Publish, publishModes...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

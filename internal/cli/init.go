@@ -22,7 +22,10 @@ type initOptions struct {
 func newInitCmd(a *app) *cobra.Command {
 	var opts initOptions
 	cmd := &cobra.Command{
-		Use:   "init",
+		Use: "init",
+		Example: `  tfgate init
+  # Replace the files an earlier init wrote
+  tfgate init --force`,
 		Short: "Write the GitHub Actions workflows and a commented .tfgate.yaml for this repository",
 		Long: `init writes .github/workflows/plan.yml, gate.yml, apply.yml and drift.yml (tfgate's example
 workflows, for the repository's default branch and the projects it finds) and a commented

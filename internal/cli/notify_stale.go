@@ -21,7 +21,11 @@ type notifyStaleOptions struct {
 func newNotifyStaleCmd(a *app) *cobra.Command {
 	var opts notifyStaleOptions
 	cmd := &cobra.Command{
-		Use:   "notify-stale",
+		Use: "notify-stale",
+		Example: `  # After the apply of a push to the default branch
+  tfgate notify-stale
+  # Tell the pull requests, but start no plan workflow
+  tfgate notify-stale --replan never --format json`,
 		Short: "Tell the open pull requests whose plans a push to the default branch made stale, and re-plan them",
 		Long: `Run after apply on every push to the default branch. tfgate finds the projects the push
 changed (since --base, default the push event's before; a shared file relates every
@@ -45,22 +49,25 @@ Exit codes: 0 done (also when no pull request was stale), 1 errors.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Base, "base", "", "the default branch's commit before the push (default: the push event's before)")
+	f.StringVar(&opts.Base, "base", "", "the default branch's `commit` before the push (default: the push event's before)")
 	f.StringVar(&opts.Replan, "replan", pipeline.ReplanAuto, "start the plan workflow of each stale pull request: auto (when the token may), always (an error when it may not) or never")
 	f.StringVar(&opts.Workflow, "workflow", "plan.yml", "the plan workflow's file name under .github/workflows (it needs the workflow_dispatch trigger with the inputs pr and base)")
 	f.StringVar(&opts.Publish, "publish", "auto", "GitHub access: auto (in GitHub Actions with a token) or github")
 	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	completeValues(cmd, "format", dataFormats)
+	completeValues(cmd, "publish", notifyPublishModes)
+	completeValues(cmd, "replan", replanModes)
 	return cmd
 }
 
 func runNotifyStale(cmd *cobra.Command, a *app, opts notifyStaleOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, dataFormats...); err != nil {
 		return err
 	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github"); err != nil {
+	if err := oneOf("--publish", opts.Publish, notifyPublishModes...); err != nil {
 		return err
 	}
-	if err := oneOf("--replan", opts.Replan, pipeline.ReplanAuto, pipeline.ReplanAlways, pipeline.ReplanNever); err != nil {
+	if err := oneOf("--replan", opts.Replan, replanModes...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

@@ -16,7 +16,9 @@ import (
 
 func newPolicyCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "policy",
+		Use: "policy",
+		Example: `  tfgate policy test
+  tfgate policy eval plan.json`,
 		Short: "Test and evaluate Rego policies",
 	}
 	cmd.AddCommand(newPolicyTestCmd(a), newPolicyEvalCmd(a))
@@ -31,7 +33,9 @@ type policyTestOptions struct {
 func newPolicyTestCmd(a *app) *cobra.Command {
 	var opts policyTestOptions
 	cmd := &cobra.Command{
-		Use:   "test [DIR]",
+		Use: "test [DIR]",
+		Example: `  tfgate policy test
+  tfgate policy test policies --verbose`,
 		Short: "Run the policies' Rego unit tests (test_* rules), like `opa test`",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,7 +70,10 @@ type policyEvalOptions struct {
 func newPolicyEvalCmd(a *app) *cobra.Command {
 	var opts policyEvalOptions
 	cmd := &cobra.Command{
-		Use:   "eval PLAN_JSON",
+		Use: "eval PLAN_JSON",
+		Example: `  terraform show -json plan.tfplan > plan.json
+  tfgate policy eval plan.json
+  tfgate policy eval plan.json --project envs/prod/app --format json`,
 		Short: "Evaluate a `terraform show -json` plan against the policies",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,14 +81,15 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 			return runPolicyEval(cmd, a, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Policies, "policies", "", "policy directory (default: the config's policies.paths, or policies/)")
+	cmd.Flags().StringVar(&opts.Policies, "policies", "", "policy `dir` (default: the config's policies.paths, or policies/)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project name given to policies as data.tfgate.project.name")
+	completeValues(cmd, "format", dataFormats)
 	return cmd
 }
 
 func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, dataFormats...); err != nil {
 		return err
 	}
 	src, err := a.policySource(cmd, opts.Policies)

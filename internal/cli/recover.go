@@ -16,7 +16,10 @@ type recoverOptions struct {
 func newRecoverCmd(a *app) *cobra.Command {
 	var opts recoverOptions
 	cmd := &cobra.Command{
-		Use:   "recover PROJECT...",
+		Use:               "recover PROJECT...",
+		ValidArgsFunction: completeProjects(a),
+		Example: `  # On a branch from the default branch; then open a pull request with the file it writes
+  tfgate recover envs/dev/app --reason "issue 123"`,
 		Short: "Start the reviewed way back for a merged change that was not applied",
 		Long: `When apply refuses or fails after a merge (a stale plan, an approval missing at apply time,
 a failed apply, an expired artifact), the default branch holds a change the infrastructure

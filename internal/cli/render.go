@@ -12,11 +12,14 @@ import (
 func newRenderCmd(a *app) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use:   "render PLAN_JSON",
+		Use: "render PLAN_JSON",
+		Example: `  terraform show -json plan.tfplan > plan.json
+  tfgate render plan.json
+  terraform show -json plan.tfplan | tfgate render --format markdown -`,
 		Short: "Render any `terraform show -json` plan (use - for stdin)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := oneOf("--format", format, "text", "markdown", "json"); err != nil {
+			if err := oneOf("--format", format, reportFormats...); err != nil {
 				return err
 			}
 			data, err := readInput(cmd.InOrStdin(), args[0])
@@ -37,5 +40,6 @@ func newRenderCmd(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown or json")
+	completeValues(cmd, "format", reportFormats)
 	return cmd
 }

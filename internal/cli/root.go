@@ -6,7 +6,15 @@ import (
 
 func newRootCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "tfgate",
+		Use: "tfgate",
+		Example: `  # Which projects does this branch change, and what would they do?
+  tfgate projects --changed
+  tfgate plan --install
+
+  # A pull request's life in CI: plan and review, the gate, and the apply after the merge
+  tfgate plan --out plans
+  tfgate gate
+  tfgate apply`,
 		Short: "Plan, review and apply Terraform from pull requests — safely",
 		Long: `tfgate plans every Terraform project a change touches, checks each plan against
 Rego policies read from the base commit, and reports the result: a coloured summary on a
@@ -20,9 +28,9 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		},
 	}
 	f := cmd.PersistentFlags()
-	f.StringVarP(&a.global.Chdir, "chdir", "C", "", "repository root (default: git top-level of the working directory)")
-	f.StringVar(&a.global.Config, "config", "", "config file (default: .tfgate.yaml at the root; absent = autodetect)")
-	f.StringVar(&a.global.LogLevel, "log-level", "warn", "log level: debug, info, warn, error")
+	f.StringVarP(&a.global.Chdir, "chdir", "C", "", "the repository's root `dir` (default: git top-level of the working directory)")
+	f.StringVar(&a.global.Config, "config", "", "config `file` (default: .tfgate.yaml at the root; absent = autodetect)")
+	f.StringVar(&a.global.LogLevel, "log-level", "warn", "log `level`: debug, info, warn, error")
 	f.BoolVar(&a.global.NoColor, "no-color", false, "disable colours (NO_COLOR is honoured too)")
 
 	cmd.AddCommand(
@@ -40,5 +48,6 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 		newInitCmd(a),
 		newDoctorCmd(a),
 	)
+	setUsage(cmd)
 	return cmd
 }
