@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -68,7 +69,7 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		return 0, 0, fmt.Errorf("test policies: %w", mem)
 	}
 	if len(results) == 0 {
-		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %v%s", src.Paths, src.where())
+		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %s%s", joinPaths(src.Paths), src.where())
 	}
 	slices.SortFunc(results, func(a, b *tester.Result) int {
 		return cmp.Or(
@@ -97,4 +98,12 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		return passed, failed, fmt.Errorf("report policy tests: %w", err)
 	}
 	return passed, failed, nil
+}
+
+// joinPaths names policy paths in a sentence: "policies", "a and b", "a, b and c".
+func joinPaths(paths []string) string {
+	if len(paths) < 2 {
+		return strings.Join(paths, "")
+	}
+	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
 }
