@@ -20,7 +20,10 @@ func newRootCmd(a *app) *cobra.Command {
 Rego policies read from the base commit, and reports the result: a coloured summary on a
 terminal, markdown or JSON — and, in GitHub Actions, one sticky pull request comment, a
 tfgate/plan commit status, the job summary, step outputs and annotations. Plan bundles
-(--out) pin each plan to its commit and input files.`,
+(--out) pin each plan to its commit and input files.
+
+Text output is laid out for the terminal's width; piped or redirected, for 80 columns, the
+same on every machine, with long values wrapped whole, never cut.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -69,7 +70,7 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		return 0, 0, fmt.Errorf("test policies: %w", mem)
 	}
 	if len(results) == 0 {
-		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %s%s", joinPaths(src.Paths), src.where())
+		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %s", src.place())
 	}
 	slices.SortFunc(results, func(a, b *tester.Result) int {
 		return cmp.Or(
@@ -98,6 +99,15 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		return passed, failed, fmt.Errorf("report policy tests: %w", err)
 	}
 	return passed, failed, nil
+}
+
+// place names where the policies are, in a sentence: "policies", "a and b (base commit
+// 3f2c1aa)", or only the name when the paths are the whole of FS ("pols", not ". (pols)").
+func (s Source) place() string {
+	if len(s.Paths) == 1 && path.Clean(s.Paths[0]) == "." && s.Name != "" {
+		return s.Name
+	}
+	return joinPaths(s.Paths) + s.where()
 }
 
 // joinPaths names policy paths in a sentence: "policies", "a and b", "a, b and c".

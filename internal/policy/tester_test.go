@@ -55,6 +55,21 @@ func TestTestErrors(t *testing.T) {
 	}
 }
 
+func TestSourcePlace(t *testing.T) {
+	for _, tt := range []struct {
+		src  Source
+		want string
+	}{
+		{Source{Paths: []string{"policies"}}, "policies"},
+		{Source{Paths: []string{"a", "b"}, Name: "base commit 3f2c1aa"}, "a and b (base commit 3f2c1aa)"},
+		{Source{Paths: []string{"."}, Name: "pols"}, "pols"},
+	} {
+		if got := tt.src.place(); got != tt.want {
+			t.Errorf("%+v.place() = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
 func TestJoinPaths(t *testing.T) {
 	for _, tt := range []struct {
 		paths []string
