@@ -37,14 +37,7 @@ type applyOptions struct {
 func newApplyCmd(a *app) *cobra.Command {
 	var opts applyOptions
 	cmd := &cobra.Command{
-		Use:               "apply [PROJECT...]",
-		ValidArgsFunction: completeProjects(a),
-		Example: `  # On the push of a merge to the default branch
-  tfgate apply
-  # What would be applied, without applying it
-  tfgate apply --dry-run
-  # From workflow_dispatch: the merge of pull request 42, with its bundles in plans/
-  tfgate apply --pr 42 --plans plans`,
+		Use:   "apply [PROJECT...]",
 		Short: "Apply exactly the reviewed plans of the merged pull request, if the approval gate holds",
 		Long: `Run on the push of a merge to the default branch (or with --pr N from workflow_dispatch).
 tfgate finds the merged pull request of the commit checked out, fetches the plan bundles
@@ -61,6 +54,13 @@ commits back at most; beyond, the run refuses and says what to do). A plan an ea
 already applied is recognised in the state and reported as "already applied".
 
 Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 errors.`,
+		Example: `  # On the push of a merge to the default branch
+  tfgate apply
+  # What would be applied, without applying it
+  tfgate apply --dry-run
+  # From workflow_dispatch: the merge of pull request 42, with its bundles in plans/
+  tfgate apply --pr 42 --plans plans`,
+		ValidArgsFunction: completeProjects(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
 			col := newCollector(opts.Metrics, report.KindApply)

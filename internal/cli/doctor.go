@@ -27,9 +27,7 @@ type doctorOptions struct {
 func newDoctorCmd(a *app) *cobra.Command {
 	var opts doctorOptions
 	cmd := &cobra.Command{
-		Use: "doctor",
-		Example: `  tfgate doctor
-  tfgate doctor --repo octo/infra --format json`,
+		Use:   "doctor",
 		Short: "Check the repository's tfgate setup, incl. that tfgate/gate is a required check",
 		Long: `doctor checks the setup and prints each finding with its fix: the configuration, the
 projects, terraform, the policies and their tests, the workflows (present, their permissions,
@@ -37,6 +35,8 @@ actionlint where installed) and, on GitHub, that tfgate/gate is a required statu
 the default branch, the TFGATE_PLAN_KEY secret and the merge queue. From a laptop it needs a
 token (GITHUB_TOKEN or GH_TOKEN, e.g. GH_TOKEN=$(gh auth token)); GITHUB_API_URL is honoured.
 It exits 0 only when every essential check (✗ otherwise) holds, else 1.`,
+		Example: `  tfgate doctor
+  tfgate doctor --repo octo/infra --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDoctor(cmd, a, opts)

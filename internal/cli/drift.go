@@ -34,12 +34,7 @@ type driftOptions struct {
 func newDriftCmd(a *app) *cobra.Command {
 	var opts driftOptions
 	cmd := &cobra.Command{
-		Use:               "drift [PROJECT...]",
-		ValidArgsFunction: completeProjects(a),
-		Example: `  tfgate drift
-  tfgate drift envs/prod/network --suggest-patch drift.patch
-  # Nightly in CI: an issue per drifted project
-  tfgate drift --report github`,
+		Use:   "drift [PROJECT...]",
 		Short: "Check every project (or the named ones) for drift and report it; never fixes it",
 		Long: `Check each project on the current commit: terraform init, workspace select, and one normal
 plan (refreshed in memory; no state is written, nothing is applied, no plan is kept). A project
@@ -50,6 +45,11 @@ would accept the drift (main.tf:12  content = "v1" → "v2"); --suggest-patch FI
 all as a unified diff. Other attributes are named with where they are set.
 
 Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
+		Example: `  tfgate drift
+  tfgate drift envs/prod/network --suggest-patch drift.patch
+  # Nightly in CI: an issue per drifted project
+  tfgate drift --report github`,
+		ValidArgsFunction: completeProjects(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
 			col := newCollector(opts.Metrics, report.KindDrift)

@@ -18,11 +18,7 @@ type gateOptions struct {
 func newGateCmd(a *app) *cobra.Command {
 	var opts gateOptions
 	cmd := &cobra.Command{
-		Use: "gate",
-		Example: `  # In the workflow a review runs (the pull request is the event's)
-  tfgate gate
-  # From a terminal: this pull request's gate, against its plan run's bundles
-  tfgate gate --pr 42 --plans github --publish none`,
+		Use:   "gate",
 		Short: "Evaluate the approval gate of a pull request and set the tfgate/gate status",
 		Long: `Evaluate the approval gate for the pull request's current head, as apply will on merge:
 approvals on the planned commit by others with write access (each reviewer's latest review
@@ -32,6 +28,10 @@ pull request's base commit. Sets the commit status tfgate/gate (success, pending
 naming what is missing) and a line in the sticky plan comment. Runs no terraform.
 
 Exit codes: 0 the gate allows applying, 4 it does not (yet), 1 errors.`,
+		Example: `  # In the workflow a review runs (the pull request is the event's)
+  tfgate gate
+  # From a terminal: this pull request's gate, against its plan run's bundles
+  tfgate gate --pr 42 --plans github --publish none`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGate(cmd, a, opts)
 		},

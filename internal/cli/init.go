@@ -22,15 +22,15 @@ type initOptions struct {
 func newInitCmd(a *app) *cobra.Command {
 	var opts initOptions
 	cmd := &cobra.Command{
-		Use: "init",
-		Example: `  tfgate init
-  # Replace the files an earlier init wrote
-  tfgate init --force`,
+		Use:   "init",
 		Short: "Write the GitHub Actions workflows and a commented .tfgate.yaml for this repository",
 		Long: `init writes .github/workflows/plan.yml, gate.yml, apply.yml and drift.yml (tfgate's example
 workflows, for the repository's default branch and the projects it finds) and a commented
 .tfgate.yaml, then prints the settings to make on GitHub. It never overwrites a file without
 --force, and writes nothing when one exists.`,
+		Example: `  tfgate init
+  # Replace the files an earlier init wrote
+  tfgate init --force`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInit(cmd, a, opts)

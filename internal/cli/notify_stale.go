@@ -21,11 +21,7 @@ type notifyStaleOptions struct {
 func newNotifyStaleCmd(a *app) *cobra.Command {
 	var opts notifyStaleOptions
 	cmd := &cobra.Command{
-		Use: "notify-stale",
-		Example: `  # After the apply of a push to the default branch
-  tfgate notify-stale
-  # Tell the pull requests, but start no plan workflow
-  tfgate notify-stale --replan never --format json`,
+		Use:   "notify-stale",
 		Short: "Tell the open pull requests whose plans a push to the default branch made stale, and re-plan them",
 		Long: `Run after apply on every push to the default branch. tfgate finds the projects the push
 changed (since --base, default the push event's before; a shared file relates every
@@ -43,6 +39,10 @@ more projects than they carry labels for), then 5 per related pull request; none
 requests that plan other projects.
 
 Exit codes: 0 done (also when no pull request was stale), 1 errors.`,
+		Example: `  # After the apply of a push to the default branch
+  tfgate notify-stale
+  # Tell the pull requests, but start no plan workflow
+  tfgate notify-stale --replan never --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runNotifyStale(cmd, a, opts)

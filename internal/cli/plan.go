@@ -36,8 +36,11 @@ type planOptions struct {
 func newPlanCmd(a *app) *cobra.Command {
 	var opts planOptions
 	cmd := &cobra.Command{
-		Use:               "plan [PROJECT...]",
-		ValidArgsFunction: completeProjects(a),
+		Use:   "plan [PROJECT...]",
+		Short: "Plan the changed projects (or the named ones, or --all) and report",
+		Long: `Plan every project the change touches (compared with --base, default the remote
+default branch, plus uncommitted files), the named projects, or --all. Each project runs
+terraform init, workspace select, plan and show; the report goes to stdout, progress to stderr.`,
 		Example: `  # The projects this branch changes (with its uncommitted files)
   tfgate plan
   # One project, fetching terraform if none is installed
@@ -46,10 +49,7 @@ func newPlanCmd(a *app) *cobra.Command {
   tfgate plan --all --format markdown
   # In CI: keep the bundles for gate and apply; exit 2 when anything changes
   tfgate plan --out plans --detailed-exitcode`,
-		Short: "Plan the changed projects (or the named ones, or --all) and report",
-		Long: `Plan every project the change touches (compared with --base, default the remote
-default branch, plus uncommitted files), the named projects, or --all. Each project runs
-terraform init, workspace select, plan and show; the report goes to stdout, progress to stderr.`,
+		ValidArgsFunction: completeProjects(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
 			col := newCollector(opts.Metrics, report.KindPlan)

@@ -16,10 +16,10 @@ import (
 
 func newPolicyCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use: "policy",
+		Use:   "policy",
+		Short: "Test and evaluate Rego policies",
 		Example: `  tfgate policy test
   tfgate policy eval plan.json`,
-		Short: "Test and evaluate Rego policies",
 	}
 	cmd.AddCommand(newPolicyTestCmd(a), newPolicyEvalCmd(a))
 	return cmd
@@ -33,11 +33,11 @@ type policyTestOptions struct {
 func newPolicyTestCmd(a *app) *cobra.Command {
 	var opts policyTestOptions
 	cmd := &cobra.Command{
-		Use: "test [DIR]",
+		Use:   "test [DIR]",
+		Short: "Run the policies' Rego unit tests (test_* rules), like `opa test`",
 		Example: `  tfgate policy test
   tfgate policy test policies --verbose`,
-		Short: "Run the policies' Rego unit tests (test_* rules), like `opa test`",
-		Args:  cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Dir = args[0]
@@ -70,12 +70,12 @@ type policyEvalOptions struct {
 func newPolicyEvalCmd(a *app) *cobra.Command {
 	var opts policyEvalOptions
 	cmd := &cobra.Command{
-		Use: "eval PLAN_JSON",
+		Use:   "eval PLAN_JSON",
+		Short: "Evaluate a `terraform show -json` plan against the policies",
 		Example: `  terraform show -json plan.tfplan > plan.json
   tfgate policy eval plan.json
   tfgate policy eval plan.json --project envs/prod/app --format json`,
-		Short: "Evaluate a `terraform show -json` plan against the policies",
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.PlanFile = args[0]
 			return runPolicyEval(cmd, a, opts)

@@ -21,12 +21,12 @@ type projectsOptions struct {
 func newProjectsCmd(a *app) *cobra.Command {
 	var opts projectsOptions
 	cmd := &cobra.Command{
-		Use: "projects",
+		Use:   "projects",
+		Short: "List the Terraform projects of the repository (or the changed ones)",
 		Example: `  tfgate projects
   tfgate projects --changed --base origin/main
   tfgate projects --changed --format matrix > matrix.json`,
-		Short: "List the Terraform projects of the repository (or the changed ones)",
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProjects(cmd, a, opts)
 		},

@@ -21,9 +21,7 @@ type publishOptions struct {
 func newPublishCmd(a *app) *cobra.Command {
 	var opts publishOptions
 	cmd := &cobra.Command{
-		Use: "publish RESULT_DIR...",
-		Example: `  # After matrix jobs that each ran tfgate plan --changed PROJECT --out results/PROJECT
-  tfgate publish --matrix matrix.json --out plans results/*`,
+		Use:   "publish RESULT_DIR...",
 		Short: "Merge the results of matrix plan jobs into one review and publish it",
 		Long: `Merge what matrix jobs planned — each ran tfgate plan --changed PROJECT --out DIR
 --publish none, and DIR holds its tfgate-result.json — into one plan run, in project order, and
@@ -35,6 +33,8 @@ directory, as one plan --out writes them, for gate and apply. Runs no terraform.
 
 Exit codes as for plan: 1 when a project failed or a result is missing or unreadable, 3 when a
 policy denied a plan, 2 with --detailed-exitcode when a plan has changes.`,
+		Example: `  # After matrix jobs that each ran tfgate plan --changed PROJECT --out results/PROJECT
+  tfgate publish --matrix matrix.json --out plans results/*`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dirs = args

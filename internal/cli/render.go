@@ -12,12 +12,12 @@ import (
 func newRenderCmd(a *app) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use: "render PLAN_JSON",
+		Use:   "render PLAN_JSON",
+		Short: "Render any `terraform show -json` plan (use - for stdin)",
 		Example: `  terraform show -json plan.tfplan > plan.json
   tfgate render plan.json
   terraform show -json plan.tfplan | tfgate render --format markdown -`,
-		Short: "Render any `terraform show -json` plan (use - for stdin)",
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := oneOf("--format", format, reportFormats...); err != nil {
 				return err

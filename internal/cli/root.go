@@ -6,15 +6,7 @@ import (
 
 func newRootCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
-		Use: "tfgate",
-		Example: `  # Which projects does this branch change, and what would they do?
-  tfgate projects --changed
-  tfgate plan --install
-
-  # A pull request's life in CI: plan and review, the gate, and the apply after the merge
-  tfgate plan --out plans
-  tfgate gate
-  tfgate apply`,
+		Use:   "tfgate",
 		Short: "Plan, review and apply Terraform from pull requests — safely",
 		Long: `tfgate plans every Terraform project a change touches, checks each plan against
 Rego policies read from the base commit, and reports the result: a coloured summary on a
@@ -24,6 +16,14 @@ tfgate/plan commit status, the job summary, step outputs and annotations. Plan b
 
 Text output is laid out for the terminal's width; piped or redirected, for 80 columns, the
 same on every machine, with long values wrapped whole, never cut.`,
+		Example: `  # Which projects does this branch change, and what would they do?
+  tfgate projects --changed
+  tfgate plan --install
+
+  # A pull request's life in CI: plan and review, the gate, and the apply after the merge
+  tfgate plan --out plans
+  tfgate gate
+  tfgate apply`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

@@ -73,12 +73,12 @@ func (b buildInfo) line() string {
 func newVersionCmd(a *app) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use: "version",
+		Use:   "version",
+		Short: "Print tfgate's version",
 		Example: `  tfgate version
   tfgate version --format json
   tfgate --version`,
-		Short: "Print tfgate's version",
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := oneOf("--format", format, dataFormats...); err != nil {
 				return err
