@@ -3,6 +3,7 @@ package cli
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -74,10 +75,14 @@ Global Flags:
 Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
 `
 
+// addTemplateFuncs registers flagUsages once: cobra keeps template functions in a global
+// map, which commands built concurrently (in tests) must not write at the same time.
+var addTemplateFuncs sync.Once
+
 // setUsage gives root (and so every command) the usage above, and the --version flag,
 // which prints what tfgate version does.
 func setUsage(root *cobra.Command) {
-	cobra.AddTemplateFunc("flagUsages", flagUsages)
+	addTemplateFuncs.Do(func() { cobra.AddTemplateFunc("flagUsages", flagUsages) })
 	root.SetUsageTemplate(usageTemplate)
 	root.Version = currentBuild().line()
 	root.SetVersionTemplate("{{.Version}}\n")
