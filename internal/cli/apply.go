@@ -54,6 +54,13 @@ commits back at most; beyond, the run refuses and says what to do). A plan an ea
 already applied is recognised in the state and reported as "already applied".
 
 Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 errors.`,
+		Example: `  # On the push of a merge to the default branch
+  tfgate apply
+  # What would be applied, without applying it
+  tfgate apply --dry-run
+  # From workflow_dispatch: the merge of pull request 42, with its bundles in plans/
+  tfgate apply --pr 42 --plans plans`,
+		ValidArgsFunction: completeProjects(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
 			col := newCollector(opts.Metrics, report.KindApply)
@@ -62,18 +69,20 @@ Exit codes: 0 applied (or nothing to apply), 4 the gate refused a project, 1 err
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.PR, "pr", 0, "apply this merged pull request (default: the one merged as the commit checked out)")
-	f.StringVar(&opts.Plans, "plans", "", "where the reviewed bundles are: a directory `tfgate plan --out` wrote, or github (the plan run's artifact; the default in GitHub Actions)")
+	f.StringVar(&opts.Plans, "plans", "", "where the reviewed bundles are: the `dir` tfgate plan --out wrote, or github (the plan run's artifact; the default in GitHub Actions)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "verify and evaluate the gate, apply nothing, publish nothing")
 	f.StringVar(&opts.Publish, "publish", "auto", "GitHub access (pull request, reviews; the apply comment and status): auto (in GitHub Actions with a token), github or none")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.IntVar(&opts.Parallel, "parallel", 0, "independent projects applied at once (default: number of CPUs)")
-	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to FILE")
+	f.StringVar(&opts.AuditLog, "audit-log", "", "append one JSON line per project (approvals, plan sha256, outcome, duration) to `file`")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", 5*time.Minute, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.IntVar(&opts.CatchUp, "catch-up", pipeline.DefaultCatchUp, "on a push, look back this many commits of the default branch for the last merge tfgate applied and apply the merges after it first, in order (0: only this one)")
-	f.StringVar(&opts.UnsavedState, "unsaved-state-dir", "", "where to keep a state terraform applied but could not save (errored.tfstate), encrypted with TFGATE_PLAN_KEY when set (default: $RUNNER_TEMP/tfgate-unsaved-state, else in the temporary directory)")
+	f.StringVar(&opts.UnsavedState, "unsaved-state-dir", "", "the `dir` to keep a state terraform applied but could not save in (errored.tfstate), encrypted with TFGATE_PLAN_KEY when set (default: $RUNNER_TEMP/tfgate-unsaved-state, else in the temporary directory)")
 	f.DurationVar(&opts.StatePushWait, "state-push-wait", pipeline.DefaultStatePushWait, "how long to keep trying to push a state terraform could not save before keeping the file")
 	addMetricsFlags(cmd, &opts.Metrics)
+	completeValues(cmd, "format", reportFormats)
+	completeValues(cmd, "publish", publishModes)
 	return cmd
 }
 

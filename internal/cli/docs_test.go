@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
 	"github.com/tfgate/tfgate/internal/golden"
@@ -19,6 +20,7 @@ var cliDocs = filepath.Join("..", "..", "docs", "cli")
 func TestCLIReference(t *testing.T) {
 	root := newRootCmd(newApp(nil, nil, nil, nil, nil, nil))
 	root.DisableAutoGenTag = true // no date: the pages change only when the commands do
+	showSwitches(root)
 	dir := t.TempDir()
 	if err := doc.GenMarkdownTree(root, dir); err != nil {
 		t.Fatal(err)
@@ -44,5 +46,16 @@ func TestCLIReference(t *testing.T) {
 		if !slices.Contains(names, e.Name()) {
 			t.Errorf("docs/cli/%s documents no command: remove it", e.Name())
 		}
+	}
+}
+
+// showSwitches has the boolean flags of cmd and its subcommands written as switches
+// (showAsSwitch), as help writes them: cobra/doc writes flags with pflag's FlagUsages.
+func showSwitches(cmd *cobra.Command) {
+	cmd.InitDefaultHelpFlag()
+	cmd.Flags().VisitAll(showAsSwitch)
+	cmd.PersistentFlags().VisitAll(showAsSwitch)
+	for _, sub := range cmd.Commands() {
+		showSwitches(sub)
 	}
 }

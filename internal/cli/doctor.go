@@ -35,6 +35,8 @@ actionlint where installed) and, on GitHub, that tfgate/gate is a required statu
 the default branch, the TFGATE_PLAN_KEY secret and the merge queue. From a laptop it needs a
 token (GITHUB_TOKEN or GH_TOKEN, e.g. GH_TOKEN=$(gh auth token)); GITHUB_API_URL is honoured.
 It exits 0 only when every essential check (✗ otherwise) holds, else 1.`,
+		Example: `  tfgate doctor
+  tfgate doctor --repo octo/infra --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDoctor(cmd, a, opts)
@@ -44,11 +46,12 @@ It exits 0 only when every essential check (✗ otherwise) holds, else 1.`,
 	cmd.Flags().StringVar(&opts.Repo, "repo", "", "the GitHub repository, owner/name (default: GITHUB_REPOSITORY, else the origin remote)")
 	cmd.Flags().StringVar(&opts.Branch, "branch", "", "the default branch (default: origin/HEAD's, else main or master)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "longest wait for one GitHub check")
+	completeValues(cmd, "format", dataFormats)
 	return cmd
 }
 
 func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, dataFormats...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

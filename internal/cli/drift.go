@@ -45,6 +45,11 @@ would accept the drift (main.tf:12  content = "v1" → "v2"); --suggest-patch FI
 all as a unified diff. Other attributes are named with where they are set.
 
 Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
+		Example: `  tfgate drift
+  tfgate drift envs/prod/network --suggest-patch drift.patch
+  # Nightly in CI: an issue per drifted project
+  tfgate drift --report github`,
+		ValidArgsFunction: completeProjects(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
 			col := newCollector(opts.Metrics, report.KindDrift)
@@ -54,23 +59,25 @@ Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Report, "report", "auto", "report to GitHub (an issue per project, job summary): auto (in GitHub Actions with a token), github or none")
-	f.StringVar(&opts.Webhook, "webhook", "", "POST the run's JSON summary to this URL (default $"+webhookEnv+"); a secret, never printed")
+	f.StringVar(&opts.Webhook, "webhook", "", "POST the run's JSON summary to this `url` (default $"+webhookEnv+"); a secret, never printed")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects checked at once (default: number of CPUs)")
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", stage.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
-	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to FILE as a unified diff, for review and `git apply`")
+	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to `file` as a unified diff, for review and git apply")
 	addMetricsFlags(cmd, &opts.Metrics)
+	completeValues(cmd, "format", reportFormats)
+	completeValues(cmd, "report", publishModes)
 	return cmd
 }
 
 func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) error {
-	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, reportFormats...); err != nil {
 		return err
 	}
 	if err := col.check(); err != nil {
 		return err
 	}
-	if err := oneOf("--report", opts.Report, "auto", "github", "none"); err != nil {
+	if err := oneOf("--report", opts.Report, publishModes...); err != nil {
 		return err
 	}
 	webhook := opts.Webhook

@@ -28,23 +28,29 @@ pull request's base commit. Sets the commit status tfgate/gate (success, pending
 naming what is missing) and a line in the sticky plan comment. Runs no terraform.
 
 Exit codes: 0 the gate allows applying, 4 it does not (yet), 1 errors.`,
+		Example: `  # In the workflow a review runs (the pull request is the event's)
+  tfgate gate
+  # From a terminal: this pull request's gate, against its plan run's bundles
+  tfgate gate --pr 42 --plans github --publish none`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGate(cmd, a, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.PR, "pr", 0, "the pull request (default: the event's)")
-	f.StringVar(&opts.Plans, "plans", "", "where the plan run's bundles are: a directory, or github (its artifact; the default in GitHub Actions)")
+	f.StringVar(&opts.Plans, "plans", "", "where the plan run's bundles are: a `dir`, or github (its artifact; the default in GitHub Actions)")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish the verdict (status tfgate/gate, the sticky comment's gate line): auto (in GitHub Actions with a token), github or none")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
+	completeValues(cmd, "format", reportFormats)
+	completeValues(cmd, "publish", publishModes)
 	return cmd
 }
 
 func runGate(cmd *cobra.Command, a *app, opts gateOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, reportFormats...); err != nil {
 		return err
 	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
+	if err := oneOf("--publish", opts.Publish, publishModes...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

@@ -34,6 +34,11 @@ The workflows run this tfgate's own release, tfgate/tfgate@v1.4.2, which the act
 and checks against the release's checksums.txt; --pin sha pins the release's commit instead,
 tfgate/tfgate@<sha> # v1.4.2. A development build (no release version) writes
 tfgate/tfgate@v1, the newest v1.x.y release.`,
+		Example: `  tfgate init
+  # Pin the workflows to this release's commit
+  tfgate init --pin sha
+  # Replace the files an earlier init wrote
+  tfgate init --force`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInit(cmd, a, opts)

@@ -21,9 +21,13 @@ type metricsOptions struct {
 
 func addMetricsFlags(cmd *cobra.Command, o *metricsOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.File, "metrics", "", "write the run's numbers (per project and phase durations, outcomes, resources changed, policy verdicts, GitHub API calls) to FILE, also when the run fails")
+	f.StringVar(&o.File, "metrics", "", "write the run's numbers (per project and phase durations, outcomes, resources changed, policy verdicts, GitHub API calls) to `file`, also when the run fails")
 	f.StringVar(&o.Format, "metrics-format", "json", "format of --metrics: json, or openmetrics (for the node-exporter textfile collector or the Pushgateway)")
+	completeValues(cmd, "metrics-format", metricsFormats)
 }
+
+// metricsFormats are the values of --metrics-format.
+var metricsFormats = []string{"json", "openmetrics"}
 
 // collector gathers one command's numbers while it runs: the phases (through the Progress
 // it wraps), the run, the GitHub client. finish writes them, whatever the outcome.
@@ -42,7 +46,7 @@ func newCollector(opts metricsOptions, kind report.Kind) *collector {
 
 // check refuses an unknown --metrics-format before anything runs.
 func (c *collector) check() error {
-	return oneOf("--metrics-format", c.opts.Format, "json", "openmetrics")
+	return oneOf("--metrics-format", c.opts.Format, metricsFormats...)
 }
 
 // watch times the phases reported to next (the terminal's progress).

@@ -39,28 +39,35 @@ more projects than they carry labels for), then 5 per related pull request; none
 requests that plan other projects.
 
 Exit codes: 0 done (also when no pull request was stale), 1 errors.`,
+		Example: `  # After the apply of a push to the default branch
+  tfgate notify-stale
+  # Tell the pull requests, but start no plan workflow
+  tfgate notify-stale --replan never --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runNotifyStale(cmd, a, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Base, "base", "", "the default branch's commit before the push (default: the push event's before)")
+	f.StringVar(&opts.Base, "base", "", "the default branch's `commit` before the push (default: the push event's before)")
 	f.StringVar(&opts.Replan, "replan", pipeline.ReplanAuto, "start the plan workflow of each stale pull request: auto (when the token may), always (an error when it may not) or never")
 	f.StringVar(&opts.Workflow, "workflow", "plan.yml", "the plan workflow's file name under .github/workflows (it needs the workflow_dispatch trigger with the inputs pr and base)")
 	f.StringVar(&opts.Publish, "publish", "auto", "GitHub access: auto (in GitHub Actions with a token) or github")
 	f.StringVar(&opts.Format, "format", "text", "output format: text or json")
+	completeValues(cmd, "format", dataFormats)
+	completeValues(cmd, "publish", notifyPublishModes)
+	completeValues(cmd, "replan", replanModes)
 	return cmd
 }
 
 func runNotifyStale(cmd *cobra.Command, a *app, opts notifyStaleOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, dataFormats...); err != nil {
 		return err
 	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github"); err != nil {
+	if err := oneOf("--publish", opts.Publish, notifyPublishModes...); err != nil {
 		return err
 	}
-	if err := oneOf("--replan", opts.Replan, pipeline.ReplanAuto, pipeline.ReplanAlways, pipeline.ReplanNever); err != nil {
+	if err := oneOf("--replan", opts.Replan, replanModes...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

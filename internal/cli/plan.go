@@ -41,6 +41,15 @@ func newPlanCmd(a *app) *cobra.Command {
 		Long: `Plan every project the change touches (compared with --base, default the remote
 default branch, plus uncommitted files), the named projects, or --all. Each project runs
 terraform init, workspace select, plan and show; the report goes to stdout, progress to stderr.`,
+		Example: `  # The projects this branch changes (with its uncommitted files)
+  tfgate plan
+  # One project, fetching terraform if none is installed
+  tfgate plan envs/dev/app --install
+  # Every project, as markdown
+  tfgate plan --all --format markdown
+  # In CI: keep the bundles for gate and apply; exit 2 when anything changes
+  tfgate plan --out plans --detailed-exitcode`,
+		ValidArgsFunction: completeProjects(a),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Projects = args
 			col := newCollector(opts.Metrics, report.KindPlan)
@@ -49,9 +58,9 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.All, "all", false, "plan every project")
-	f.BoolVar(&opts.Changed, "changed", false, "with PROJECT names: plan those of the changed projects as the whole changed run would (its base, notes and changed files), one matrix job's share of `tfgate publish`")
-	f.StringVar(&opts.Base, "base", "", "compare with this ref to find changed projects (default: the remote default branch)")
-	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into DIR, and the run's result for `tfgate publish` (tfgate-result.json)")
+	f.BoolVar(&opts.Changed, "changed", false, "with PROJECT names: plan those of the changed projects as the whole changed run would (its base, notes and changed files), one matrix job's share of tfgate publish")
+	f.StringVar(&opts.Base, "base", "", "compare with this `ref` to find changed projects (default: the remote default branch)")
+	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into `dir`, and the run's result for tfgate publish (tfgate-result.json)")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
@@ -60,6 +69,9 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
 	addMetricsFlags(cmd, &opts.Metrics)
+	completeValues(cmd, "format", reportFormats)
+	completeValues(cmd, "publish", publishModes)
+	completeValues(cmd, "policies-from", []string{"base", "worktree"})
 	return cmd
 }
 

@@ -18,6 +18,8 @@ func newPolicyCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",
 		Short: "Test and evaluate Rego policies",
+		Example: `  tfgate policy test
+  tfgate policy eval plan.json`,
 	}
 	cmd.AddCommand(newPolicyTestCmd(a), newPolicyEvalCmd(a))
 	return cmd
@@ -33,7 +35,9 @@ func newPolicyTestCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "test [DIR]",
 		Short: "Run the policies' Rego unit tests (test_* rules), like `opa test`",
-		Args:  cobra.MaximumNArgs(1),
+		Example: `  tfgate policy test
+  tfgate policy test policies --verbose`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Dir = args[0]
@@ -68,20 +72,24 @@ func newPolicyEvalCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval PLAN_JSON",
 		Short: "Evaluate a `terraform show -json` plan against the policies",
-		Args:  cobra.ExactArgs(1),
+		Example: `  terraform show -json plan.tfplan > plan.json
+  tfgate policy eval plan.json
+  tfgate policy eval plan.json --project envs/prod/app --format json`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.PlanFile = args[0]
 			return runPolicyEval(cmd, a, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Policies, "policies", "", "policy directory (default: the config's policies.paths, or policies/)")
+	cmd.Flags().StringVar(&opts.Policies, "policies", "", "policy `dir` (default: the config's policies.paths, or policies/)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output format: text or json")
 	cmd.Flags().StringVar(&opts.Project, "project", "", "project name given to policies as data.tfgate.project.name")
+	completeValues(cmd, "format", dataFormats)
 	return cmd
 }
 
 func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, dataFormats...); err != nil {
 		return err
 	}
 	src, err := a.policySource(cmd, opts.Policies)

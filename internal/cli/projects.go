@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -22,19 +23,23 @@ func newProjectsCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "projects",
 		Short: "List the Terraform projects of the repository (or the changed ones)",
-		Args:  cobra.NoArgs,
+		Example: `  tfgate projects
+  tfgate projects --changed --base origin/main
+  tfgate projects --changed --format matrix > matrix.json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProjects(cmd, a, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Changed, "changed", false, "only projects touched since the base ref")
-	cmd.Flags().StringVar(&opts.Base, "base", "", "base ref for --changed (default: the remote default branch)")
+	cmd.Flags().StringVar(&opts.Base, "base", "", "base `ref` for --changed (default: the remote default branch)")
 	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table, json or matrix")
+	completeValues(cmd, "format", projectsFormats)
 	return cmd
 }
 
 func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
-	if err := oneOf("--format", opts.Format, "table", "json", "matrix"); err != nil {
+	if err := oneOf("--format", opts.Format, projectsFormats...); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
@@ -63,4 +68,21 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 	}
 	return render.ProjectsTable(a.stdout, sel.Projects, sel.Why, render.ProjectsOptions{
 		TextOptions: render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)}, Changed: opts.Changed, Base: sel.Base})
+}
+
+// projectNames are the names of the repository's projects, as tfgate projects lists them.
+func (a *app) projectNames(ctx context.Context) ([]string, error) {
+	root, cfg, err := a.repository(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: root, Config: cfg, ConfigFile: a.configFile()})
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(sel.All))
+	for i, p := range sel.All {
+		names[i] = p.Name
+	}
+	return names, nil
 }

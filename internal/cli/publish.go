@@ -33,6 +33,8 @@ directory, as one plan --out writes them, for gate and apply. Runs no terraform.
 
 Exit codes as for plan: 1 when a project failed or a result is missing or unreadable, 3 when a
 policy denied a plan, 2 with --detailed-exitcode when a plan has changes.`,
+		Example: `  # After matrix jobs that each ran tfgate plan --changed PROJECT --out results/PROJECT
+  tfgate publish --matrix matrix.json --out plans results/*`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dirs = args
@@ -40,20 +42,22 @@ policy denied a plan, 2 with --detailed-exitcode when a plan has changes.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Matrix, "matrix", "", "the projects expected: a file holding the output of `tfgate projects --changed --format matrix`")
+	f.StringVar(&opts.Matrix, "matrix", "", "the projects expected: a `file` holding the output of tfgate projects --changed --format matrix")
 	f.StringSliceVar(&opts.Expect, "expect", nil, "a project expected (name or directory; repeat or separate with commas)")
-	f.StringVar(&opts.Out, "out", "", "copy every bundle into DIR, as one `tfgate plan --out DIR` would have written them")
+	f.StringVar(&opts.Out, "out", "", "copy every bundle into `dir`, as one tfgate plan --out would have written them")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
+	completeValues(cmd, "format", reportFormats)
+	completeValues(cmd, "publish", publishModes)
 	return cmd
 }
 
 func runPublish(cmd *cobra.Command, a *app, opts publishOptions) error {
-	if err := oneOf("--format", opts.Format, "text", "markdown", "json"); err != nil {
+	if err := oneOf("--format", opts.Format, reportFormats...); err != nil {
 		return err
 	}
-	if err := oneOf("--publish", opts.Publish, "auto", "github", "none"); err != nil {
+	if err := oneOf("--publish", opts.Publish, publishModes...); err != nil {
 		return err
 	}
 	var expect []pipeline.Expected

@@ -18,6 +18,9 @@ func newRecoverCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "recover PROJECT...",
 		Short: "Start the reviewed way back for a merged change that was not applied",
+		Example: `  # On a branch from the default branch; then open a pull request with the file it writes
+  tfgate recover envs/dev/app --reason "issue 123"`,
+		ValidArgsFunction: completeProjects(a),
 		Long: `When apply refuses or fails after a merge (a stale plan, an approval missing at apply time,
 a failed apply, an expired artifact), the default branch holds a change the infrastructure
 does not, and tfgate opens a tracking issue for the project. The way back is a pull request

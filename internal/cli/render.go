@@ -14,9 +14,12 @@ func newRenderCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render PLAN_JSON",
 		Short: "Render any `terraform show -json` plan (use - for stdin)",
-		Args:  cobra.ExactArgs(1),
+		Example: `  terraform show -json plan.tfplan > plan.json
+  tfgate render plan.json
+  terraform show -json plan.tfplan | tfgate render --format markdown -`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := oneOf("--format", format, "text", "markdown", "json"); err != nil {
+			if err := oneOf("--format", format, reportFormats...); err != nil {
 				return err
 			}
 			data, err := readInput(cmd.InOrStdin(), args[0])
@@ -37,5 +40,6 @@ func newRenderCmd(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, markdown or json")
+	completeValues(cmd, "format", reportFormats)
 	return cmd
 }

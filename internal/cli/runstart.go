@@ -23,13 +23,13 @@ type runStart struct {
 // repository and, when publishing, GitHub (outDir is plan's --out: bundles to upload), whose
 // API calls and phase timings the metrics then count.
 func (a *app) startRun(cmd *cobra.Command, col *collector, format, publish, outDir string) (runStart, error) {
-	if err := oneOf("--format", format, "text", "markdown", "json"); err != nil {
+	if err := oneOf("--format", format, reportFormats...); err != nil {
 		return runStart{}, err
 	}
 	if err := col.check(); err != nil {
 		return runStart{}, err
 	}
-	if err := oneOf("--publish", publish, "auto", "github", "none"); err != nil {
+	if err := oneOf("--publish", publish, publishModes...); err != nil {
 		return runStart{}, err
 	}
 	key, err := a.planKey()

@@ -57,14 +57,30 @@ func currentBuild() buildInfo {
 
 func version() string { return currentBuild().Version }
 
+// line is the version as tfgate version (and tfgate --version) writes it. The first words
+// stay "tfgate <version>": scripts read them.
+func (b buildInfo) line() string {
+	line := fmt.Sprintf("tfgate %s (%s, %s/%s", b.Version, b.Go, b.OS, b.Arch)
+	if b.Commit != "" {
+		line += ", commit " + b.Commit
+	}
+	if b.Date != "" {
+		line += ", built " + b.Date
+	}
+	return line + ")"
+}
+
 func newVersionCmd(a *app) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print tfgate's version",
-		Args:  cobra.NoArgs,
+		Example: `  tfgate version
+  tfgate version --format json
+  tfgate --version`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := oneOf("--format", format, "text", "json"); err != nil {
+			if err := oneOf("--format", format, dataFormats...); err != nil {
 				return err
 			}
 			b := currentBuild()
@@ -73,18 +89,11 @@ func newVersionCmd(a *app) *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(b)
 			}
-			// The first words stay "tfgate <version>": scripts read them.
-			line := fmt.Sprintf("tfgate %s (%s, %s/%s", b.Version, b.Go, b.OS, b.Arch)
-			if b.Commit != "" {
-				line += ", commit " + b.Commit
-			}
-			if b.Date != "" {
-				line += ", built " + b.Date
-			}
-			_, err := fmt.Fprintln(a.stdout, line+")")
+			_, err := fmt.Fprintln(a.stdout, b.line())
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	completeValues(cmd, "format", dataFormats)
 	return cmd
 }

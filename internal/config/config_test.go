@@ -111,7 +111,7 @@ func TestParseErrors(t *testing.T) {
 		// terraform, policies, approval.
 		{"binary", "version: 1\nterraform:\n  binary: terrafrom\n", `.tfgate.yaml:3: terraform.binary must be "terraform" or "tofu", got "terrafrom"`},
 		{"terraform version", "version: 1\nterraform:\n  version: \"~> one\"\n", `.tfgate.yaml:3: terraform.version "~> one" is not a version or constraint; write e.g. "~> 1.5" or "1.5.7"`},
-		{"policy path missing", "version: 1\npolicies:\n  paths: [policy]\n", `.tfgate.yaml:3: policies.paths "policy" does not exist in the repository`},
+		{"policy path missing", "version: 1\npolicies:\n  paths: [policy]\n", `.tfgate.yaml:3: policies.paths "policy" does not exist in the repository (did you mean "policies"?)`},
 		{"policy path absolute", "version: 1\npolicies:\n  paths: [/etc/tfgate]\n", `.tfgate.yaml:3: policies.paths "/etc/tfgate" must be relative to the repository root`},
 		{"policy path outside", "version: 1\npolicies:\n  paths: [../policies]\n", `.tfgate.yaml:3: policies.paths "../policies" is outside the repository`},
 		{"owner", "version: 1\npolicies:\n  owners: [\"platform team\"]\n", `.tfgate.yaml:3: policies.owners "platform team" is not a GitHub user or "org/team"`},
@@ -464,6 +464,10 @@ func TestSuggest(t *testing.T) {
 		{"project", "projects"},     // missing letter
 		{"Approval", "approval"},    // case
 		{"polices", "policies"},     // missing letter
+		{"policy", "policies"},      // singular
+		{"approvals", "approval"},   // plural
+		{"drifts", "drift"},         // plural
+		{"versions", "version"},     // plural
 		{"terraform_", "terraform"}, // separator
 		{"autoplan", ""},
 		{"x", ""},

@@ -69,8 +69,8 @@ func suggest(word string, candidates []string) string {
 	}
 	best, bestDist, prefixOf := "", 0, ""
 	for _, c := range candidates {
-		if norm(c) == norm(word) {
-			return c // dependsOn, depends-on, Depends_On
+		if singular(norm(c)) == singular(norm(word)) {
+			return c // dependsOn, depends-on, Depends_On; policy for policies
 		}
 		d := editDistance(strings.ToLower(word), c)
 		if d <= max(1, len(c)/4) && (best == "" || d < bestDist) {
@@ -81,6 +81,15 @@ func suggest(word string, candidates []string) string {
 		}
 	}
 	return cmp.Or(best, prefixOf)
+}
+
+// singular is an English plural's singular, roughly, so that a key given in the other
+// number is still recognised: "policies" and "policy", "projects" and "project".
+func singular(word string) string {
+	if stem, ok := strings.CutSuffix(word, "ies"); ok {
+		return stem + "y"
+	}
+	return strings.TrimSuffix(word, "s")
 }
 
 // didYouMean formats a suggestion as " (did you mean "x"?)", or "" without one.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -68,7 +70,7 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		return 0, 0, fmt.Errorf("test policies: %w", mem)
 	}
 	if len(results) == 0 {
-		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %v%s", src.Paths, src.where())
+		return 0, 0, fmt.Errorf("test policies: no tests (rules named test_*) found in %s", src.place())
 	}
 	slices.SortFunc(results, func(a, b *tester.Result) int {
 		return cmp.Or(
@@ -97,4 +99,21 @@ func Test(ctx context.Context, src Source, w io.Writer, verbose bool) (passed, f
 		return passed, failed, fmt.Errorf("report policy tests: %w", err)
 	}
 	return passed, failed, nil
+}
+
+// place names where the policies are, in a sentence: "policies", "a and b (base commit
+// 3f2c1aa)", or only the name when the paths are the whole of FS ("pols", not ". (pols)").
+func (s Source) place() string {
+	if len(s.Paths) == 1 && path.Clean(s.Paths[0]) == "." && s.Name != "" {
+		return s.Name
+	}
+	return joinPaths(s.Paths) + s.where()
+}
+
+// joinPaths names policy paths in a sentence: "policies", "a and b", "a, b and c".
+func joinPaths(paths []string) string {
+	if len(paths) < 2 {
+		return strings.Join(paths, "")
+	}
+	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
 }

@@ -38,7 +38,7 @@ func TestTestErrors(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{"no tests", map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n"}, "no tests (rules named test_*) found"},
+		{"no tests", map[string]string{"p.rego": "package p\ndeny contains \"x\" if true\n"}, "test policies: no tests (rules named test_*) found in policies"},
 		{"compile error in a test", map[string]string{"p_test.rego": "package p_test\ntest_x if { x := y }\n"}, "policies/p_test.rego:2:"},
 		{"network in a test", map[string]string{"p_test.rego": "package p_test\ntest_x if { http.send({}) }\n"}, "http.send is not allowed"},
 		{"v0 test file", map[string]string{"p_test.rego": "package p_test\ntest_x { true }\n"}, "rego v1 syntax required"},
@@ -52,5 +52,35 @@ func TestTestErrors(t *testing.T) {
 				t.Errorf("error %v, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestSourcePlace(t *testing.T) {
+	for _, tt := range []struct {
+		src  Source
+		want string
+	}{
+		{Source{Paths: []string{"policies"}}, "policies"},
+		{Source{Paths: []string{"a", "b"}, Name: "base commit 3f2c1aa"}, "a and b (base commit 3f2c1aa)"},
+		{Source{Paths: []string{"."}, Name: "pols"}, "pols"},
+	} {
+		if got := tt.src.place(); got != tt.want {
+			t.Errorf("%+v.place() = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestJoinPaths(t *testing.T) {
+	for _, tt := range []struct {
+		paths []string
+		want  string
+	}{
+		{[]string{"policies"}, "policies"},
+		{[]string{"a", "b"}, "a and b"},
+		{[]string{"a", "b", "c"}, "a, b and c"},
+	} {
+		if got := joinPaths(tt.paths); got != tt.want {
+			t.Errorf("joinPaths(%q) = %q, want %q", tt.paths, got, tt.want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/report"
 )
 
@@ -136,9 +137,15 @@ func (p *Progress) Done(project string, ok bool, d time.Duration, note string) {
 }
 
 // Finished records that a project's part of a run ended, saying how in a few words: its
-// status ("planned · policies: pass"), or for a failure the headline of its error.
+// status ("planned · policies: pass"), or for a failure the headline of its error. A plan
+// the policies denied (or could not judge) is marked as failed: it stops the run.
 func (p *Progress) Finished(r report.Project) {
-	p.Done(r.Name, r.Status.Succeeded(), r.Duration, progressNote(r))
+	p.Done(r.Name, r.Status.Succeeded() && !policyStops(r.Policy), r.Duration, progressNote(r))
+}
+
+// policyStops reports whether a project's policy result stops its plan from going ahead.
+func policyStops(r *policy.Result) bool {
+	return r != nil && (r.Verdict == policy.VerdictDeny || r.Verdict == policy.VerdictError)
 }
 
 func progressNote(r report.Project) string {

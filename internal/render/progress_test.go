@@ -276,6 +276,24 @@ func TestHeadline(t *testing.T) {
 	}
 }
 
+// A denied plan is no success: the line has the failure's mark, never a green ✓.
+func TestProgressFinishedDenied(t *testing.T) {
+	for verdict, want := range map[policy.Verdict]string{
+		policy.VerdictPass:  "✓ app  planned · policies: pass",
+		policy.VerdictDeny:  "✗ app  planned · policies: DENIED",
+		policy.VerdictError: "✗ app  planned · policies: ERROR",
+	} {
+		var buf bytes.Buffer
+		p, _ := newTestProgress(&buf, false, false)
+		p.Start("app", "plan")
+		p.Finished(report.Project{Name: "app", Status: report.StatusPlanned, Policy: &policy.Result{Verdict: verdict}})
+		p.Close()
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("verdict %v: progress\n%s\nwant a line %q", verdict, buf.String(), want)
+		}
+	}
+}
+
 func TestProgressNote(t *testing.T) {
 	tests := []struct {
 		p    report.Project

@@ -52,7 +52,7 @@ type ResolveOptions struct {
 }
 
 // ErrNotFound is returned (wrapped) when no terraform or tofu binary exists at all.
-var ErrNotFound = errors.New("no terraform or tofu binary found on PATH; install terraform >= 1.5 or OpenTofu, or set TFGATE_TERRAFORM")
+var ErrNotFound = errors.New("no terraform or tofu binary found on PATH")
 
 // Resolve finds the binary to run. The order is:
 //
@@ -188,7 +188,10 @@ func (r *resolver) failure() error {
 		if r.flavor == FlavorTofu {
 			return fmt.Errorf("no tofu binary found on PATH (terraform.binary is %q); install OpenTofu >= 1.6, or set TFGATE_TERRAFORM", FlavorTofu)
 		}
-		return ErrNotFound
+		if r.opts.Install {
+			return fmt.Errorf("%w; install terraform >= 1.5 or OpenTofu, or set TFGATE_TERRAFORM", ErrNotFound)
+		}
+		return fmt.Errorf("%w; install terraform >= 1.5 or OpenTofu, set TFGATE_TERRAFORM, or pass --install to download terraform", ErrNotFound)
 	}
 	want := "terraform >= " + MinVersion.String()
 	if r.constraint != nil {
