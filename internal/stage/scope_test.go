@@ -260,3 +260,30 @@ func TestGuardDeniesOthersTemporary(t *testing.T) {
 		t.Errorf("denied %v, want %v", got, want)
 	}
 }
+
+// TestGuardOff: where the kernel cannot guard, the run's note says terraform ran without
+// the guard, and a run that requires it (apply.read_guard: required) fails the project
+// instead of running terraform.
+func TestGuardOff(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"app/main.tf": ""})
+	opts := &PlanOptions{Env: Env{Root: root}}
+	opts.guard = &runGuard{off: errors.New("this Linux kernel has no Landlock")}
+	opts.guard.once.Do(func() {}) // as setUp found it
+	r := &ProjectRun{Opts: opts, Project: project.Project{Name: "app", Dir: "app", Workspace: "default"}}
+	release, err := r.newScope(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if spec, err := r.guardSpec(t.Context()); spec != nil || err != nil {
+		t.Errorf("guardSpec = %v, %v: want no guard, no error", spec, err)
+	}
+	if note := opts.GuardNote(); !strings.Contains(note, "terraform ran without the read guard (this Linux kernel has no Landlock)") {
+		t.Errorf("note: %q", note)
+	}
+	opts.RequireGuard = true
+	if _, err := r.guardSpec(t.Context()); err == nil || !strings.Contains(err.Error(), "apply.read_guard is required") {
+		t.Errorf("required: %v", err)
+	}
+}
