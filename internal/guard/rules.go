@@ -24,7 +24,7 @@ func resolve(req request) (request, error) {
 	if len(req.Deny) == 0 {
 		return request{}, errors.New("nothing to deny")
 	}
-	deny, err := realPaths("deny", existing(req.Deny))
+	deny, err := realPaths("deny", req.Deny)
 	if err != nil {
 		return request{}, err
 	}
@@ -49,20 +49,9 @@ func resolve(req request) (request, error) {
 	return request{Deny: deny, Allow: allow, Target: req.Target}, nil
 }
 
-// existing is paths without those gone (a denied directory removed since the spec was
-// made holds nothing to deny); a path that cannot be looked up for another reason stays,
-// for realPaths to refuse.
-func existing(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if _, err := os.Lstat(p); !filepath.IsAbs(p) || !errors.Is(err, os.ErrNotExist) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// realPaths is paths, each absolute and existing, resolved through its links.
+// realPaths is paths, each absolute and existing, resolved through its links. A denied
+// directory gone since the spec was made (another project's tree, removed when it
+// finished) holds nothing to deny: it is left out, not an error.
 func realPaths(what string, paths []string) ([]string, error) {
 	real := make([]string, 0, len(paths))
 	for _, p := range paths {
@@ -70,6 +59,9 @@ func realPaths(what string, paths []string) ([]string, error) {
 			return nil, fmt.Errorf("%s %q: not an absolute path", what, p)
 		}
 		r, err := filepath.EvalSymlinks(p)
+		if what == "deny" && errors.Is(err, os.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
