@@ -81,7 +81,10 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 	if err := setup.Write(root, files, opts.Force); err != nil {
 		return err
 	}
-	return setup.WriteSummary(a.stdout, files, projects, branch)
+	if err := setup.WriteSummary(a.stdout, files, projects, branch); err != nil {
+		return err
+	}
+	return setup.OfferGitignore(root, a.stdout)
 }
 
 // defaultBranch is the name of the branch pull requests merge into: flag when given, else
