@@ -68,11 +68,37 @@ ACTIONS_SHARED    := $(abspath $(CURDIR)/../shared/testdata/actions)
 ACTIONS           := $(if $(wildcard $(ACTIONS_SHARED)/checkout/action.yml),$(ACTIONS_SHARED),$(BIN)/actions)
 PINNED_ACTIONS    := checkout@v4.4.0 upload-artifact@v4.6.2 download-artifact@v4.3.0
 export TFGATE_TEST_ACTIONS := $(ACTIONS)
+# The packages of the end-to-end phases of make test, and all the others: the unit tests.
+E2E_PKGS          := ./cmd/tfgate ./internal/e2e
+UNIT_PKGS          = $(shell $(GO) list ./... | grep -v -e '/cmd/tfgate$$' -e '/internal/e2e$$')
+# $(call phase,WHAT): the line make test prints as a phase starts, with the time since make did.
+MAKE_START        := $(shell date +%s)
+phase              = @echo "== $(1) [$$(( $$(date +%s) - $(MAKE_START) ))s]"
+space             := $(subst ,, )
+# What make test-quick leaves out, measured with go test -json on the 2-core machine under
+# the load of five engineers: the tests that took over 5 s, unit tests (the plugin cache's,
+# the test provider's and others with real terraform or PostgreSQL) and testscripts (GitHub
+# retries and timeouts, PostgreSQL, slow applies, signals: 50 of 104, 54 run).
+QUICK_SKIP_TESTS  := TestPluginCacheColdWarm TestPluginCacheConcurrent TestPluginCacheWithoutLockFiles \
+	TestApplyWritesTheObject TestOneNormalPlanReportsAllDrift TestRefreshOnlyShowsOutOfBandChanges \
+	TestSecretIsSensitive TestPostgresStopStartKeepsPortAndData TestPublishIssuesWithAnAppToken \
+	TestCancelReleasesStateLock
+QUICK_SKIP        := apply_again apply_artifact apply_catchup apply_catchup_bound apply_publish_deadline \
+	apply_rerun drift_issue drift_lost_write drift_projects drift_webhook forged_backend gate_stale \
+	gate_unread_pull getting_started github_fork github_lost_write github_pr github_split \
+	github_stopped github_timeout hostile_input integrity_backend integrity_base_view \
+	integrity_submodule_module integrity_workflow_commands interrupt leaks merge_queue_group \
+	merge_queue_wait metrics metrics_apply pg_apply pg_apply_crash pg_apply_crash_push \
+	pg_apply_interrupt pg_apply_kill pg_apply_tfkill pg_down pg_interrupt pg_lock pg_plan \
+	pg_queue_wait pg_workspace plan_bundle plugin_cache policy_base policy_deny publish_matrix \
+	secrets stale_two_prs
+# alternation joins words with |: $(call alternation,a b) is a|b.
+alternation        = $(subst $(space),|,$(strip $(1)))
 # Under make a missing tool fails its test (make test skips nothing); a plain `go test`
 # skips it, naming the make target (internal/testenv).
 export TFGATE_TEST_REQUIRE_ALL := 1
 
-.PHONY: all build terraform tofu fakecloud openapi actionlint staticcheck act actions conftest goreleaser syft release-check release-snapshot lint-workflows lint test vet bench bench-compare kill-campaign demo clean
+.PHONY: all build test-quick terraform tofu fakecloud openapi actionlint staticcheck act actions conftest goreleaser syft release-check release-snapshot lint-workflows lint test vet bench bench-compare kill-campaign demo clean
 
 all: build
 
@@ -174,6 +200,7 @@ $(GORELEASER_STAMP):
 # What make test checks of the release, cheaply: the configuration, and a snapshot build for
 # this machine only (into dist/, git-ignored).
 release-check: goreleaser
+	$(call phase,goreleaser check and a snapshot build)
 	$(GORELEASER) check
 	$(GORELEASER_ENV) $(GORELEASER) build --snapshot --single-target --clean
 
@@ -196,24 +223,53 @@ release-snapshot: goreleaser syft
 # (make lint-workflows SHELLCHECK=shellcheck): the result must not depend on the machine.
 SHELLCHECK ?=
 lint-workflows: actionlint
+	$(call phase,actionlint over the workflows)
 	$(ACTIONLINT) -shellcheck='$(SHELLCHECK)' -pyflakes= $(WORKFLOWS)
 
 vet:
+	$(call phase,go vet)
 	$(GO) vet ./...
 
 # staticcheck's default checks (staticcheck.conf says which are off, and why).
 lint: staticcheck
+	$(call phase,staticcheck)
 	$(STATICCHECK) ./...
 
 # Everything: vet, staticcheck, workflow lint, unit and end-to-end tests (real terraform, real binary, the
 # fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
 # policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
 # terraform, then with OpenTofu (about 2 more minutes).
+# It says which phase runs, and since when (make test takes 15–18 minutes on a loaded 2-core
+# machine): the unit tests, the end-to-end packages (cmd/tfgate's testscripts, internal/e2e's
+# act runs) each in a go test of its own — together every package of ./..., as one go test
+# of ./... would run them — then OpenTofu and the policy tests. On Linux the read guard
+# (Landlock) must be there: its tests fail instead of skipping.
 test: terraform tofu fakecloud openapi act actions vet lint lint-workflows release-check build
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(call phase,unit tests: go test -race of every package but $(E2E_PKGS))
+	$(GO) test -race -count=1 -timeout 30m $(UNIT_PKGS)
+	$(call phase,end-to-end testscripts with terraform $(TERRAFORM_VERSION): go test -race ./cmd/tfgate)
+	$(GO) test -race -count=1 -timeout 30m ./cmd/tfgate
+	$(call phase,the Action in a real runner: go test -race ./internal/e2e (act))
+	$(GO) test -race -count=1 -timeout 30m ./internal/e2e
+	$(call phase,end-to-end testscripts again with OpenTofu $(TOFU_VERSION))
 	TFGATE_TEST_TERRAFORM=$(TOFU) $(GO) test -race -count=1 -timeout 15m -run '^TestScripts$$' ./cmd/tfgate
+	$(call phase,Rego policy tests)
 	$(TFGATE) policy test policies
 	$(TFGATE) policy test examples/monorepo/policies
+	$(call phase,make test passed)
+ifeq ($(shell uname -s),Linux)
+test: export TFGATE_REQUIRE_READ_GUARD := 1
+endif
+
+# The edit–test loop, under 3 minutes: the unit tests and the testscripts with terraform,
+# without -race, act, OpenTofu or the linters, and without the slowest tests (QUICK_SKIP_TESTS,
+# QUICK_SKIP): make test runs them all. A new test runs here unless it is listed.
+test-quick: terraform fakecloud openapi
+	$(call phase,unit tests but the slowest: go test of every package but $(E2E_PKGS))
+	$(GO) test -count=1 -timeout 10m -skip '^($(call alternation,$(QUICK_SKIP_TESTS)))$$' $(UNIT_PKGS)
+	$(call phase,the fast testscripts with terraform $(TERRAFORM_VERSION): go test ./cmd/tfgate)
+	$(GO) test -count=1 -timeout 10m -skip '^TestScripts$$/^($(call alternation,$(QUICK_SKIP)))$$' ./cmd/tfgate
+	$(call phase,make test-quick passed)
 
 # The Go benchmarks of the hot paths, then the whole-process comparisons of issue 12
 # (internal/bench): tfgate against raw terraform and conftest, the ratios in one table.

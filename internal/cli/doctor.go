@@ -22,6 +22,7 @@ type doctorOptions struct {
 	Repo    string
 	Branch  string
 	Timeout time.Duration
+	Offline bool
 }
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -34,9 +35,12 @@ projects, terraform, the policies and their tests, the workflows (present, their
 actionlint where installed) and, on GitHub, that tfgate/gate is a required status check of
 the default branch, the TFGATE_PLAN_KEY secret and the merge queue. From a laptop it needs a
 token (GITHUB_TOKEN or GH_TOKEN, e.g. GH_TOKEN=$(gh auth token)); GITHUB_API_URL is honoured.
+Without a token outside GitHub Actions, or with --offline, it makes the local checks only.
 It exits 0 only when every essential check (✗ otherwise) holds, else 1.`,
 		Example: `  tfgate doctor
-  tfgate doctor --repo octo/infra --format json`,
+  tfgate doctor --repo octo/infra --format json
+  # The local checks only, without GitHub
+  tfgate doctor --offline`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDoctor(cmd, a, opts)
@@ -46,6 +50,7 @@ It exits 0 only when every essential check (✗ otherwise) holds, else 1.`,
 	cmd.Flags().StringVar(&opts.Repo, "repo", "", "the GitHub repository, owner/name (default: GITHUB_REPOSITORY, else the origin remote)")
 	cmd.Flags().StringVar(&opts.Branch, "branch", "", "the default branch (default: origin/HEAD's, else main or master)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "longest wait for one GitHub check")
+	cmd.Flags().BoolVar(&opts.Offline, "offline", false, "make the local checks only, none on GitHub")
 	completeValues(cmd, "format", dataFormats)
 	return cmd
 }
@@ -83,7 +88,10 @@ func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
 	o.Branch, o.BranchErr = defaultBranch(ctx, root, opts.Branch)
 	env := ci.GitHubFromEnv(a.getenv)
 	o.PlanKeyInRun = env.Actions && a.getenv("TFGATE_PLAN_KEY") != ""
-	o.GitHub, o.Repo, o.NoGitHub = a.doctorGitHub(ctx, root, env, opts.Repo)
+	o.Offline = a.doctorOffline(env, opts.Offline)
+	if o.Offline == "" {
+		o.GitHub, o.Repo, o.NoGitHub = a.doctorGitHub(ctx, root, env, opts.Repo)
+	}
 
 	rep := doctor.Run(ctx, o)
 	if opts.Format == "json" {
@@ -98,6 +106,19 @@ func runDoctor(cmd *cobra.Command, a *app, opts doctorOptions) error {
 		return withCode(ExitError, nil) // the report said it all
 	}
 	return nil
+}
+
+// doctorOffline says why doctor makes the local checks only: --offline, or no token on a
+// laptop; "" when it checks GitHub too. In GitHub Actions a missing token is a finding
+// (could not check), never a reason to skip: CI fails closed.
+func (a *app) doctorOffline(env ci.GitHub, flag bool) string {
+	switch {
+	case flag:
+		return "--offline"
+	case !env.Actions && env.Token == "" && a.getenv("GH_TOKEN") == "":
+		return "no token: set GITHUB_TOKEN or GH_TOKEN"
+	}
+	return ""
 }
 
 // doctorGitHub is the client doctor reads GitHub with, or nil and why not: the token is

@@ -98,7 +98,10 @@ func runInit(cmd *cobra.Command, a *app, opts initOptions) error {
 	if err := setup.Write(root, files, opts.Force); err != nil {
 		return err
 	}
-	return setup.WriteSummary(a.stdout, files, projects, branch, action)
+	if err := setup.WriteSummary(a.stdout, files, projects, branch, action); err != nil {
+		return err
+	}
+	return setup.OfferGitignore(root, a.stdout)
 }
 
 // defaultBranch is the name of the branch pull requests merge into: flag when given, else

@@ -24,6 +24,7 @@ const (
 	Fail    Status = "fail"
 	Warn    Status = "warn"    // works, but not as it should
 	Unknown Status = "unknown" // could not check
+	Skipped Status = "skipped" // not checked: local checks only (Options.Offline)
 )
 
 // Finding is one check's outcome, with the fix when it is not OK.
@@ -37,8 +38,9 @@ type Finding struct {
 	Fix       string `json:"fix,omitempty"`
 }
 
-// Holds reports whether the finding does not break the setup.
-func (f Finding) Holds() bool { return !f.Essential || f.Status == OK }
+// Holds reports whether the finding does not break the setup: a check skipped by choice
+// (Options.Offline) does not.
+func (f Finding) Holds() bool { return !f.Essential || f.Status == OK || f.Status == Skipped }
 
 // Report is every finding, in check order.
 type Report struct {
@@ -76,6 +78,9 @@ type Options struct {
 	Terraform func(ctx context.Context, cfg *config.Config) (string, error)
 	// Actionlint is the actionlint binary; "" = not installed, not run.
 	Actionlint string
+	// Offline, when set, says why only the local checks are made ("--offline"): the GitHub
+	// checks are Skipped, and hold.
+	Offline string
 	// GitHub is nil when there is no token or repository: NoGitHub says why.
 	GitHub    GitHub
 	NoGitHub  string
@@ -117,11 +122,19 @@ func Run(ctx context.Context, o Options) Report {
 	wf := readWorkflows(o.Root)
 	r.Findings = append(r.Findings, checkWorkflows(o, wf)...)
 
+	if o.Offline != "" {
+		r.Findings = append(r.Findings, skippedGitHub(o.Offline)...)
+		return r
+	}
 	rules, rulesErr := []github.BranchRule(nil), error(nil)
 	if o.GitHub != nil && o.Branch != "" {
 		cctx, cancel := o.call(ctx)
 		rules, rulesErr = o.GitHub.BranchRules(cctx, o.Repo, o.Branch)
 		cancel()
+	}
+	if netErr := networkError(rulesErr); netErr != nil {
+		r.Findings = append(r.Findings, unreachableGitHub(netErr)...)
+		return r
 	}
 	add(checkRequired(ctx, o, rules, rulesErr))
 	add(checkPlanKey(ctx, o))

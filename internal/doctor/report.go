@@ -13,6 +13,8 @@ func (f Finding) Symbol() string {
 	switch {
 	case f.Status == OK:
 		return "✓"
+	case f.Status == Skipped:
+		return "-"
 	case f.Essential:
 		return "✗"
 	}
@@ -30,13 +32,16 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		msg := strings.ReplaceAll(strings.TrimRight(f.Message, "\n"), "\n", "\n    ")
 		fmt.Fprintf(&b, "%s %s: %s\n", f.Symbol(), f.Check, msg)
-		if f.Fix != "" && f.Status != OK {
+		if f.Fix != "" && f.Status != OK && f.Status != Skipped {
 			fmt.Fprintf(&b, "    fix: %s\n", f.Fix)
 		}
 	}
-	if failed == 0 {
+	switch {
+	case failed == 0 && r.skipped() != "":
+		fmt.Fprintf(&b, "\nEvery local check holds; not checked on GitHub: %s (run doctor with a token to check them).\n", r.skipped())
+	case failed == 0:
 		b.WriteString("\nEverything essential holds.\n")
-	} else {
+	default:
 		s := "s"
 		if failed == 1 {
 			s = ""
@@ -45,6 +50,17 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// skipped names the checks not made (Skipped), "" when every check was made.
+func (r Report) skipped() string {
+	var names []string
+	for _, f := range r.Findings {
+		if f.Status == Skipped {
+			names = append(names, f.Check)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // WriteJSON writes {"ok": …, "findings": [...]}.

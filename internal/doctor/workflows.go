@@ -245,7 +245,9 @@ func checkWorkflows(o Options, w workflows) []Finding {
 	}
 	out := []Finding{present}
 
-	if _, ok := w.find("drift", "schedule", "workflow_dispatch"); !ok && w.dirErr == nil {
+	if file, ok := w.find("drift", "schedule", "workflow_dispatch"); ok {
+		out = append(out, Finding{Check: "drift", Status: OK, Message: "tfgate drift on a schedule (" + file + ")"})
+	} else if w.dirErr == nil {
 		out = append(out, Finding{Check: "drift", Status: Warn, Message: "no workflow runs tfgate drift on a schedule: drift goes unnoticed",
 			Fix: "copy tfgate's examples/workflows/drift.yml to " + workflowDir + "/ (tfgate init writes it)"})
 	}

@@ -50,7 +50,8 @@ type Changes struct {
 
 // ChangedFiles lists every file that differs between the merge base of HEAD and base and
 // the working tree: committed changes on the branch, staged and unstaged edits, and
-// untracked files that are not ignored. Deleted files are listed, and a rename lists both
+// untracked files that are not ignored, except what terraform writes as it runs (state,
+// .terraform/, plan files, crash logs: terraformOutput), which is never a change. Deleted files are listed, and a rename lists both
 // its old and its new path, so a project that moved is seen at both places. base "" means
 // DefaultBase.
 func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
@@ -74,6 +75,7 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 		// --full-name and ":/" keep untracked paths root-relative even if Dir is a subdir.
 		{"ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ":/"},
 	}
+	const untracked = 3 // the index of ls-files --others in queries
 	seen := map[string]bool{}
 	var files, committed []string
 	for i, q := range queries {
@@ -86,6 +88,9 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 			sort.Strings(committed)
 		}
 		for _, f := range splitZ(out) {
+			if i == untracked && terraformOutput(f) {
+				continue
+			}
 			if !seen[f] {
 				seen[f] = true
 				files = append(files, f)

@@ -39,10 +39,8 @@ func (g Git) Uncommitted(ctx context.Context) ([]string, error) {
 
 // terraformWorkFile reports whether the slash path p is one of terraform's working files.
 func terraformWorkFile(p string) bool {
-	for _, part := range strings.Split(path.Dir(p), "/") {
-		if part == ".terraform" || part == "terraform.tfstate.d" {
-			return true
-		}
+	if inTerraformDir(p) {
+		return true
 	}
 	switch path.Base(p) {
 	case ".terraform.lock.hcl", "terraform.tfstate", "terraform.tfstate.backup":
