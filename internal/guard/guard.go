@@ -1,18 +1,20 @@
 // Package guard keeps a process, and every process it starts, from reaching denied
-// directories (the repository's checkout and its git directory) by any path: a read guard
-// enforced by the kernel (Linux's Landlock), for terraform, its providers and whatever they
-// run. The rest of the machine stays as usable as before, with one consequence callers must
-// plan for: a new entry directly inside a denied directory's ancestor (a new file in /tmp
-// when the checkout is under /tmp, in $HOME when it is under $HOME) cannot be created or
-// reached, so the guarded process needs a TMPDIR (and a HOME, if it writes there) inside a
-// directory it may use.
+// directories (the repository's checkout and its git directory) by any path, and from
+// changing read-only ones (the shared provider cache): a guard enforced by the kernel
+// (Linux's Landlock), for terraform, its providers and whatever they run. The rest of the
+// machine stays as usable as before, with one consequence callers must plan for: a new
+// entry directly inside a denied or read-only directory's ancestor (a new file in /tmp when
+// the checkout is under /tmp, in $HOME when it or the cache is under $HOME) cannot be
+// created or reached, so the guarded process needs a TMPDIR (and a HOME, if it writes
+// there) inside a directory it may use.
 //
 // Landlock can only allow, so the rule set is "everything but the denied directories": for
-// each ancestor of a denied directory, every entry beside the path down to it is allowed in
-// full (every right the kernel's Landlock handles, of those this package knows: up to
-// ABI 8, which leaves ABI 9's connecting to unix sockets by path ungoverned), and paths in
+// each ancestor of a denied or read-only directory, every entry beside the path down to it
+// is allowed in full (every right the kernel's Landlock handles, of those this package
+// knows: up to ABI 8, which leaves ABI 9's connecting to unix sockets by path ungoverned),
+// each read-only directory is allowed reading, listing and executing, and paths in
 // Spec.Allow are allowed even below a denied directory. No ancestor is ever allowed, nor an
-// entry that is a link into a denied directory or onto an ancestor. Landlock does not govern
+// entry that is a link into a denied or read-only directory or onto an ancestor. Landlock does not govern
 // looking a path up, so what a denied directory holds can still be named and stat'ed (its
 // names, sizes, times: terraform's fileexists), never read, listed, written or run. The
 // guard cannot tell another mount of a denied directory (a bind mount elsewhere) from any
@@ -47,14 +49,20 @@ type Spec struct {
 	// directory (the tree terraform runs in, the plan's output directory). None may hold
 	// a denied directory.
 	Allow []string
+	// ReadOnly are absolute paths of directories the process may read, list and execute
+	// from, and never change: no file in them written, created, renamed over or removed
+	// (the shared provider cache, which tfgate alone adds to). None may lie inside an
+	// allowed path or hold a denied directory.
+	ReadOnly []string
 }
 
 // request is what Wrap hands the re-executed binary: the spec, resolved, and the program
 // to execute once guarded.
 type request struct {
-	Deny   []string `json:"deny"`
-	Allow  []string `json:"allow"`
-	Target string   `json:"target"`
+	Deny     []string `json:"deny"`
+	Allow    []string `json:"allow"`
+	ReadOnly []string `json:"read_only"`
+	Target   string   `json:"target"`
 }
 
 // Wrap says how to start target guarded by spec: start path (this binary) instead of
@@ -65,7 +73,7 @@ func Wrap(spec Spec, target string) (path string, env []string, err error) {
 	if _, err := Available(); err != nil {
 		return "", nil, err
 	}
-	req, err := resolve(request{Deny: spec.Deny, Allow: spec.Allow, Target: target})
+	req, err := resolve(request{Deny: spec.Deny, Allow: spec.Allow, ReadOnly: spec.ReadOnly, Target: target})
 	if err != nil {
 		return "", nil, err
 	}
@@ -111,5 +119,5 @@ func enter(spec string, args []string) error {
 	if err != nil {
 		return err
 	}
-	return confine(paths, req.Target, append([]string{req.Target}, args...), os.Environ())
+	return confine(paths, req.ReadOnly, req.Target, append([]string{req.Target}, args...), os.Environ())
 }

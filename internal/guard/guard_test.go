@@ -141,3 +141,59 @@ func TestWrapRefuses(t *testing.T) {
 		t.Error("Wrap with a relative target: no error")
 	}
 }
+
+// A read-only directory can be read, listed and run from, by the guarded process and what
+// it starts, and never changed; what lies beside it stays usable in full.
+func TestGuardReadOnly(t *testing.T) {
+	requireGuard(t)
+	l := newLayout(t)
+	cache := filepath.Join(l.base, "cache")
+	if err := os.MkdirAll(filepath.Join(cache, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(cache, "pkg", "data.txt"), "data\n", 0o644)
+	writeFile(t, filepath.Join(cache, "pkg", "tool"), "#!/bin/sh\necho tool ran\n", 0o755)
+	writeFile(t, filepath.Join(l.outside, "new.txt"), "new\n", 0o644)
+	spec := Spec{Deny: []string{l.repo}, ReadOnly: []string{cache}}
+	t.Chdir(filepath.Join(cache, "pkg")) // the guarded process starts there
+
+	read := "cat data.txt && ls && ./tool && cd " + l.outside + " && echo n > n.txt && cat n.txt && rm n.txt"
+	if r := guarded(t, spec, ".", "/bin/sh", "-c", read); r.code != 0 || r.stdout != "data\ndata.txt\ntool\ntool ran\nn\n" {
+		t.Errorf("read, list, run, and write beside: exit %d, stdout %q, stderr %q; want them all", r.code, r.stdout, r.stderr)
+	}
+	changes := map[string]string{
+		"write":                     "echo x >> data.txt",
+		"truncate":                  ": > data.txt",
+		"create":                    "echo x > made.txt",
+		"create a directory":        "mkdir made",
+		"link":                      "ln -s data.txt made",
+		"remove":                    "rm -f data.txt",
+		"rename inside":             "mv -f data.txt tool",
+		"rename over, from outside": "mv -f " + filepath.Join(l.outside, "new.txt") + " tool",
+		"a grandchild writes":       "sh -c 'echo x >> tool'",
+	}
+	for name, script := range changes {
+		t.Run(name, func(t *testing.T) {
+			r := guarded(t, spec, ".", "/bin/sh", "-c", script)
+			if r.code == 0 {
+				t.Errorf("%s: exit 0, stderr %q; want refused", script, r.stderr)
+			}
+		})
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile("data.txt")
+	tool, _ := os.ReadFile("tool")
+	if len(entries) != 2 || string(data) != "data\n" || string(tool) != "#!/bin/sh\necho tool ran\n" {
+		t.Errorf("the read-only directory changed: %d entries, data.txt %q, tool %q", len(entries), data, tool)
+	}
+}
+
+func writeFile(t *testing.T, path, body string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+}

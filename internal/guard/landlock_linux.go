@@ -49,10 +49,14 @@ func handledRights(abi int) uint64 {
 	return rights
 }
 
-// confine restricts this thread to paths and executes target in this process's place. It
-// runs on the one thread it locks, which the restriction applies to and which executes
-// target; it returns only on failure.
-func confine(paths []string, target string, argv, env []string) error {
+// readRights are what a read-only directory grants: reading its files, listing its
+// directories, executing its programs.
+const readRights = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_EXECUTE
+
+// confine restricts this thread to paths, in full, and readOnly, to read, and executes
+// target in this process's place. It runs on the one thread it locks, which the
+// restriction applies to and which executes target; it returns only on failure.
+func confine(paths, readOnly []string, target string, argv, env []string) error {
 	runtime.LockOSThread() // never unlocked: the thread executes target, or the process exits
 	abi, err := Available()
 	if err != nil {
@@ -74,6 +78,11 @@ func confine(paths []string, target string, argv, env []string) error {
 			return err
 		}
 	}
+	for _, p := range readOnly {
+		if err := addRule(ruleset, p, rights&readRights); err != nil {
+			return err
+		}
+	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
@@ -83,8 +92,7 @@ func confine(paths []string, target string, argv, env []string) error {
 	return nil
 }
 
-// addRule allows path in full: rights if it is a directory, those of them a file can have
-// if not. A path gone since it was listed (a temporary file) needs no rule.
+// addRule allows path rights if it is a directory, those of them a file can have if not. A path gone since it was listed (a temporary file) needs no rule.
 func addRule(ruleset int, path string, rights uint64) error {
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if errors.Is(err, unix.ENOENT) {

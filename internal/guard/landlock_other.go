@@ -16,6 +16,6 @@ func Available() (abi int, err error) {
 }
 
 // confine cannot restrict anything here, so it never executes the target.
-func confine(paths []string, target string, argv, env []string) error {
+func confine(paths, readOnly []string, target string, argv, env []string) error {
 	return errNotLinux
 }

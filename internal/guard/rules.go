@@ -15,8 +15,8 @@ var errNoTarget = errors.New("no program to run")
 
 // resolve checks req and resolves its paths through their links, as the kernel will when
 // it opens them: the denied directories (those inside another denied one dropped), the
-// allowed paths with the target among them. The target itself stays as given, to be
-// executed under the name its caller chose.
+// read-only ones (likewise), the allowed paths with the target among them. The target
+// itself stays as given, to be executed under the name its caller chose.
 func resolve(req request) (request, error) {
 	if req.Target == "" {
 		return request{}, errNoTarget
@@ -31,6 +31,10 @@ func resolve(req request) (request, error) {
 	if len(deny) == 0 {
 		return request{}, errors.New("nothing to deny: every denied directory is gone")
 	}
+	readOnly, err := realPaths("read-only", req.ReadOnly)
+	if err != nil {
+		return request{}, err
+	}
 	allow, err := realPaths("allow", append(slices.Clone(req.Allow), req.Target))
 	if err != nil {
 		return request{}, err
@@ -38,15 +42,30 @@ func resolve(req request) (request, error) {
 	if slices.Contains(deny, "/") {
 		return request{}, errors.New("deny /: nothing would be left to run")
 	}
-	deny = outermost(deny)
-	for _, a := range allow {
-		for _, d := range deny {
-			if within(d, a) {
-				return request{}, fmt.Errorf("allowed %s holds denied %s", a, d)
+	out := request{Deny: outermost(deny), Allow: allow, ReadOnly: outermost(readOnly), Target: req.Target}
+	return out, checkNesting(out)
+}
+
+// checkNesting refuses a resolved req whose rules would grant what it keeps back: an
+// allowed path holding a denied or read-only directory, a read-only one holding a denied
+// directory.
+func checkNesting(req request) error {
+	return errors.Join(
+		holding("allowed", req.Allow, "denied", req.Deny),
+		holding("allowed", req.Allow, "read-only", req.ReadOnly),
+		holding("read-only", req.ReadOnly, "denied", req.Deny))
+}
+
+// holding says which of outer (of kind what) holds one of inner (of kind kind), nil if none.
+func holding(what string, outer []string, kind string, inner []string) error {
+	for _, i := range inner {
+		for _, o := range outer {
+			if within(i, o) {
+				return fmt.Errorf("%s %s holds %s %s", what, o, kind, i)
 			}
 		}
 	}
-	return request{Deny: deny, Allow: allow, Target: req.Target}, nil
+	return nil
 }
 
 // realPaths is paths, each absolute and existing, resolved through its links. A denied
@@ -92,11 +111,18 @@ func within(path, dir string) bool {
 }
 
 // rulePaths is every path the guarded process may use in full, for a resolved req: each
-// entry of each ancestor of a denied directory that is neither on the way down to one nor
-// a link into or onto one, and the allowed paths.
+// entry of each ancestor of a denied or read-only directory that is neither on the way down
+// to one nor a link into or onto one, and the allowed paths. A read-only directory inside
+// a denied one lies on no way of its own: nothing beside it is allowed.
 func rulePaths(req request) ([]string, error) {
+	kept := slices.Clone(req.Deny)
+	for _, r := range req.ReadOnly {
+		if !slices.ContainsFunc(req.Deny, func(d string) bool { return within(r, d) }) {
+			kept = append(kept, r)
+		}
+	}
 	onWay := map[string]bool{}
-	for _, d := range req.Deny {
+	for _, d := range kept {
 		for a := filepath.Dir(d); !onWay[a]; a = filepath.Dir(a) {
 			onWay[a] = true
 		}
@@ -109,10 +135,10 @@ func rulePaths(req request) ([]string, error) {
 		}
 		for _, e := range entries {
 			p := filepath.Join(a, e.Name())
-			if onWay[p] || slices.Contains(req.Deny, p) {
+			if onWay[p] || slices.Contains(kept, p) {
 				continue
 			}
-			if e.Type()&os.ModeSymlink != 0 && !harmlessLink(p, req.Deny) {
+			if e.Type()&os.ModeSymlink != 0 && !harmlessLink(p, kept) {
 				continue
 			}
 			paths = append(paths, p)
@@ -121,15 +147,15 @@ func rulePaths(req request) ([]string, error) {
 	return append(paths, req.Allow...), nil
 }
 
-// harmlessLink reports whether the link at path leads somewhere that holds no denied
-// directory and lies in none: a rule on it would allow its target. A dangling link leads
+// harmlessLink reports whether the link at path leads somewhere that holds none of dirs
+// (denied or read-only) and lies in none: a rule on it would allow its target in full. A dangling link leads
 // nowhere, and is left out too.
-func harmlessLink(path string, deny []string) bool {
+func harmlessLink(path string, dirs []string) bool {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return false
 	}
-	for _, d := range deny {
+	for _, d := range dirs {
 		if within(d, target) || within(target, d) {
 			return false
 		}

@@ -82,6 +82,33 @@ func TestRulePaths(t *testing.T) {
 	}
 }
 
+// A read-only directory is kept from the rules in full as a denied one is, with its way
+// down; inside a denied directory it opens nothing beside it.
+func TestRulePathsReadOnly(t *testing.T) {
+	l := newLayout(t)
+	link := filepath.Join(l.base, "to-outside")
+	if err := os.Symlink(l.outside, link); err != nil {
+		t.Fatal(err)
+	}
+	inside := filepath.Join(l.repo, ".git")
+	req, err := resolve(request{Deny: []string{l.repo}, ReadOnly: []string{l.outside, inside}, Target: "/bin/sh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := rulePaths(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(paths, filepath.Join(l.base, "usr")) {
+		t.Errorf("no rule for %s, beside both; rules: %v", filepath.Join(l.base, "usr"), paths)
+	}
+	for _, p := range paths {
+		if within(p, l.outside) || within(p, l.repo) || p == link {
+			t.Errorf("a rule in full for %s", p)
+		}
+	}
+}
+
 func TestResolveRefuses(t *testing.T) {
 	l := newLayout(t)
 	cases := []struct {
@@ -97,6 +124,9 @@ func TestResolveRefuses(t *testing.T) {
 		{"root", request{Deny: []string{"/"}, Target: "/bin/sh"}, "nothing would be left"},
 		{"allow holds deny", request{Deny: []string{l.repo}, Allow: []string{l.base}, Target: "/bin/sh"}, "holds denied"},
 		{"allow through a link", request{Deny: []string{l.repo}, Allow: []string{filepath.Join(l.base, "up")}, Target: "/bin/sh"}, "holds denied"},
+		{"read-only missing", request{Deny: []string{l.repo}, ReadOnly: []string{filepath.Join(l.base, "gone")}, Target: "/bin/sh"}, "no such file"},
+		{"read-only holds deny", request{Deny: []string{l.repo}, ReadOnly: []string{l.base}, Target: "/bin/sh"}, "read-only " + l.base + " holds denied"},
+		{"allow holds read-only", request{Deny: []string{l.repo}, Allow: []string{l.base}, ReadOnly: []string{l.outside}, Target: "/bin/sh"}, "holds read-only"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,10 +18,12 @@ import (
 // but a path can still name the checkout itself ($GITHUB_WORKSPACE/docs/x.md, .git/config,
 // /proc/<tfgate>/cwd). Where the kernel has Landlock, terraform — and so its providers and
 // everything they start — runs unable to reach the checkout's working tree or its git
-// directories by any path (package guard), while the rest of the machine and its own tree,
-// data directory, plugin cache and plan files stay usable. Where the kernel does not (macOS,
-// kernels before 5.13 or without Landlock), terraform runs without it and the run's notes
-// say so; apply.read_guard: required makes apply refuse instead (gate).
+// directories by any path (package guard), nor change the shared provider cache, which it
+// may read and run from (tfgate alone adds to it, terraform.OpenPluginCache), while the
+// rest of the machine and its own tree, data directory and plan files stay usable. Where
+// the kernel does not (macOS, kernels before 5.13 or without Landlock), terraform runs
+// without it and the run's notes say so; apply.read_guard: required makes apply refuse
+// instead (gate).
 
 // runGuard is what one run knows of the guard, found out once.
 type runGuard struct {
@@ -81,10 +83,12 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 		return nil, nil
 	}
 	allow := []string{r.scope.base, r.dataDir}
-	for _, dir := range []string{r.Opts.PluginCacheDir, r.Dir} {
-		if dir != "" && isDir(dir) {
-			allow = append(allow, dir)
-		}
+	if r.Dir != "" && isDir(r.Dir) {
+		allow = append(allow, r.Dir)
+	}
+	var readOnly []string
+	if cache := r.Opts.PluginCacheDir; cache != "" && isDir(cache) {
+		readOnly = append(readOnly, cache) // tfgate alone adds to it (terraform.OpenPluginCache)
 	}
 	if r.PlanFile != "" {
 		allow = append(allow, filepath.Dir(r.PlanFile))
@@ -98,7 +102,7 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 	if r.Opts.OutDir != "" && isDir(r.Opts.OutDir) {
 		deny = append(deny, r.Opts.OutDir) // the other projects' bundles; r.Dir stays allowed
 	}
-	return &guard.Spec{Deny: deny, Allow: allow}, nil
+	return &guard.Spec{Deny: deny, Allow: allow, ReadOnly: readOnly}, nil
 }
 
 // othersTemporary are tfgate's other directories in the temporary directory (the other
