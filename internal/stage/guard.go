@@ -111,19 +111,20 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 // project holds that project's files. One made after terraform starts is out of its reach
 // too, once the temporary directory leads to a denied one.
 func (r *ProjectRun) othersTemporary(allow []string) []string {
-	tmp := os.TempDir()
-	entries, err := os.ReadDir(tmp)
-	if err != nil {
-		return nil
-	}
 	var out []string
-	for _, e := range entries {
-		dir := filepath.Join(tmp, e.Name())
-		ours := slices.ContainsFunc(allow, func(a string) bool { // the tree, the data directory
-			return dir == a || strings.HasPrefix(dir, a+string(filepath.Separator))
-		})
-		if e.IsDir() && strings.HasPrefix(e.Name(), "tfgate-") && !ours {
-			out = append(out, dir)
+	for _, tmp := range slices.Compact([]string{os.TempDir(), scopeParent()}) {
+		entries, err := os.ReadDir(tmp)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			dir := filepath.Join(tmp, e.Name())
+			ours := slices.ContainsFunc(allow, func(a string) bool { // the tree, the data directory
+				return dir == a || strings.HasPrefix(dir, a+string(filepath.Separator))
+			})
+			if e.IsDir() && strings.HasPrefix(e.Name(), "tfgate-") && !ours {
+				out = append(out, dir)
+			}
 		}
 	}
 	return out

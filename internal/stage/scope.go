@@ -53,6 +53,21 @@ type scope struct {
 	carried map[string]string
 }
 
+// maxSocketParent is the longest directory the trees go in: a provider's plugin socket is
+// made in terraform's TMPDIR (<parent>/tfgate-scope-NNNNNNNNNN/t/pluginNNNNNNNNNN, 43
+// more bytes), and the kernel refuses a unix socket path longer than 107 bytes — the
+// provider then fails to start with nothing but "Unrecognized remote plugin message".
+const maxSocketParent = 64
+
+// scopeParent is where the trees go: the temporary directory, or /tmp when that is too
+// long for a provider's socket.
+func scopeParent() string {
+	if tmp := os.TempDir(); len(tmp) <= maxSocketParent || !isDir("/tmp") {
+		return tmp
+	}
+	return "/tmp"
+}
+
 // scopeDirPrefix names the projects' trees in the temporary directory.
 const scopeDirPrefix = "tfgate-scope-"
 
@@ -83,11 +98,11 @@ func (r *ProjectRun) newScope(ctx context.Context) (release func() error, err er
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Project.Name, err)
 	}
-	base, err := os.MkdirTemp("", scopeDirPrefix)
+	base, err := os.MkdirTemp(scopeParent(), scopeDirPrefix)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the tree terraform runs in cannot be made in %s: %w; point TMPDIR at a writable directory", r.Project.Name, os.TempDir(), err)
+		return nil, fmt.Errorf("%s: the tree terraform runs in cannot be made in %s: %w; point TMPDIR at a writable directory", r.Project.Name, scopeParent(), err)
 	}
-	s := &scope{base: base, top: filepath.Join(base, "tree"), tmp: filepath.Join(base, "tmp"), inputs: inputs, carried: map[string]string{}}
+	s := &scope{base: base, top: filepath.Join(base, "tree"), tmp: filepath.Join(base, "t"), inputs: inputs, carried: map[string]string{}}
 	s.root = filepath.Join(s.top, rootBelow(r.Opts.Root, append(files, work...)))
 	for _, f := range back { // what terraform changes there goes back
 		if s.carried[f], err = fileSum(filepath.Join(r.Opts.Root, filepath.FromSlash(f))); err != nil {

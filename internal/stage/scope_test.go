@@ -287,3 +287,24 @@ func TestGuardOff(t *testing.T) {
 		t.Errorf("required: %v", err)
 	}
 }
+
+// TestScopeParentFitsASocket: under a long TMPDIR the trees go in /tmp, so that a
+// provider's plugin socket in terraform's TMPDIR stays within the kernel's 107 bytes.
+func TestScopeParentFitsASocket(t *testing.T) {
+	short := t.TempDir()
+	t.Setenv("TMPDIR", short)
+	if got := scopeParent(); got != short {
+		t.Errorf("short TMPDIR: %s, want %s", got, short)
+	}
+	long := filepath.Join(short, strings.Repeat("x", 70))
+	if err := os.Mkdir(long, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", long)
+	if got := scopeParent(); got != "/tmp" {
+		t.Errorf("long TMPDIR: %s, want /tmp", got)
+	}
+	if socket := filepath.Join(scopeParent(), scopeDirPrefix+"1234567890", "t", "plugin1234567890"); len(socket) > 107 {
+		t.Errorf("socket path %d bytes: %s", len(socket), socket)
+	}
+}
