@@ -71,6 +71,12 @@ type Approval struct {
 	// DestroyMinApprovals applies when a plan deletes or replaces anything. It defaults to
 	// MinApprovals and is never lower than it.
 	DestroyMinApprovals int
+	// Teams are the owners ("org/team" or login, without "@") each of whom must be among
+	// the approvers: one member of each team, or the user (docs/owners.md).
+	Teams []string
+	// CodeOwners requires, for every changed file, an approval of one of its owners in
+	// the base commit's CODEOWNERS.
+	CodeOwners bool
 }
 
 // Apply configures `tfgate apply` beyond the approval gate.

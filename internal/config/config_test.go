@@ -159,7 +159,7 @@ func TestParseErrors(t *testing.T) {
 			".tfgate.yaml:4: depends_on cycle: b -> c -> b; remove one of these dependencies"},
 		{"project approval", "version: 1\napproval: {min_approvals: 3}\nprojects:\n  - dir: envs/dev\n    approval:\n      destroy_min_approvals: 2\n",
 			`.tfgate.yaml:6: project "envs/dev": approval.destroy_min_approvals (2) must be at least min_approvals (3); a destroy needs at least as many approvals as any change`},
-		{"project approval unknown key", "version: 1\nprojects:\n  - dir: envs/dev\n    approval: {count: 2}\n", `.tfgate.yaml:4: unknown key "count" in project "envs/dev" approval; valid keys are min_approvals, destroy_min_approvals`},
+		{"project approval unknown key", "version: 1\nprojects:\n  - dir: envs/dev\n    approval: {count: 2}\n", `.tfgate.yaml:4: unknown key "count" in project "envs/dev" approval; valid keys are min_approvals, destroy_min_approvals, teams, codeowners`},
 		{"project approval type", "version: 1\nprojects:\n  - dir: envs/dev\n    approval: {min_approvals: many}\n", `.tfgate.yaml:4: project "envs/dev": approval.min_approvals must be a whole number, got "many"`},
 
 		// Several problems are all reported, in line order.
@@ -271,10 +271,10 @@ func TestParseDefaults(t *testing.T) {
 			"  - {dir: modules/network, approval: {}}\n", false, withDefaults(func(c *Config) {
 			c.Approval = Approval{MinApprovals: 1, DestroyMinApprovals: 2}
 			c.Projects = []Project{
-				{Name: "envs/dev", Dir: "envs/dev", Workspace: "default", Mode: ModeManaged, Line: 4, Approval: &Approval{3, 3}},
-				{Name: "envs/prod/core", Dir: "envs/prod/core", Workspace: "default", Mode: ModeManaged, Line: 5, Approval: &Approval{0, 2}},
-				{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Mode: ModeManaged, Line: 6, Approval: &Approval{1, 4}},
-				{Name: "modules/network", Dir: "modules/network", Workspace: "default", Mode: ModeManaged, Line: 7, Approval: &Approval{1, 2}},
+				{Name: "envs/dev", Dir: "envs/dev", Workspace: "default", Mode: ModeManaged, Line: 4, Approval: &Approval{MinApprovals: 3, DestroyMinApprovals: 3}},
+				{Name: "envs/prod/core", Dir: "envs/prod/core", Workspace: "default", Mode: ModeManaged, Line: 5, Approval: &Approval{MinApprovals: 0, DestroyMinApprovals: 2}},
+				{Name: "envs/prod/network", Dir: "envs/prod/network", Workspace: "default", Mode: ModeManaged, Line: 6, Approval: &Approval{MinApprovals: 1, DestroyMinApprovals: 4}},
+				{Name: "modules/network", Dir: "modules/network", Workspace: "default", Mode: ModeManaged, Line: 7, Approval: &Approval{MinApprovals: 1, DestroyMinApprovals: 2}},
 			}
 		})},
 		{"scalars are read as text", "version: 1\nterraform: {version: 1.5, binary: tofu, install: yes}\n", false, withDefaults(func(c *Config) {
@@ -394,7 +394,7 @@ func TestLoad(t *testing.T) {
 		{name: "no file given explicitly", root: root, path: FileName, explicit: true,
 			wantErr: ".tfgate.yaml: no such file; check the --config path", wantNotExist: true},
 		{name: "explicit path relative to root", root: root, path: "ci/tfgate.yaml", explicit: true,
-			want: &Config{Version: 1, Terraform: Terraform{Binary: "terraform", PluginCache: true}, Approval: Approval{1, 1},
+			want: &Config{Version: 1, Terraform: Terraform{Binary: "terraform", PluginCache: true}, Approval: Approval{MinApprovals: 1, DestroyMinApprovals: 1},
 				Drift: Drift{Labels: []string{"drift"}}, File: filepath.Join(root, "ci/tfgate.yaml")}},
 		{name: "errors name the file relative to root", root: root, path: "ci/bad.yaml", explicit: true,
 			wantErr: `ci/bad.yaml:2: project "envs/none": dir "envs/none" does not exist in the repository`},

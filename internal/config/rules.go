@@ -9,6 +9,12 @@ type Rules struct {
 	DestroyMinApprovals int
 	Owners              []string // policies.owners: logins or "org/team", whose approval overrides a deny
 	Mode                Mode
+	// Teams are approval.teams of every matching entry and the top level: each must be
+	// among the approvers (a member of the team, or the user).
+	Teams []string
+	// CodeOwners is approval.codeowners of any matching entry or the top level: each
+	// changed file's owners in the base commit's CODEOWNERS must approve.
+	CodeOwners bool
 }
 
 // RulesFor is the one place the effective rules of a project are computed. The decoder
@@ -24,6 +30,7 @@ type Rules struct {
 func (c *Config) RulesFor(p Project, aliases ...string) Rules {
 	rules := Rules{MinApprovals: c.Approval.MinApprovals, DestroyMinApprovals: c.Approval.DestroyMinApprovals,
 		Owners: c.Policies.Owners, Mode: ModeManaged}
+	rules.addOwners(c.Approval)
 	for _, cp := range c.Projects {
 		if !cp.is(p, aliases) {
 			continue
@@ -34,6 +41,7 @@ func (c *Config) RulesFor(p Project, aliases ...string) Rules {
 		if cp.Approval != nil {
 			rules.MinApprovals = max(rules.MinApprovals, cp.Approval.MinApprovals)
 			rules.DestroyMinApprovals = max(rules.DestroyMinApprovals, cp.Approval.DestroyMinApprovals)
+			rules.addOwners(*cp.Approval)
 		}
 	}
 	if p.Mode == ModeObserve {
@@ -47,10 +55,12 @@ func (c *Config) RulesFor(p Project, aliases ...string) Rules {
 func (c *Config) SharedRules() Rules {
 	rules := Rules{MinApprovals: c.Approval.MinApprovals, DestroyMinApprovals: c.Approval.DestroyMinApprovals,
 		Owners: c.Policies.Owners, Mode: ModeManaged}
+	rules.addOwners(c.Approval)
 	for _, cp := range c.Projects {
 		if cp.Approval != nil {
 			rules.MinApprovals = max(rules.MinApprovals, cp.Approval.MinApprovals)
 			rules.DestroyMinApprovals = max(rules.DestroyMinApprovals, cp.Approval.DestroyMinApprovals)
+			rules.addOwners(*cp.Approval)
 		}
 	}
 	return rules

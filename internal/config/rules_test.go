@@ -2,6 +2,8 @@ package config
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +65,33 @@ projects:
 	// Without a file: one approval, no owners, managed.
 	if got, want := Default().RulesFor(Project{Name: "a", Dir: "a", Workspace: "default"}), (Rules{MinApprovals: 1, DestroyMinApprovals: 1, Mode: ModeManaged}); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default().RulesFor = %+v, want %+v", got, want)
+	}
+}
+
+func TestOwnerRules(t *testing.T) {
+	cfg, err := Parse([]byte("version: 1\napproval: {teams: ['@acme/sec'], codeowners: false}\nprojects:\n" +
+		"  - {dir: envs/prod, approval: {teams: [acme/platform, ACME/sec, alice]}}\n" +
+		"  - {dir: envs/dev, approval: {codeowners: true}}\n"), ".tfgate.yaml", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prod := cfg.RulesFor(Project{Name: "envs/prod", Dir: "envs/prod", Workspace: "default"})
+	if !slices.Equal(prod.Teams, []string{"acme/sec", "acme/platform", "alice"}) || prod.CodeOwners {
+		t.Errorf("prod: teams %q, codeowners %v", prod.Teams, prod.CodeOwners)
+	}
+	dev := cfg.RulesFor(Project{Name: "envs/dev", Dir: "envs/dev", Workspace: "default"})
+	if !slices.Equal(dev.Teams, []string{"acme/sec"}) || !dev.CodeOwners {
+		t.Errorf("dev: teams %q, codeowners %v", dev.Teams, dev.CodeOwners)
+	}
+	shared := cfg.SharedRules()
+	if !slices.Equal(shared.Teams, []string{"acme/sec", "acme/platform", "alice"}) || !shared.CodeOwners {
+		t.Errorf("shared: teams %q, codeowners %v", shared.Teams, shared.CodeOwners)
+	}
+	if got := cfg.NamedTeams(); !slices.Equal(got, []string{"acme/sec", "acme/platform", "ACME/sec"}) {
+		t.Errorf("named teams %q", got)
+	}
+	if _, err := Parse([]byte("version: 1\napproval: {teams: [a/b/c]}\n"), ".tfgate.yaml", ""); err == nil ||
+		!strings.Contains(err.Error(), `approval.teams "a/b/c" is not a GitHub user or "org/team"`) {
+		t.Errorf("bad team: %v", err)
 	}
 }

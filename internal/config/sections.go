@@ -14,6 +14,7 @@ import (
 // rawApproval is an approval mapping before defaults: nil means the key was not set.
 type rawApproval struct {
 	min, destroy *int
+	owners       ownerRules // teams, codeowners (owners_config.go)
 	destroyNode  *yaml.Node
 	destroyName  string // the key as messages name it, e.g. approval.destroy_min_approvals
 }
@@ -255,6 +256,8 @@ func (d *decoder) approval(n *yaml.Node, prefix, where string) rawApproval {
 				a.destroy, a.destroyNode = &i, v
 			}
 		}},
+		{"teams", func(_, v *yaml.Node) { a.owners.teams = d.teams(v, prefix+where+".teams") }},
+		{"codeowners", func(_, v *yaml.Node) { a.owners.codeowners = d.codeowners(v, prefix+where+".codeowners") }},
 	})
 	return a
 }
@@ -283,6 +286,7 @@ func (d *decoder) resolveApproval(a rawApproval, parent Approval, top bool) Appr
 	default:
 		out.DestroyMinApprovals = max(parent.DestroyMinApprovals, out.MinApprovals)
 	}
+	a.owners.resolve(&out)
 	return out
 }
 
