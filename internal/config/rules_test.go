@@ -69,8 +69,8 @@ projects:
 }
 
 func TestOwnerRules(t *testing.T) {
-	cfg, err := Parse([]byte("version: 1\napproval: {teams: ['@acme/sec'], codeowners: false}\nprojects:\n" +
-		"  - {dir: envs/prod, approval: {teams: [acme/platform, ACME/sec, alice]}}\n" +
+	cfg, err := Parse([]byte("version: 1\napproval: {teams: ['@acme/sec'], codeowners: false}\nprojects:\n"+
+		"  - {dir: envs/prod, approval: {teams: [acme/platform, ACME/sec, alice]}}\n"+
 		"  - {dir: envs/dev, approval: {codeowners: true}}\n"), ".tfgate.yaml", "")
 	if err != nil {
 		t.Fatal(err)

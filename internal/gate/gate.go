@@ -91,6 +91,10 @@ type Project struct {
 	// Only the review counts for it: enough approvals on the head, no change requested.
 	// There is no bundle, policy, mode, freeze or fork to judge.
 	ReviewOnly bool
+
+	// OwnerNeeds are owner approvals it needs beyond Rules.Teams: its changed files'
+	// CODEOWNERS (owners.go).
+	OwnerNeeds []OwnerNeed
 }
 
 // Input is everything the gate decides on.
@@ -248,11 +252,11 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 			refuse(CodePolicyDenied, "denied by policy; needs approval on "+short(head)+" from a policy owner ("+
 				ownerList(p.Rules.Owners)+")", true)
 			for _, team := range unreadableTeams(p.Rules.Owners, in.Facts.Teams) {
-				refuse(CodeTeamUnreadable, "the token cannot read team membership of "+team+
-					": give it the organization permission members: read, or list owners by login", false)
+				reasons = append(reasons, teamUnreadable(team))
 			}
 		}
 	}
+	ownerMissing = addOwnerReasons(&reasons, p, rv, in.Facts.Teams) || ownerMissing
 	// Approvals that do not count explain a shortfall; when nothing is short they are noise.
 	if short1 || ownerMissing {
 		reasons = append(reasons, rv.ignored...)

@@ -51,6 +51,11 @@ func TestEveryCodeHasACase(t *testing.T) {
 		{CodePolicyDenied, evaluate(project(denied)), policyDenied},
 		{CodeNoPolicyOwners, evaluate(both(project(denied), project(func(p *Project) { p.Rules.Owners = nil }))), ""},
 		{CodeTeamUnreadable, evaluate(both(project(denied), func(in *Input) { in.Facts.Teams = nil })), ""},
+		{CodeOwners, evaluate(both(reviewed(approve(1, "bob")), project(func(p *Project) { p.Rules.Teams = []string{"acme/platform"} }))),
+			"needs @acme/platform (approval.teams)"},
+		{CodeOwnersInvalid, evaluate(project(func(p *Project) {
+			p.OwnerNeeds = []OwnerNeed{Unmeetable("CODEOWNERS line 2 (main.tf)", "owned only by e-mail addresses (a@b.org)")}
+		})), "CODEOWNERS line 2 (main.tf): owned only by e-mail addresses (a@b.org); no approval can meet it until it is fixed on the default branch"},
 
 		{CodeBundleDir, accept(func(f *BundleFacts) { f.BundleDir = "x" }), "its bundle is of directory x, but the project is in envs/prod"},
 		{CodeUnjudged, accept(func(f *BundleFacts) { f.PolicyJudged = false }), ""},
