@@ -38,7 +38,8 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 
 // github SUBCOMMAND ARGS... drives and inspects the fake GitHub:
 //
-//	github start                        start it; set GITHUB_API_URL, GITHUB_TOKEN (an installation token) and the Actions env
+//	github start                        start it; set GITHUB_API_URL, GITHUB_TOKEN (an installation token) and the Actions env,
+//	                                    and GITHUB_APP_TOKEN (a GitHub App's token granted members: read: it reads teams)
 //	github pr N REPODIR [fork] [target] [testmerge]
 //	                                    a pull request from REPODIR's HEAD onto origin/main; writes the event payload,
 //	                                    sets GITHUB_EVENT_*, HEAD_SHA and BASE_SHA; testmerge checks out GitHub's test
@@ -105,6 +106,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		for k, v := range map[string]string{
 			"GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_API_URL": s.URL(), "GITHUB_SERVER_URL": "https://github.example",
 			"GITHUB_REPOSITORY": scriptRepo, "GITHUB_TOKEN": githubtest.InstallationToken, "GITHUB_RUN_ID": "4242",
+			"GITHUB_APP_TOKEN": githubtest.AppToken,
 			"GITHUB_RUN_ATTEMPT": "1", "GITHUB_STEP_SUMMARY": filepath.Join(work, "summary.md"),
 			"GITHUB_OUTPUT": filepath.Join(work, "output.txt"),
 		} {

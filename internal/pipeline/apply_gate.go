@@ -33,6 +33,7 @@ func (a *review) judge(ctx context.Context) error {
 			break
 		}
 	}
+	owners = append(owners, a.neededTeams(rules)...)
 	reviews, facts, err := CollectFacts(ctx, a.gh.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
@@ -45,7 +46,7 @@ func (a *review) judge(ctx context.Context) error {
 			NoReadGuard: a.noReadGuard(cfg),
 		}
 		for _, t := range a.targets {
-			in.Projects = append(in.Projects, gateProject(cfg, t))
+			in.Projects = append(in.Projects, a.ownedProject(cfg, t))
 		}
 		vs = append(vs, gate.Evaluate(in))
 	}

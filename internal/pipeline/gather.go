@@ -52,6 +52,7 @@ type runFacts struct {
 	ruleRevs []string
 	changed  []string
 	targets  []target
+	owners   ownerFacts // for the owner needs (owners.go)
 }
 
 // target is one project the merge changed: its case (what was gathered of it) and what

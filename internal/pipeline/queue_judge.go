@@ -32,7 +32,8 @@ func (a *review) judgeGroup(ctx context.Context) error {
 		return nil
 	}
 	rules := append([]*config.Config{a.base}, a.extraRules...)
-	gv, err := a.groupVerdicts(ctx, rules, a.groupOwners(rules))
+	owners := append(a.groupOwners(rules), a.neededTeams(rules)...)
+	gv, err := a.groupVerdicts(ctx, rules, slices.Compact(slices.Sorted(slices.Values(owners))))
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func (a *review) groupVerdicts(ctx context.Context, rules []*config.Config, owne
 				NoReadGuard: a.noReadGuard(cfg),
 			}
 			for _, j := range idx {
-				in.Projects = append(in.Projects, gateProject(cfg, a.targets[j]))
+				in.Projects = append(in.Projects, a.ownedProject(cfg, a.targets[j]))
 			}
 			v := gate.Evaluate(in)
 			v.NamePull(e.pr.Number) // every reason says whose pull request it is about

@@ -229,6 +229,9 @@ func (a *review) readRules(ctx context.Context, checkout git.Git, head string, f
 		}
 		a.policies = a.policies || has
 	}
+	if err := a.readOwners(ctx, revs); err != nil {
+		return "", err
+	}
 	return revs[0], nil
 }
 

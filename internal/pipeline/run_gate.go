@@ -154,6 +154,9 @@ func (a *runFacts) gateTargets(ctx context.Context) error {
 		return fmt.Errorf("read the rules at the base commit: %w", err)
 	}
 	a.base = base
+	if err := a.readOwners(ctx, []string{baseRev}); err != nil {
+		return err
+	}
 	if _, err := checkout.Head(ctx); err != nil {
 		return err
 	}
