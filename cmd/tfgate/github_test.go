@@ -106,9 +106,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		for k, v := range map[string]string{
 			"GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_API_URL": s.URL(), "GITHUB_SERVER_URL": "https://github.example",
 			"GITHUB_REPOSITORY": scriptRepo, "GITHUB_TOKEN": githubtest.InstallationToken, "GITHUB_RUN_ID": "4242",
-			"GITHUB_APP_TOKEN": githubtest.AppToken,
 			"GITHUB_RUN_ATTEMPT": "1", "GITHUB_STEP_SUMMARY": filepath.Join(work, "summary.md"),
-			"GITHUB_OUTPUT": filepath.Join(work, "output.txt"),
+			"GITHUB_OUTPUT": filepath.Join(work, "output.txt"), "GITHUB_APP_TOKEN": githubtest.AppToken,
 		} {
 			ts.Setenv(k, v)
 		}
