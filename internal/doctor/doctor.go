@@ -65,6 +65,7 @@ type GitHub interface {
 	BranchRules(ctx context.Context, repo github.Repo, branch string) ([]github.BranchRule, error)
 	ClassicRequiredChecks(ctx context.Context, repo github.Repo, branch string) ([]string, error)
 	RepoSecretNames(ctx context.Context, repo github.Repo) ([]string, error)
+	Team(ctx context.Context, org, team string) error // nil: the token reads it
 }
 
 // Options are the repository and what doctor may use to check it.
@@ -138,6 +139,9 @@ func Run(ctx context.Context, o Options) Report {
 	}
 	add(checkRequired(ctx, o, rules, rulesErr))
 	add(checkPlanKey(ctx, o))
+	if f, ok := checkTeams(ctx, o, cfg); ok {
+		add(f)
+	}
 	add(checkMergeQueue(o, rules, rulesErr, wf))
 	return r
 }

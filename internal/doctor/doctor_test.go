@@ -17,6 +17,7 @@ type fakeGitHub struct {
 	classicErr error
 	secrets    []string
 	secretsErr error
+	teams      map[string]error // org/team → Team's answer
 }
 
 func (f fakeGitHub) BranchRules(context.Context, github.Repo, string) ([]github.BranchRule, error) {
@@ -28,6 +29,7 @@ func (f fakeGitHub) ClassicRequiredChecks(context.Context, github.Repo, string) 
 func (f fakeGitHub) RepoSecretNames(context.Context, github.Repo) ([]string, error) {
 	return f.secrets, f.secretsErr
 }
+func (f fakeGitHub) Team(_ context.Context, org, team string) error { return f.teams[org+"/"+team] }
 
 var (
 	errUnreadable   = fmt.Errorf("get protection: %w", github.ErrUnreadable)

@@ -155,3 +155,25 @@ func TestTeamMembershipErrors(t *testing.T) {
 		t.Errorf("500 on the team probe: %v, %v", ok, err)
 	}
 }
+
+// Team: what tfgate doctor asks of each owner team; unreadable says which token cannot.
+func TestTeam(t *testing.T) {
+	ctx := context.Background()
+	s := githubtest.New(t, githubtest.WithToken("ghs_forbidden", githubtest.Token{User: githubtest.Bot, Installation: true,
+		Teams: githubtest.TeamsForbidden}))
+	s.AddTeam("acme", "platform", "bob")
+	for _, tt := range []struct {
+		name, token, team string
+		unreadable        bool
+	}{
+		{"members: read", githubtest.AppToken, "platform", false},
+		{"no such team", githubtest.AppToken, "nope", true},
+		{"GITHUB_TOKEN", githubtest.InstallationToken, "platform", true},
+		{"403", "ghs_forbidden", "platform", true},
+	} {
+		err := newClient(t, s, tt.token).Team(ctx, "acme", tt.team)
+		if errors.Is(err, github.ErrTeamUnreadable) != tt.unreadable || (err != nil) != tt.unreadable {
+			t.Errorf("%s: Team = %v", tt.name, err)
+		}
+	}
+}

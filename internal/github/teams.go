@@ -54,3 +54,19 @@ func refused(err error) bool {
 	var er *gh.ErrorResponse
 	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden
 }
+
+// Team is GET /orgs/{org}/teams/{team_slug}: nil when the token can read the team. The
+// error wraps ErrTeamUnreadable when GitHub answers 403, or 404 (no such team, a secret
+// team, or a token without the organization permission members: read, such as
+// GITHUB_TOKEN). tfgate doctor asks it of every owner team the configuration names.
+func (c *Client) Team(ctx context.Context, org, team string) error {
+	_, _, err := c.gh.Teams.GetTeamBySlug(ctx, url.PathEscape(org), url.PathEscape(team))
+	switch {
+	case err == nil:
+		return nil
+	case refused(err) || HTTPStatus(err) == http.StatusNotFound:
+		return wrap(fmt.Sprintf("get team %s/%s", org, team), fmt.Errorf("%w %s/%s (GitHub answered %d): %w",
+			ErrTeamUnreadable, org, team, HTTPStatus(err), err))
+	}
+	return wrap(fmt.Sprintf("get team %s/%s", org, team), err)
+}
