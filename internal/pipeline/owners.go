@@ -24,8 +24,11 @@ import (
 type ownerFacts struct {
 	// files are the files the change commits (merge base to HEAD; a rename is both
 	// paths), relative to the git top level as CODEOWNERS names them.
-	files  []string
-	prefix string // the root below the git top level ("" or "sub/")
+	files []string
+	rel   map[string]string // each of files relative to the root (stage.RootRelative)
+	// unowned caches unattributed for the targets it was computed with (their number).
+	unowned    []string
+	unownedFor int
 	// byRules is the CODEOWNERS of the commit each configuration of the rules was read
 	// from, for those that turn approval.codeowners on.
 	byRules map[*config.Config]ownersFile
@@ -62,10 +65,14 @@ func (a *runFacts) readOwners(ctx context.Context, revs []string) error {
 	if err != nil {
 		return err
 	}
-	if a.owners.prefix, err = repo.Prefix(ctx); err != nil {
+	prefix, err := repo.Prefix(ctx)
+	if err != nil {
 		return err
 	}
-	a.owners.files = changes.Committed
+	a.owners.files, a.owners.rel = changes.Committed, map[string]string{}
+	for i, rel := range stage.RootRelative(prefix, changes.Committed) {
+		a.owners.rel[changes.Committed[i]] = rel
+	}
 	return nil
 }
 
@@ -179,18 +186,25 @@ func (a *runFacts) ownedFiles(t target) []string {
 // covers reports whether target t (not the shared review) stands for the top-level
 // relative file f: it is in its directory or one of its local modules.
 func (a *runFacts) covers(t target, f string) bool {
-	rel := stage.RootRelative(a.owners.prefix, []string{f})
-	return t.review != "shared" && len(stage.ProjectFiles(t.p, rel)) > 0
+	rel, ok := a.owners.rel[f]
+	if !ok {
+		rel = f
+	}
+	return t.review != "shared" && len(stage.ProjectFiles(t.p, []string{rel})) > 0
 }
 
 // unattributed are the committed changed files no project or dropped project stands for.
 func (a *runFacts) unattributed() []string {
-	var out []string
+	if a.owners.unowned != nil && a.owners.unownedFor == len(a.targets) {
+		return a.owners.unowned
+	}
+	out := []string{}
 	for _, f := range a.owners.files {
 		if !slices.ContainsFunc(a.targets, func(u target) bool { return a.covers(u, f) }) {
 			out = append(out, f)
 		}
 	}
+	a.owners.unowned, a.owners.unownedFor = out, len(a.targets)
 	return out
 }
 
