@@ -45,6 +45,26 @@ func Unmeetable(forWhat, problem string) OwnerNeed {
 	return OwnerNeed{For: forWhat, Problem: problem}
 }
 
+// NoCodeOwners is the need of approval.codeowners when the base commit (source says
+// which) has no CODEOWNERS: fail closed.
+func NoCodeOwners(source string) OwnerNeed {
+	return Unmeetable("approval.codeowners", "the "+source+" has no CODEOWNERS (in .github/, the root or docs/)")
+}
+
+// InvalidCodeOwnersLine is the need a line GitHub reports as invalid makes (source: the
+// file; problem: the line and what is wrong): GitHub skips it, so whose files it names
+// cannot be told.
+func InvalidCodeOwnersLine(source, problem string) OwnerNeed {
+	return Unmeetable(source, problem+" (GitHub skips such a line; tfgate cannot tell whose files it names)")
+}
+
+// EmailOwners is the need of a CODEOWNERS rule whose owners are only e-mail addresses:
+// GitHub maps them to accounts by verified e-mail, which its REST API does not tell.
+func EmailOwners(forWhat string, emails []string) OwnerNeed {
+	return Unmeetable(forWhat, "its owners are e-mail addresses only ("+strings.Join(emails, ", ")+
+		"), which tfgate cannot match to GitHub logins; name them as @user or @org/team")
+}
+
 // ownerNeeds are p's needs: one per team of its rules, then its own (CODEOWNERS).
 func ownerNeeds(p Project) []OwnerNeed {
 	var out []OwnerNeed

@@ -126,11 +126,11 @@ func (a *runFacts) codeOwnerNeeds(cfg *config.Config, t target) []gate.OwnerNeed
 		return nil
 	}
 	if of.file == nil {
-		return []gate.OwnerNeed{gate.Unmeetable("approval.codeowners", "the "+of.source+" has no CODEOWNERS (in .github/, the root or docs/)")}
+		return []gate.OwnerNeed{gate.NoCodeOwners(of.source)}
 	}
 	var needs []gate.OwnerNeed
 	for _, e := range of.file.Errors {
-		needs = append(needs, gate.Unmeetable(of.source, e.Error()+" (GitHub skips such a line; tfgate cannot tell whose files it names)"))
+		needs = append(needs, gate.InvalidCodeOwnersLine(of.source, e.Error()))
 	}
 	byLine := map[int][]string{}
 	var rules []*codeowners.Rule
@@ -155,8 +155,7 @@ func (a *runFacts) codeOwnerNeeds(cfg *config.Config, t target) []gate.OwnerNeed
 			}
 		}
 		if len(owners) == 0 {
-			needs = append(needs, gate.Unmeetable(forWhat, "its owners are e-mail addresses only ("+strings.Join(emails, ", ")+
-				"), which tfgate cannot match to GitHub logins; name them as @user or @org/team"))
+			needs = append(needs, gate.EmailOwners(forWhat, emails))
 			continue
 		}
 		needs = append(needs, gate.NeedOwner(forWhat, owners...))
