@@ -83,8 +83,8 @@ type Project struct {
 	Destroys bool // the plan deletes or replaces anything: the destroy tier applies
 
 	PolicyDenied bool
-	PolicyDenies []string // the deny messages, for reports
-	PolicyError  string   // the policies did not evaluate: refused
+	PolicyDenies []string  // the deny messages, for reports
+	PolicyError  string    // the policies did not evaluate: refused
 	Approval     *Approval // the approval policies' decision (approval.go); nil: none
 
 	// ReviewOnly marks what the change touches that nothing plans or applies: files that

@@ -51,7 +51,9 @@ func TestEveryCodeHasACase(t *testing.T) {
 		{CodePolicyDenied, evaluate(project(denied)), policyDenied},
 		{CodeNoPolicyOwners, evaluate(both(project(denied), project(func(p *Project) { p.Rules.Owners = nil }))), ""},
 		{CodeTeamUnreadable, evaluate(both(project(denied), func(in *Input) { in.Facts.Teams = nil })), ""},
-		{CodeApprovalTeam, evaluate(both(reviewed(approve(1, "bob")), project(func(p *Project) { p.Approval = &Approval{Required: 1, Teams: []string{"acme/platform"}, Reasons: []string{"prod"}} }))),
+		{CodeApprovalTeam, evaluate(both(reviewed(approve(1, "bob")), project(func(p *Project) {
+			p.Approval = &Approval{Required: 1, Teams: []string{"acme/platform"}, Reasons: []string{"prod"}}
+		}))),
 			"needs an approval on a1b2c3d from a member of acme/platform (approval policy: 1 approval incl. @acme/platform — prod)"},
 
 		{CodeBundleDir, accept(func(f *BundleFacts) { f.BundleDir = "x" }), "its bundle is of directory x, but the project is in envs/prod"},
