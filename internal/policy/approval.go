@@ -12,7 +12,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// Approval rules: a rule named approval (or approval_<suffix>) in any package says how
+// Approval rules: a rule named approval (exactly: approval_x is a helper like any other) in
+// any package says how
 // many approvals a plan needs and from whom. Its value is an object, or a set (or array)
 // of objects:
 //
@@ -45,8 +46,9 @@ type Approval struct {
 	Rules []string `json:"rules"`
 }
 
-// approvalName matches the names of approval rules.
-var approvalName = regexp.MustCompile(`^approval(_[a-zA-Z0-9]+)*$`)
+// approvalName matches the name of approval rules. Only the bare name: a policy's helpers
+// (approval_settings) must not become rules.
+var approvalName = regexp.MustCompile(`^approval$`)
 
 // ownerName is a login or an "org/team" slug as GitHub allows them.
 var ownerName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:/[A-Za-z0-9._-]+)?$`)

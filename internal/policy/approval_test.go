@@ -36,8 +36,9 @@ func TestApprovalRules(t *testing.T) {
 		{"largest wins, teams united, lower only when all say so",
 			"approval contains {\"required\": 1, \"lower\": true, \"reasons\": [\"a\"]}\n" +
 				"approval contains {\"required\": 2, \"teams\": [\"acme/finops\"], \"reasons\": [\"b\"]}\n" +
-				"approval_extra := {\"required\": 0, \"teams\": [\"ACME/finops\", \"alice\"], \"lower\": true, \"reasons\": [\"a\"]}",
-			riskPlan, &Approval{Required: 2, Teams: []string{"acme/finops", "alice"}, Reasons: []string{"a", "b"}, Rules: []string{"data.p.approval", "data.p.approval_extra"}}, ""},
+				"package q\napproval := {\"required\": 0, \"teams\": [\"ACME/finops\", \"alice\"], \"lower\": true, \"reasons\": [\"a\"]}\n" +
+				"approval_helper := {\"required\": \"not a rule\"}",
+			riskPlan, &Approval{Required: 2, Teams: []string{"acme/finops", "alice"}, Reasons: []string{"a", "b"}, Rules: []string{"data.p.approval", "data.q.approval"}}, ""},
 		{"lowered when every object says so", `approval contains {"required": 1, "lower": true, "reasons": ["tags only"]} if data.tfgate.risk.tags_only`,
 			tagsPlan, &Approval{Required: 1, Lower: true, Reasons: []string{"tags only"}, Rules: []string{"data.p.approval"}}, ""},
 		{"not tags only", `approval contains {"required": 1, "lower": true} if data.tfgate.risk.tags_only`, riskPlan, nil, ""},
@@ -49,13 +50,19 @@ func TestApprovalRules(t *testing.T) {
 		{"bad team", `approval := {"required": 1, "teams": ["not a team"]}`, riskPlan, nil, `approval team "not a team" is neither a login nor "org/team"`},
 		{"teams not a list", `approval := {"required": 1, "teams": "acme/x"}`, riskPlan, nil, `approval "teams" must be a list of strings, got the string "acme/x"`},
 		{"a string", `approval := "two"`, riskPlan, nil, `an approval must be an object`},
-		{"one good, one failing: no decision", "approval := {\"required\": 1, \"lower\": true}\napproval_b := {\"required\": 1, \"lower\": \"yes\"}", riskPlan, nil,
-			`data.p.approval_b: approval "lower" must be a boolean`},
+		{"one good, one failing: no decision", "approval := {\"required\": 1, \"lower\": true}\npackage q\napproval := {\"required\": 1, \"lower\": \"yes\"}", riskPlan, nil,
+			`data.q.approval: approval "lower" must be a boolean`},
 		{"run-time error", `approval := {"required": to_number("x")}`, riskPlan, nil, `data.p.approval: `},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := mustLoad(t, map[string]string{"p.rego": "package p\n" + tt.policy + "\n"})
+			files := map[string]string{}
+			p, q, two := strings.Cut(tt.policy, "package q\n") // a second package, in its own file
+			files["p.rego"] = "package p\n" + p + "\n"
+			if two {
+				files["q.rego"] = "package q\n" + q + "\n"
+			}
+			e := mustLoad(t, files)
 			res := e.Eval(context.Background(), []byte(tt.plan), Project{Name: "prod"})
 			if tt.wantErr != "" {
 				if res.Err == nil || !strings.Contains(res.Err.Error(), tt.wantErr) || res.Verdict != VerdictError || res.Approval != nil {
