@@ -130,35 +130,9 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 		).PrepareForEval(ctx)
 	}
 
-	seen := map[string]bool{}
-	for _, name := range l.files {
-		m := compiler.Modules[name]
-		for _, r := range m.Rules {
-			if len(r.Head.Args) > 0 { // functions are helpers, not findings
-				continue
-			}
-			short := r.Head.Ref()[0].Value.(ast.Var).String()
-			ref := m.Package.Path.Append(ast.StringTerm(short))
-			if seen[ref.String()] || !(ruleName.MatchString(short) || short == "exception" || approvalName.MatchString(short)) {
-				continue
-			}
-			seen[ref.String()] = true
-			pq, err := prepare(ref.String())
-			if err != nil {
-				return nil, fmt.Errorf("prepare %s: %w", ref, err)
-			}
-			rl := rule{pkg: m.Package.Path.String(), name: short, ref: ref, level: levelOf(short), query: pq}
-			switch {
-			case short == "exception":
-				e.exceptions = append(e.exceptions, rl)
-			case approvalName.MatchString(short):
-				e.approvals = append(e.approvals, rl)
-			default:
-				e.rules = append(e.rules, rl)
-			}
-		}
+	if err := e.collectRules(compiler, l.files, prepare); err != nil {
+		return nil, err
 	}
-
 	if len(e.rules)+len(e.approvals) == 0 {
 		return nil, fmt.Errorf("load policies: %s%s define no deny, violation, warn or approval rules", strings.Join(src.Paths, ", "), src.where())
 	}
@@ -176,6 +150,40 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 		e.inputKeys["resource_changes"] = true // data.tfgate.risk is counted from them
 	}
 	return e, nil
+}
+
+// collectRules prepares a query for each rule of files the engine evaluates: findings
+// (deny, violation, warn and their suffixed forms), conftest exceptions, approval rules.
+func (e *Engine) collectRules(compiler *ast.Compiler, files []string, prepare func(string) (rego.PreparedEvalQuery, error)) error {
+	seen := map[string]bool{}
+	for _, name := range files {
+		m := compiler.Modules[name]
+		for _, r := range m.Rules {
+			if len(r.Head.Args) > 0 { // functions are helpers, not findings
+				continue
+			}
+			short := r.Head.Ref()[0].Value.(ast.Var).String()
+			ref := m.Package.Path.Append(ast.StringTerm(short))
+			if seen[ref.String()] || !(ruleName.MatchString(short) || short == "exception" || approvalName.MatchString(short)) {
+				continue
+			}
+			seen[ref.String()] = true
+			pq, err := prepare(ref.String())
+			if err != nil {
+				return fmt.Errorf("prepare %s: %w", ref, err)
+			}
+			rl := rule{pkg: m.Package.Path.String(), name: short, ref: ref, level: levelOf(short), query: pq}
+			switch {
+			case short == "exception":
+				e.exceptions = append(e.exceptions, rl)
+			case approvalName.MatchString(short):
+				e.approvals = append(e.approvals, rl)
+			default:
+				e.rules = append(e.rules, rl)
+			}
+		}
+	}
+	return nil
 }
 
 func compile(ctx context.Context, store storage.Store, caps *ast.Capabilities, modules map[string]*ast.Module, enablePrint bool) (*ast.Compiler, error) {
