@@ -186,7 +186,7 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 		for _, e := range engines {
 			res := e.pols.Engine.EvalValue(ctx, doc.Input(), policy.Project{Name: e.pols.ProjectName(t.p.Name, t.p.Dir, t.p.Workspace),
 				Dir: t.p.Dir, Workspace: t.p.Workspace, ChangedFiles: stage.ProjectFiles(t.p, a.changed), Masker: m,
-				Author: a.pr.Author.Login})
+				Author: planAuthor(t, a.pr)})
 			results = append(results, res.Masked(m))
 		}
 		d.policy = mergeVerdicts(results)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/gate"
+	"github.com/tfgate/tfgate/internal/github"
 )
 
 // The approval policies' decision (docs/approval-policies.md) as the gate takes it: recorded
@@ -63,4 +64,16 @@ func approvalTeams(targets []target) []string {
 		}
 	}
 	return out
+}
+
+// planAuthor is data.tfgate.author as the plan run gave it to the policies: the pull
+// request's author for a plan of its head (a pull_request run, or its re-plan), "" for a
+// merge queue's commit, whose plan is of no one pull request. Apply evaluates the policies
+// again with the same, or a policy that reads the author would decide otherwise than the
+// reviewed plan's (and the manifest would be refused for it).
+func planAuthor(t *target, pr github.PullRequest) string {
+	if t.bundle == nil || pr.HeadSHA == "" || t.bundle.Commit != pr.HeadSHA {
+		return ""
+	}
+	return pr.Author.Login
 }
