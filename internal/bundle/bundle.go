@@ -84,6 +84,18 @@ type PolicyVerdict struct {
 	Denies    []string `json:"denies,omitempty"` // "policy-name: message", masked by the caller
 	Warnings  int      `json:"warnings"`
 	Error     string   `json:"error,omitempty"` // policies could not be evaluated: the gate fails closed
+	// Approval is what the approval policies decided (docs/approval-policies.md); nil when
+	// no approval rule decided (the configured counts apply).
+	Approval *Approval `json:"approval,omitempty"`
+}
+
+// Approval is the approval policies' decision: the count, whether every rule allowed
+// lowering it, the owners who must approve, and why.
+type Approval struct {
+	Required int      `json:"required"`
+	Lower    bool     `json:"lower,omitempty"`
+	Teams    []string `json:"teams,omitempty"`
+	Reasons  []string `json:"reasons,omitempty"`
 }
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -83,8 +83,9 @@ type Project struct {
 	Destroys bool // the plan deletes or replaces anything: the destroy tier applies
 
 	PolicyDenied bool
-	PolicyDenies []string // the deny messages, for reports
-	PolicyError  string   // the policies did not evaluate: refused
+	PolicyDenies []string  // the deny messages, for reports
+	PolicyError  string    // the policies did not evaluate: refused
+	Approval     *Approval // the approval policies' decision (approval.go); nil: none
 
 	// ReviewOnly marks what the change touches that nothing plans or applies: files that
 	// belong to no project (terraform may read them), a base project the change dropped.
@@ -158,6 +159,9 @@ type ProjectVerdict struct {
 	// ReviewOnly is the project's: its name says what needs the review (files, a dropped
 	// project), so the status always names it.
 	ReviewOnly bool
+	// ApprovalWhy is the approval policies' decision in words ("2 approvals incl.
+	// @acme/platform — prod, destroys 1"); "" when they decided nothing.
+	ApprovalWhy string
 }
 
 // Verdict is the gate's answer for the pull request.
@@ -226,18 +230,15 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 		refuse(CodeChangesRequested, "@"+login+" requested changes; @"+login+" must approve, or the review must be dismissed", false)
 	}
 
-	pv.Needed = max(0, p.Rules.MinApprovals)
-	if p.Destroys {
-		pv.Needed = max(pv.Needed, p.Rules.DestroyMinApprovals)
-	}
+	pv.Needed = needed(p)
+	pv.ApprovalWhy = approvalWhy(p, pv.Needed)
 	short1 := len(rv.approvers) < pv.Needed
 	if short1 {
-		text := needMore(pv.Needed-len(rv.approvers), head, pv.Approvers)
-		if p.Destroys && pv.Needed > max(0, p.Rules.MinApprovals) {
-			text += "; a plan that destroys or replaces needs " + english.Plural(pv.Needed, "approval", "approvals")
-		}
-		refuse(CodeApprovals, text, true)
+		refuse(CodeApprovals, approvalsText(p, pv.Needed, len(rv.approvers), head, pv.Approvers), true)
 	}
+	teams := approvalTeamReasons(p, rv.approvers, in.Facts.Teams, head, pv.ApprovalWhy)
+	reasons = append(reasons, teams...)
+	short1 = short1 || len(teams) > 0
 
 	ownerMissing := false
 	if p.PolicyDenied {

@@ -97,6 +97,7 @@ type PlanAccount struct {
 	PolicyDenied bool
 	PolicyDenies []string
 	PolicyError  bool
+	Approval     *Approval // the approval policies' decision; nil: none
 }
 
 func (p PlanAccount) destroys() bool { return p.Summary.Destroy > 0 || p.Summary.Replace > 0 }
@@ -129,6 +130,10 @@ func CheckManifest(manifest, planFile PlanAccount) []Reason {
 		say("its manifest says the policies deny it, but the policies before the merge pass the plan file (if they changed since it was planned, plan again)")
 	case m.PolicyError != d.PolicyError:
 		say("its manifest and the policies before the merge disagree on whether the policies could be evaluated")
+	}
+	if !m.PolicyError && !d.PolicyError && !m.Approval.Equal(d.Approval) {
+		say("its manifest's approval policy decision (%s) is not what the policies before the merge decide for the plan file (%s)",
+			m.Approval.describe(), d.Approval.describe())
 	}
 	return texts(CodeManifest, out)
 }

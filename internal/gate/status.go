@@ -74,6 +74,7 @@ func (v Verdict) allowedText() string {
 			}
 		}
 	}
+	text += v.policyWhys()
 	if len(owners) > 0 {
 		return text + "; policy deny overridden by " + strings.Join(owners, ", ")
 	}

@@ -185,7 +185,8 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 		var results []policy.Result
 		for _, e := range engines {
 			res := e.pols.Engine.EvalValue(ctx, doc.Input(), policy.Project{Name: e.pols.ProjectName(t.p.Name, t.p.Dir, t.p.Workspace),
-				Dir: t.p.Dir, Workspace: t.p.Workspace, ChangedFiles: stage.ProjectFiles(t.p, a.changed), Masker: m})
+				Dir: t.p.Dir, Workspace: t.p.Workspace, ChangedFiles: stage.ProjectFiles(t.p, a.changed), Masker: m,
+				Author: planAuthor(t, a.pr)})
 			results = append(results, res.Masked(m))
 		}
 		d.policy = mergeVerdicts(results)
@@ -300,6 +301,7 @@ func mergeVerdicts(results []policy.Result) *bundle.PolicyVerdict {
 		if out.Error == "" {
 			out.Error = v.Error
 		}
+		out.Approval = mergeApprovals(out.Approval, v.Approval)
 	}
 	return out
 }
@@ -309,6 +311,7 @@ func manifestAccount(m bundle.Manifest) gate.PlanAccount {
 	out := gate.PlanAccount{Summary: m.Summary, HasChanges: m.HasChanges}
 	if v := m.Policy; v != nil {
 		out.PolicyDenied, out.PolicyDenies, out.PolicyError = v.Denied, v.Denies, v.Error != ""
+		out.Approval = gateApproval(v)
 	}
 	return out
 }
@@ -318,6 +321,7 @@ func (d *derived) account() gate.PlanAccount {
 	out := gate.PlanAccount{Summary: d.summary, HasChanges: d.summary.HasChanges(), Destroyed: d.destroyed}
 	if v := d.policy; v != nil {
 		out.PolicyDenied, out.PolicyDenies, out.PolicyError = v.Denied, v.Denies, v.Error != ""
+		out.Approval = gateApproval(v)
 	}
 	return out
 }

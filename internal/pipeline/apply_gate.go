@@ -34,6 +34,7 @@ func (a *review) judge(ctx context.Context) error {
 		}
 	}
 	owners = append(owners, a.neededTeams(rules)...)
+	owners = append(owners, approvalTeams(a.targets)...) // the approval policies' teams
 	reviews, facts, err := CollectFacts(ctx, a.gh.API, a.repo, a.pr, slices.Compact(slices.Sorted(slices.Values(owners))))
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
@@ -114,6 +115,7 @@ func gateProject(base *config.Config, t target) gate.Project {
 		}
 		if pv := t.policyVerdict(); pv != nil {
 			gp.PolicyDenied, gp.PolicyDenies, gp.PolicyError = pv.Denied, pv.Denies, pv.Error
+			gp.Approval = gateApproval(pv)
 		}
 	}
 	return gp

@@ -59,6 +59,7 @@ func (a *runFacts) groupOwners(rules []*config.Config) []string {
 			break
 		}
 	}
+	owners = append(owners, approvalTeams(a.targets)...) // the approval policies' teams
 	return slices.Compact(slices.Sorted(slices.Values(owners)))
 }
 

@@ -30,6 +30,7 @@ type PlanRequest struct {
 	PlanKey string // TFGATE_PLAN_KEY: encrypt the bundles with it
 	PR      int    // the pull request planned, recorded in bundles
 	Fork    bool   // it comes from a fork: no bundle is applicable
+	Author  string // the pull request's author, for policies (data.tfgate.author)
 
 	// GitHub is set in GitHub Actions: the event decides the base, the fork rule applies,
 	// and the run is published there (see GitHubRun).
@@ -59,6 +60,9 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 	}
 	ev := req.GitHub.Event
 	req.PR, req.Fork = ev.PRNumber, ev.Fork
+	if ev.ForPullRequest() {
+		req.Author = ev.Author
+	}
 	if req.Base == "" && ev.BaseSHA != "" && (ev.ForPullRequest() || ev.Name == "merge_group") {
 		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
 	}
@@ -163,7 +167,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
-		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared,
+		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author,
 	})
 	run.Projects = planned.Projects
 	run.Notes = append(run.Notes, planned.Notes...)

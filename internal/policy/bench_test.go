@@ -126,3 +126,18 @@ func BenchmarkLoadDefaultPolicies(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRiskOf10k is the cost of counting data.tfgate.risk, paid on every evaluation.
+func BenchmarkRiskOf10k(b *testing.B) {
+	e := benchEngine(b)
+	v, err := e.Decode(benchPlan())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := RiskOf(v); r.Creates+r.Updates+r.Destroys == 0 {
+			b.Fatal("no changes counted")
+		}
+	}
+}

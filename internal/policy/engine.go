@@ -51,6 +51,9 @@ type Project struct {
 	Dir          string   `json:"dir"`
 	Workspace    string   `json:"workspace"`
 	ChangedFiles []string `json:"changed_files"`
+	// Author is the login of the pull request's author (data.tfgate.author); "" when the
+	// plan is of no pull request.
+	Author string `json:"-"`
 	// Masker hides the plan's sensitive values in the output of print() calls
 	// (policies read the raw plan, so anything they print may quote a secret).
 	Masker *secret.Masker `json:"-"`
@@ -60,6 +63,7 @@ type Project struct {
 type Engine struct {
 	rules      []rule
 	exceptions []rule
+	approvals  []rule // approval rules (approval.go), evaluated after the others
 	// all evaluates every exception and rule in one query, in that order.
 	all   rego.PreparedEvalQuery
 	files []string
@@ -86,7 +90,8 @@ var ruleName = regexp.MustCompile(`^(deny|violation|warn)(_[a-zA-Z0-9]+)*$`)
 // evalWith ends every query. The plan and the project travel together in
 // input so one immutable store serves every evaluation; the with modifiers
 // put them where policies expect them.
-const evalWith = " with input as input.plan with data.tfgate.project as input.project"
+const evalWith = " with input as input.plan with data.tfgate.project as input.project" +
+	" with data.tfgate.author as input.author with data.tfgate.risk as input.risk"
 
 // Load reads, compiles and prepares the policies in src. It fails on any
 // parse or compile error (with file:line), on a call to a blocked built-in,
@@ -125,34 +130,11 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 		).PrepareForEval(ctx)
 	}
 
-	seen := map[string]bool{}
-	for _, name := range l.files {
-		m := compiler.Modules[name]
-		for _, r := range m.Rules {
-			if len(r.Head.Args) > 0 { // functions are helpers, not findings
-				continue
-			}
-			short := r.Head.Ref()[0].Value.(ast.Var).String()
-			ref := m.Package.Path.Append(ast.StringTerm(short))
-			if seen[ref.String()] || !(ruleName.MatchString(short) || short == "exception") {
-				continue
-			}
-			seen[ref.String()] = true
-			pq, err := prepare(ref.String())
-			if err != nil {
-				return nil, fmt.Errorf("prepare %s: %w", ref, err)
-			}
-			rl := rule{pkg: m.Package.Path.String(), name: short, ref: ref, level: levelOf(short), query: pq}
-			if short == "exception" {
-				e.exceptions = append(e.exceptions, rl)
-			} else {
-				e.rules = append(e.rules, rl)
-			}
-		}
+	if err := e.collectRules(compiler, l.files, prepare); err != nil {
+		return nil, err
 	}
-
-	if len(e.rules) == 0 {
-		return nil, fmt.Errorf("load policies: %s%s define no deny, violation or warn rules", strings.Join(src.Paths, ", "), src.where())
+	if len(e.rules)+len(e.approvals) == 0 {
+		return nil, fmt.Errorf("load policies: %s%s define no deny, violation, warn or approval rules", strings.Join(src.Paths, ", "), src.where())
 	}
 	// One query evaluates every rule, so helper rules the policies share
 	// (e.g. the set of changed resources) are computed once per plan.
@@ -164,7 +146,44 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
 	e.inputKeys = inputKeysRead(compiler)
+	if e.inputKeys != nil && (len(e.approvals) > 0 || readsRisk(compiler)) {
+		e.inputKeys["resource_changes"] = true // data.tfgate.risk is counted from them
+	}
 	return e, nil
+}
+
+// collectRules prepares a query for each rule of files the engine evaluates: findings
+// (deny, violation, warn and their suffixed forms), conftest exceptions, approval rules.
+func (e *Engine) collectRules(compiler *ast.Compiler, files []string, prepare func(string) (rego.PreparedEvalQuery, error)) error {
+	seen := map[string]bool{}
+	for _, name := range files {
+		m := compiler.Modules[name]
+		for _, r := range m.Rules {
+			if len(r.Head.Args) > 0 { // functions are helpers, not findings
+				continue
+			}
+			short := r.Head.Ref()[0].Value.(ast.Var).String()
+			ref := m.Package.Path.Append(ast.StringTerm(short))
+			if seen[ref.String()] || !(ruleName.MatchString(short) || short == "exception" || approvalName.MatchString(short)) {
+				continue
+			}
+			seen[ref.String()] = true
+			pq, err := prepare(ref.String())
+			if err != nil {
+				return fmt.Errorf("prepare %s: %w", ref, err)
+			}
+			rl := rule{pkg: m.Package.Path.String(), name: short, ref: ref, level: levelOf(short), query: pq}
+			switch {
+			case short == "exception":
+				e.exceptions = append(e.exceptions, rl)
+			case approvalName.MatchString(short):
+				e.approvals = append(e.approvals, rl)
+			default:
+				e.rules = append(e.rules, rl)
+			}
+		}
+	}
+	return nil
 }
 
 func compile(ctx context.Context, store storage.Store, caps *ast.Capabilities, modules map[string]*ast.Module, enablePrint bool) (*ast.Compiler, error) {

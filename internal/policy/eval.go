@@ -56,7 +56,17 @@ func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Resul
 	ctx, stop := watchMemory(ctx)
 	defer stop()
 	prints := e.newPrints(p)
-	res := e.evalValue(ctx, plan, p, prints)
+	opts := evalOptions(plan, p, prints)
+	res := e.evalValue(ctx, opts, prints)
+	if len(e.approvals) > 0 && e.stopped(ctx) == nil {
+		var err error
+		res.Approval, err = e.evalApprovals(ctx, opts)
+		if cerr := e.stopped(ctx); cerr != nil {
+			res.Err = errors.Join(res.Err, cerr)
+		} else if err != nil {
+			res.Err = errors.Join(res.Err, err)
+		}
+	}
 	if err := prints.flush(); err != nil {
 		res.Err = errors.Join(res.Err, err)
 	}
@@ -67,16 +77,23 @@ func (e *Engine) EvalValue(ctx context.Context, plan ast.Value, p Project) Resul
 // errTimeout is the cause of an evaluation's context when EvalTimeout ends it.
 var errTimeout = errors.New("policy evaluation timed out")
 
-func (e *Engine) evalValue(ctx context.Context, plan ast.Value, p Project, prints *evalPrints) Result {
+// evalOptions put the plan, the project, the author and the plan's risk facts where the
+// queries (evalWith) take them from.
+func evalOptions(plan ast.Value, p Project, prints *evalPrints) []rego.EvalOption {
 	input := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("plan"), ast.NewTerm(plan)},
 		[2]*ast.Term{ast.StringTerm("project"), projectTerm(p)},
+		[2]*ast.Term{ast.StringTerm("author"), ast.StringTerm(p.Author)},
+		[2]*ast.Term{ast.StringTerm("risk"), riskTerm(RiskOf(plan))},
 	)
 	opts := []rego.EvalOption{rego.EvalParsedInput(input)}
 	if prints != nil {
 		opts = append(opts, rego.EvalPrintHook(prints))
 	}
+	return opts
+}
 
+func (e *Engine) evalValue(ctx context.Context, opts []rego.EvalOption, prints *evalPrints) Result {
 	var res Result
 	rs, err := e.all.Eval(ctx, opts...)
 	if cerr := e.stopped(ctx); cerr != nil {

@@ -51,3 +51,35 @@ func inputKeysRead(c *ast.Compiler) map[string]bool {
 	}
 	return keys
 }
+
+// readsRisk reports whether a policy may read data.tfgate.risk: by that path, or through
+// data.tfgate (or data) as a whole or by a computed key.
+func readsRisk(c *ast.Compiler) bool {
+	prefix := ast.MustParseRef("data.tfgate.risk")
+	found := false
+	vis := ast.NewGenericVisitor(func(x any) bool {
+		r, ok := x.(ast.Ref)
+		if found || !ok || !r[0].Equal(ast.DefaultRootDocument) {
+			return found
+		}
+		for i := 1; i < len(prefix); i++ {
+			if i >= len(r) {
+				found = true // a prefix of data.tfgate.risk: the whole document
+				return true
+			}
+			if _, constant := r[i].Value.(ast.String); !constant {
+				found = true
+				return true
+			}
+			if !r[i].Equal(prefix[i]) {
+				return false
+			}
+		}
+		found = true
+		return true
+	})
+	for _, m := range c.Modules {
+		vis.Walk(m)
+	}
+	return found
+}

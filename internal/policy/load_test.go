@@ -87,7 +87,7 @@ func TestLoadFailsClosed(t *testing.T) {
 			name:  "policies without deny, violation or warn rules",
 			fsys:  policyFS(map[string]string{"p.rego": "package p\nallow if true\n"}),
 			paths: []string{"policies"},
-			want:  []string{"policies (base commit abc123) define no deny, violation or warn rules"},
+			want:  []string{"policies (base commit abc123) define no deny, violation, warn or approval rules"},
 		},
 		{
 			name:  "missing path",

@@ -56,6 +56,9 @@ type Result struct {
 	// Err is set when at least one rule could not be evaluated; findings of
 	// the rules that did evaluate are still reported.
 	Err error
+	// Approval is what the approval rules decided (approval.go); nil when none is
+	// defined for this plan, or when one failed (Err says why).
+	Approval *Approval
 }
 
 // Denied reports whether the plan must not be applied without an override:
@@ -124,6 +127,14 @@ func (r Result) Masked(m *secret.Masker) Result {
 			f.Metadata = m.Value(f.Metadata).(map[string]any)
 		}
 		out.Findings[i] = f
+	}
+	if a := r.Approval; a != nil {
+		c := *a
+		c.Reasons = make([]string, len(a.Reasons))
+		for i, reason := range a.Reasons {
+			c.Reasons[i] = m.String(reason)
+		}
+		out.Approval = &c
 	}
 	if r.Err != nil {
 		if masked := m.String(r.Err.Error()); masked != r.Err.Error() {

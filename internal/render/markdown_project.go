@@ -147,6 +147,10 @@ func mdGate(s *mdSection, p report.Project) {
 // mdFindings lists denies first (as the engine sorts them), then warnings, the evaluation
 // error and the rules an exception silenced, as a list.
 func mdFindings(s *mdSection, r *policy.Result) {
+	if r != nil && r.Approval != nil {
+		// Escaped: the reasons are a policy's text (and the teams are not mentioned).
+		s.prose("👥 **Approval policy:** " + mdText(ApprovalText(*r.Approval)))
+	}
 	if !hasFindings(r) {
 		return
 	}

@@ -38,8 +38,28 @@ func PolicyText(w io.Writer, r policy.Result, opts TextOptions) error {
 		line += " (" + strings.Join(counts, ", ") + ")"
 	}
 	t.line(line)
+	if a := r.Approval; a != nil {
+		t.line("approval: " + ApprovalText(*a))
+	}
 	t.findings(&r, nil)
 	return t.flush()
+}
+
+// ApprovalText is the approval rules' decision as `policy eval` shows it: "2 approvals
+// incl. @acme/platform — prod, destroys 1", "1 approval (may lower min_approvals) — tags
+// only". How many the gate then needs depends on the configuration (docs/approval-policies.md).
+func ApprovalText(a policy.Approval) string {
+	text := english.Plural(a.Required, "approval", "approvals")
+	if a.Lower {
+		text += " (may lower min_approvals)"
+	}
+	if len(a.Teams) > 0 {
+		text += " incl. @" + strings.Join(a.Teams, ", @")
+	}
+	if len(a.Reasons) > 0 {
+		text += " — " + strings.Join(a.Reasons, ", ")
+	}
+	return text
 }
 
 // PolicyJSON writes one policy result as a JSONPolicy, the shape the plan report uses.

@@ -35,6 +35,9 @@ type JSONPolicy struct {
 	// Error is why at least one rule could not be evaluated (then verdict is "error");
 	// the findings of the rules that did evaluate are still listed.
 	Error string `json:"error,omitempty"`
+	// Approval is what the approval rules decided (docs/approval-policies.md): required,
+	// lower, teams, reasons, rules; omitted when no approval rule decided.
+	Approval *policy.Approval `json:"approval,omitempty"`
 }
 
 // JSONPolicyCounts counts findings by level.
@@ -88,5 +91,6 @@ func jsonPolicy(r *policy.Result) *JSONPolicy {
 	if r.Err != nil {
 		out.Error = r.Err.Error()
 	}
+	out.Approval = r.Approval
 	return out
 }

@@ -45,6 +45,7 @@ type PlanOptions struct {
 	PlanKey      string   // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
 	Policies     Policies // Policies.Engine nil: no policies configured
 	ChangedFiles []string // root-relative files changed (for data.tfgate.project)
+	Author       string   // the pull request's author (data.tfgate.author); "" = none
 	// SharedSums are the sha256 sums of the files outside every project (the function
 	// SharedSums): every bundle's input hash covers them, so that apply finds a plan stale
 	// when one changed.
@@ -356,7 +357,8 @@ func judgePlan(ctx context.Context, r *ProjectRun) error {
 	doc := r.doc
 	r.doc = nil // a large plan's value is not kept for the rest of the run
 	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: r.Opts.Policies.ProjectName(r.Project.Name, r.Project.Dir, r.Project.Workspace),
-		Dir: r.Project.Dir, Workspace: r.Project.Workspace, ChangedFiles: ProjectFiles(r.Project, r.Opts.ChangedFiles), Masker: m})
+		Dir: r.Project.Dir, Workspace: r.Project.Workspace, ChangedFiles: ProjectFiles(r.Project, r.Opts.ChangedFiles), Masker: m,
+		Author: r.Opts.Author})
 	res = res.Masked(m)
 	r.Result.Policy = &res
 	return nil

@@ -107,5 +107,8 @@ func PolicyVerdict(res *policy.Result) *bundle.PolicyVerdict {
 	if res.Err != nil {
 		v.Error = res.Err.Error()
 	}
+	if a := res.Approval; a != nil && res.Err == nil {
+		v.Approval = &bundle.Approval{Required: a.Required, Lower: a.Lower, Teams: a.Teams, Reasons: a.Reasons}
+	}
 	return v
 }

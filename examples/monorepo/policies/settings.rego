@@ -8,8 +8,8 @@
 #   denied until the settings file is fixed. The other policies still read
 #   what they safely can, so their findings show too.
 #
-#   Unknown keys inside change_limits, its projects and
-#   allowed_instance_types are denied as well (a typo there would be
+#   Unknown keys inside change_limits, its projects,
+#   allowed_instance_types and approval are denied as well (a typo there would be
 #   ignored); unknown top-level keys cannot be told apart from other data.
 package tfgate.rules.settings
 
@@ -45,6 +45,8 @@ given contains ["public_prefix_max_ipv6", data.tfgate.public_prefix_max_ipv6]
 given contains ["change_limits", data.tfgate.change_limits]
 
 given contains ["allowed_instance_types", data.tfgate.allowed_instance_types]
+
+given contains ["approval", data.tfgate.approval]
 
 string_lists := {"allow_delete", "protected_types", "protected_addresses", "required_tags", "allow_public", "allow_unencrypted"}
 
@@ -113,6 +115,42 @@ problems contains [sprintf("allowed_instance_types.%v", [cloud]), must("a list o
 	some cloud, patterns in instance_types
 	problem := list_problem(patterns, "string")
 }
+
+problems contains ["approval", must("an object of approval settings", describe(value))] if {
+	some [name, value] in given
+	name == "approval"
+	not is_object(value)
+}
+
+problems contains [sprintf("approval.%v", [key]), problem] if {
+	some key, value in approval_settings
+	problem := approval_problem(key, value)
+}
+
+default approval_settings := {}
+
+approval_settings := data.tfgate.approval if is_object(data.tfgate.approval)
+
+approval_keys := {
+	"prod_projects", "prod_destroy_required", "prod_destroy_teams",
+	"tags_only_required", "finops_teams", "finops_monthly_above",
+}
+
+approval_problem(key, _) := sprintf("is not a setting (use %s)", [concat(", ", sort(approval_keys))]) if {
+	not key in approval_keys
+}
+
+approval_problem(key, value) := must("a list of strings", problem) if {
+	key in {"prod_projects", "prod_destroy_teams", "finops_teams"}
+	problem := list_problem(value, "string")
+}
+
+approval_problem(key, value) := must("a whole number from 0 to 100", describe(value)) if {
+	key in {"prod_destroy_required", "tags_only_required"}
+	not whole_number(value, 100)
+}
+
+approval_problem("finops_monthly_above", value) := must("a number", describe(value)) if not is_number(value)
 
 # projects and instance_types are the objects the rules above iterate, empty
 # unless the setting is an object: an array's indexes are no project names

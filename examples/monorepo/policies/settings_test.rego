@@ -15,6 +15,10 @@ valid := {
 	"public_prefix_max_ipv6": 16,
 	"change_limits": {"warn_above": 25, "deny_above": 100, "projects": {"envs/prod/*": {"warn_above": 5, "deny_above": 30}}},
 	"allowed_instance_types": {"aws": ["t3.*"], "google": ["e2-*"], "azure": ["Standard_B*"]},
+	"approval": {
+		"prod_projects": ["envs/prod/*"], "prod_destroy_required": 2, "prod_destroy_teams": ["acme/platform"],
+		"tags_only_required": 1, "finops_teams": ["acme/finops"], "finops_monthly_above": 250.5,
+	},
 }
 
 # deny evaluates the policy with the valid settings updated by s, ignoring
@@ -32,6 +36,7 @@ deny(s) := result if {
 		with data.tfgate.public_prefix_max_ipv6 as v.public_prefix_max_ipv6
 		with data.tfgate.change_limits as v.change_limits
 		with data.tfgate.allowed_instance_types as v.allowed_instance_types
+		with data.tfgate.approval as v.approval
 }
 
 messages(s) := {f.msg | some f in deny(s)}
@@ -143,6 +148,24 @@ test_allowed_instance_types if {
 		fix,
 	])}
 	settings({"allowed_instance_types": {"aws": ["t3.*", 5]}}) == {"data.tfgate.allowed_instance_types.aws"}
+}
+
+test_approval if {
+	count(deny({"approval": {}})) == 0
+	settings({"approval": ["x"]}) == {"data.tfgate.approval"}
+	messages({"approval": {"tags_only": 1}}) == {concat("", [
+		"data.tfgate.approval.tags_only is not a setting (use finops_monthly_above, finops_teams, ",
+		"prod_destroy_required, prod_destroy_teams, prod_projects, tags_only_required)",
+		fix,
+	])}
+	messages({"approval": {"prod_destroy_required": "2"}}) == {concat("", [
+		`data.tfgate.approval.prod_destroy_required must be a whole number from 0 to 100, got "2" (a string)`,
+		fix,
+	])}
+	settings({"approval": {"tags_only_required": 1.5}}) == {"data.tfgate.approval.tags_only_required"}
+	settings({"approval": {"prod_destroy_teams": "acme/platform"}}) == {"data.tfgate.approval.prod_destroy_teams"}
+	settings({"approval": {"prod_projects": ["a", 1]}}) == {"data.tfgate.approval.prod_projects"}
+	settings({"approval": {"finops_monthly_above": "100"}}) == {"data.tfgate.approval.finops_monthly_above"}
 }
 
 test_prefix_limits if {
