@@ -51,6 +51,7 @@ func TestEveryCodeHasACase(t *testing.T) {
 		{CodePolicyDenied, evaluate(project(denied)), policyDenied},
 		{CodeNoPolicyOwners, evaluate(both(project(denied), project(func(p *Project) { p.Rules.Owners = nil }))), ""},
 		{CodeTeamUnreadable, evaluate(both(project(denied), func(in *Input) { in.Facts.Teams = nil })), ""},
+		{CodePlanChanged, evaluate(both(history(plus1, plus3, true), reviewed(approve(15, "bob")))), ""},
 
 		{CodeBundleDir, accept(func(f *BundleFacts) { f.BundleDir = "x" }), "its bundle is of directory x, but the project is in envs/prod"},
 		{CodeUnjudged, accept(func(f *BundleFacts) { f.PolicyJudged = false }), ""},
