@@ -175,7 +175,11 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 		return fmt.Errorf("read plan of %s: %w", t.p.Name, err)
 	}
 	d := &derived{summary: changes.Summary}
-	if d.digest, err = plan.Digest(raw); err != nil {
+	key := "" // keyed as plan keyed it: when it sealed the bundle
+	if t.bundle.Encrypted {
+		key = a.req.PlanKey
+	}
+	if d.digest, err = plan.Digest(raw, key); err != nil {
 		return fmt.Errorf("read plan of %s: %w", t.p.Name, err)
 	}
 	for _, res := range changes.Resources {

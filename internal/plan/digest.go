@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,16 +18,21 @@ const digestValueLen = 1 << 30
 // changes have the same digest whenever and wherever they were made. Values terraform
 // marks sensitive are redacted before they are hashed, as everywhere in the review model;
 // the caller's masks are not applied, so the digest depends on the plan alone.
-func Digest(data []byte) (string, error) {
+//
+// With a key (TFGATE_PLAN_KEY, whose bundles are encrypted) it is an HMAC-SHA256 under a
+// key derived from it: the clear manifest then gives no way to test guesses of a value the
+// comment masks (a CI secret terraform does not know to be sensitive); without one the
+// plan file itself is clear, and a plain sha256 tells nothing more.
+func Digest(data []byte, key string) (string, error) {
 	c, err := Read(data, Options{MaxValueLen: digestValueLen})
 	if c == nil {
 		return "", err
 	}
-	return c.digest(), nil
+	return c.digest(key), nil
 }
 
 // digest is Digest of the changes c holds, read with every value whole.
-func (c *Changes) digest() string {
+func (c *Changes) digest(key string) string {
 	canonical, err := json.Marshal(struct {
 		Resources []Resource `json:"resources"`
 		Outputs   []Output   `json:"outputs"`
@@ -34,6 +40,12 @@ func (c *Changes) digest() string {
 	if err != nil { // plain structs of strings, bools and slices: never
 		panic(err)
 	}
-	sum := sha256.Sum256(canonical)
-	return hex.EncodeToString(sum[:])
+	if key == "" {
+		sum := sha256.Sum256(canonical)
+		return hex.EncodeToString(sum[:])
+	}
+	derived := sha256.Sum256([]byte("tfgate changes digest\x00" + key))
+	mac := hmac.New(sha256.New, derived[:])
+	mac.Write(canonical)
+	return hex.EncodeToString(mac.Sum(nil))
 }

@@ -16,7 +16,7 @@ func TestDigest(t *testing.T) {
 	doc := string(raw)
 	digest := func(s string) string {
 		t.Helper()
-		d, err := Digest([]byte(s))
+		d, err := Digest([]byte(s), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,15 +47,30 @@ func TestDigestWholeValues(t *testing.T) {
 	long := strings.Repeat("a", 2*DefaultMaxValueLen)
 	doc := `{"format_version":"1.2","terraform_version":"1.5.7","output_changes":{"q":{"actions":["create"],"before":null,"after":"` +
 		long + `X","after_unknown":false,"before_sensitive":false,"after_sensitive":false}}}`
-	a, err := Digest([]byte(doc))
+	a, err := Digest([]byte(doc), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Digest([]byte(strings.Replace(doc, long+"X", long+"Y", 1)))
+	b, err := Digest([]byte(strings.Replace(doc, long+"X", long+"Y", 1)), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a == b {
 		t.Error("a change past the shown length did not change the digest")
+	}
+}
+
+// With a key the digest is keyed: another key, another digest; none, the plain sha256.
+func TestDigestKeyed(t *testing.T) {
+	raw, err := os.ReadFile("testdata/outputs-changed-1.5.7.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Digest(raw, "")
+	k1, _ := Digest(raw, "correct-horse-battery-staple-42")
+	k1again, _ := Digest(raw, "correct-horse-battery-staple-42")
+	k2, _ := Digest(raw, "another-passphrase-of-16")
+	if k1 != k1again || k1 == plain || k1 == k2 || len(k1) != 64 {
+		t.Errorf("plain %s, key 1 %s and %s, key 2 %s", plain, k1, k1again, k2)
 	}
 }

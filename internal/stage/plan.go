@@ -342,8 +342,8 @@ func ShowPlan(ctx context.Context, r *ProjectRun) error {
 	}
 	r.doc = doc
 	r.Result.Changes = changes
-	if r.Opts.OutDir != "" { // the bundle records what a reviewer reads of it
-		if r.digest, err = plan.Digest(raw); err != nil {
+	if r.Opts.OutDir != "" { // the bundle records what a reviewer reads of it (keyed when sealed with the key)
+		if r.digest, err = plan.Digest(raw, r.Opts.PlanKey); err != nil {
 			return fmt.Errorf("read plan of %s: %w", r.Project.Name, err)
 		}
 	}
