@@ -14,6 +14,7 @@ import (
 // from one of the repository's own runs for that commit, as GitHub records it. Each plan
 // run uploads its own (a re-plan of the same commit, another run, another artifact).
 type Publication struct {
+	Name      string // the artifact's
 	ID        int64
 	RunID     int64
 	CreatedAt time.Time // GitHub's clock, to the second
@@ -25,10 +26,10 @@ type Publication struct {
 // it was shown.
 type History interface {
 	Store
-	// Published are the publications of the plans the last successful Fetch found, oldest
-	// first (by GitHub's created_at, then id), up to the one it fetched, which is last;
-	// none before a Fetch found one. It makes no request: Fetch listed them.
-	Published() []Publication
+	// Published are the publications of the plans w names, as the last Fetch that found
+	// them listed them: oldest first (by GitHub's created_at, then id), up to the one it
+	// fetched, which is last; none before a Fetch found them. It makes no request.
+	Published(w Want) []Publication
 	// FetchPublished unpacks publication p (one of Published) into dest, an empty or
 	// missing directory, as Fetch does.
 	FetchPublished(ctx context.Context, p Publication, dest string) (string, error)
@@ -43,7 +44,7 @@ func (s *githubStore) remember(list []github.Artifact, name string, fetched gith
 		if a.Name != name || later(a, fetched) {
 			continue
 		}
-		out = append(out, Publication{ID: a.ID, RunID: a.RunID, CreatedAt: a.CreatedAt.UTC(), Expired: a.Expired})
+		out = append(out, Publication{Name: name, ID: a.ID, RunID: a.RunID, CreatedAt: a.CreatedAt.UTC(), Expired: a.Expired})
 	}
 	slices.SortFunc(out, func(a, b Publication) int {
 		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
@@ -52,7 +53,10 @@ func (s *githubStore) remember(list []github.Artifact, name string, fetched gith
 		return cmp.Compare(a.ID, b.ID)
 	})
 	s.mu.Lock()
-	s.published = out
+	if s.published == nil {
+		s.published = map[string][]Publication{}
+	}
+	s.published[name] = out
 	s.mu.Unlock()
 }
 
@@ -61,19 +65,19 @@ func later(a, b github.Artifact) bool {
 	return a.CreatedAt.After(b.CreatedAt) || (a.CreatedAt.Equal(b.CreatedAt) && a.ID > b.ID)
 }
 
-func (s *githubStore) Published() []Publication {
+func (s *githubStore) Published(w Want) []Publication {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.published)
+	return slices.Clone(s.published[w.artifactName()])
 }
 
 func (s *githubStore) FetchPublished(ctx context.Context, p Publication, dest string) (string, error) {
 	s.mu.Lock()
-	name, known := s.last, slices.ContainsFunc(s.published, func(q Publication) bool { return q.ID == p.ID })
+	name, known := p.Name, slices.Contains(s.published[p.Name], p)
 	s.mu.Unlock()
 	switch {
 	case !known:
-		return "", fmt.Errorf("plan artifact id %d is not one of %q that the last fetch found", p.ID, name)
+		return "", fmt.Errorf("plan artifact %q id %d is not one a fetch found", name, p.ID)
 	case p.Expired:
 		return "", fmt.Errorf("plan artifact %q (id %d, run %d) has expired: %w", name, p.ID, p.RunID, ErrNoBundle)
 	}

@@ -28,14 +28,18 @@ func TestGitHubStorePublished(t *testing.T) {
 	}, zips: map[int64][]byte{7: good, 5: good}}
 	s := GitHubStore(&api, testRepo)
 	h := s.(History)
-	if got := h.Published(); len(got) != 0 {
+	w := Want{HeadSHA: testCommit}
+	if got := h.Published(w); len(got) != 0 {
 		t.Fatalf("before a fetch: %+v", got)
 	}
 	ctx := context.Background()
-	if _, err := s.Fetch(ctx, Want{HeadSHA: testCommit}, filepath.Join(t.TempDir(), "f")); err != nil {
+	if _, err := s.Fetch(ctx, w, filepath.Join(t.TempDir(), "f")); err != nil {
 		t.Fatal(err)
 	}
-	pubs := h.Published()
+	if got := h.Published(Want{HeadSHA: testCommit, ArtifactName: "other"}); len(got) != 0 {
+		t.Fatalf("another name: %+v", got)
+	}
+	pubs := h.Published(w)
 	var ids []int64
 	for _, p := range pubs {
 		ids = append(ids, p.ID)
@@ -54,7 +58,7 @@ func TestGitHubStorePublished(t *testing.T) {
 	if _, err := h.FetchPublished(ctx, pubs[0], filepath.Join(t.TempDir(), "x")); !errors.Is(err, ErrNoBundle) {
 		t.Errorf("expired: %v", err)
 	}
-	if _, err := h.FetchPublished(ctx, Publication{ID: 8}, filepath.Join(t.TempDir(), "y")); err == nil {
+	if _, err := h.FetchPublished(ctx, Publication{Name: name, ID: 8}, filepath.Join(t.TempDir(), "y")); err == nil {
 		t.Error("a fork's artifact was fetched")
 	}
 	if !slices.Equal(api.downloaded, []int64{5}) {

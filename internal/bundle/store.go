@@ -92,8 +92,8 @@ type githubStore struct {
 	repo github.Repo
 
 	mu        sync.Mutex
-	last      string        // the artifact name of the last Fetch, for String
-	published []Publication // of the last Fetch that found its artifact (history.go)
+	last      string                   // the artifact name of the last Fetch, for String
+	published map[string][]Publication // by artifact name, as the last Fetch that found it listed them (history.go)
 }
 
 func (s *githubStore) String() string {

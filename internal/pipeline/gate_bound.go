@@ -27,7 +27,7 @@ func (a *runFacts) planHistory(ctx context.Context, reviews []gate.Review, facts
 	if !ok || a.queue != "" || !a.bundled() {
 		return nil, nil
 	}
-	pubs := h.Published()
+	pubs := h.Published(a.want(a.pr.HeadSHA)) // the head's: a merge queue's commit (a.queue) is not bound
 	if len(pubs) == 0 {
 		return nil, fmt.Errorf("%s: fetched, but its publications are unknown", a.plans)
 	}

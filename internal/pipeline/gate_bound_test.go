@@ -25,7 +25,12 @@ type fakeHistory struct {
 	fetched []int64
 }
 
-func (f *fakeHistory) Published() []bundle.Publication { return f.pubs }
+func (f *fakeHistory) Published(w bundle.Want) []bundle.Publication {
+	if w.ArtifactName != "tfgate-plan-"+gateHead {
+		return nil
+	}
+	return f.pubs
+}
 
 func (f *fakeHistory) FetchPublished(ctx context.Context, p bundle.Publication, dest string) (string, error) {
 	f.fetched = append(f.fetched, p.ID)
@@ -69,7 +74,7 @@ func TestPlanHistory(t *testing.T) {
 	facts := gate.Facts{Permissions: map[string]string{"bob": "write", "carol": "admin", "erin": "read", "dave": "write",
 		"frank": "write", "gina": "write", "hank": "write"}}
 	run := func(store bundle.Store, queue string) (*gate.Plans, error) {
-		a := &runFacts{gatherer: gatherer{plans: store}, pr: github.PullRequest{Number: 7, HeadSHA: gateHead}, queue: queue}
+		a := &runFacts{gatherer: gatherer{plans: store, gh: &GitHubRun{}}, pr: github.PullRequest{Number: 7, HeadSHA: gateHead}, queue: queue}
 		a.pr.Author.Login = "Dave"
 		a.targets = []target{{projectCase: projectCase{bundle: &bundle.Manifest{Project: "app"}}}}
 		return a.planHistory(context.Background(), reviews, facts)
