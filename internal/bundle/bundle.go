@@ -68,8 +68,12 @@ type Manifest struct {
 	PlanSHA256       string            `json:"plan_sha256"`
 	HasChanges       bool              `json:"has_changes"`
 	Summary          plan.Summary      `json:"summary"`
-	CreatedAt        time.Time         `json:"created_at"`
-	TfgateVersion    string            `json:"tfgate_version"`
+	// ChangesDigest is plan.Digest of the plan: what a reviewer reads of it. An approval
+	// given on an earlier plan of the same commit counts only while it is the same; ""
+	// before tfgate recorded it.
+	ChangesDigest string    `json:"changes_digest,omitempty"`
+	CreatedAt     time.Time `json:"created_at"`
+	TfgateVersion string    `json:"tfgate_version"`
 	// Policy is the verdict the plan was reviewed with; nil when the writer recorded none
 	// (what that means is the gate's call; failing closed is safe).
 	Policy *PolicyVerdict `json:"policy,omitempty"`

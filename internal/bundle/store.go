@@ -91,8 +91,9 @@ type githubStore struct {
 	api  ArtifactAPI
 	repo github.Repo
 
-	mu   sync.Mutex
-	last string // the artifact name of the last Fetch, for String
+	mu        sync.Mutex
+	last      string                   // the artifact name of the last Fetch, for String
+	published map[string][]Publication // by artifact name, as the last Fetch that found it listed them (history.go)
 }
 
 func (s *githubStore) String() string {
@@ -130,6 +131,12 @@ func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, e
 		return "", fmt.Errorf("no plan artifact %q in %s for %s: the plan workflow must run (again) for that commit and upload its bundles: %w",
 			name, s.repo, w.forWhat(), ErrNoBundle)
 	}
+	s.remember(list, name, a)
+	return s.unpack(ctx, name, a, dest)
+}
+
+// unpack downloads artifact a (called name) and unzips it into dest.
+func (s *githubStore) unpack(ctx context.Context, name string, a github.Artifact, dest string) (string, error) {
 	if err := emptyDir(dest); err != nil {
 		return "", fmt.Errorf("fetch plan artifact %q: %w", name, err)
 	}

@@ -96,6 +96,7 @@ type Project struct {
 	// OwnerNeeds are owner approvals it needs beyond Rules.Teams: its changed files'
 	// CODEOWNERS (owners.go).
 	OwnerNeeds []OwnerNeed
+	Plan       PlanPrint // its bundle's plan: an approval of an earlier one counts only for the same (bound.go)
 }
 
 // Input is everything the gate decides on.
@@ -112,6 +113,8 @@ type Input struct {
 	// commit that lands): a bundle planned on it stands for the head's. Approvals are still
 	// counted on the pull request's head. "" = no merge queue.
 	QueueSHA string
+	// Plans is which plan each approval was given on (bound.go); nil = not known.
+	Plans *Plans
 }
 
 // Reason is one reason a project may not apply.
@@ -187,6 +190,7 @@ func Evaluate(in Input) Verdict {
 
 func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 	head := in.PR.HeadSHA
+	rv = bound(in, p, rv) // approvals count only for the plan they were given on
 	pv := ProjectVerdict{Name: p.Name, Approvers: rv.approverLogins(), ReviewOnly: p.ReviewOnly}
 	var reasons []Reason
 	refuse := func(code, text string, pending bool) { reasons = append(reasons, Reason{code, text, pending}) }

@@ -93,6 +93,7 @@ type PlanAccount struct {
 	Summary    plan.Summary
 	HasChanges bool
 	Destroyed  []string // the addresses deleted or replaced, for messages (the plan file's)
+	Digest     string   // plan.Digest of the changes; "" when the manifest recorded none
 	// The policy verdict: denied (with the deny messages), or not evaluated (an error).
 	PolicyDenied bool
 	PolicyDenies []string
@@ -122,6 +123,9 @@ func CheckManifest(manifest, planFile PlanAccount) []Reason {
 	}
 	if len(diff) > 0 {
 		say("its manifest's summary is not the plan file's (%s)", strings.Join(diff, "; "))
+	}
+	if m.Digest != "" && m.Digest != d.Digest { // none recorded: approvals of earlier plans do not count (bound.go)
+		say("its manifest's changes digest is not the plan file's: the plan reviewers approved may be another")
 	}
 	switch {
 	case !m.PolicyDenied && d.PolicyDenied:

@@ -60,6 +60,7 @@ func TestEveryCodeHasACase(t *testing.T) {
 			p.Approval = &Approval{Required: 1, Teams: []string{"acme/platform"}, Reasons: []string{"prod"}}
 		}))),
 			"needs an approval on a1b2c3d from a member of acme/platform (approval policy: 1 approval incl. @acme/platform — prod)"},
+		{CodePlanChanged, evaluate(both(history(plus1, plus3, true), reviewed(approve(15, "bob")))), ""},
 
 		{CodeBundleDir, accept(func(f *BundleFacts) { f.BundleDir = "x" }), "its bundle is of directory x, but the project is in envs/prod"},
 		{CodeUnjudged, accept(func(f *BundleFacts) { f.PolicyJudged = false }), ""},

@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // approval is a reviewer whose approval counts.
 type approval struct {
-	login string // as GitHub spells it
-	key   string // lower case, for comparisons
+	login string    // as GitHub spells it
+	key   string    // lower case, for comparisons
+	at    time.Time // when it was submitted: the plan it was given on (bound.go)
 }
 
 // reviews is what the reviews add up to, the same for every project.
@@ -119,7 +121,7 @@ func tally(pr PullRequest, rs []Review, perms map[string]string) reviews {
 				"approval by @" + l.login + " is on an older commit " + short(l.review.CommitID) +
 					"; approve " + short(head) + " again", true})
 		default:
-			out.approvers = append(out.approvers, approval{login: l.login, key: k})
+			out.approvers = append(out.approvers, approval{login: l.login, key: k, at: l.review.SubmittedAt})
 		}
 	}
 	return out

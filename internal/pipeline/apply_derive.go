@@ -33,6 +33,7 @@ import (
 // derived is what apply computed from a target's plan file.
 type derived struct {
 	summary plan.Summary
+	digest  string // plan.Digest: what a reviewer reads of it
 	// destroyed are the addresses the plan deletes or replaces, for messages.
 	destroyed []string
 	policy    *bundle.PolicyVerdict // nil: no policies before the merge
@@ -174,6 +175,13 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 		return fmt.Errorf("read plan of %s: %w", t.p.Name, err)
 	}
 	d := &derived{summary: changes.Summary}
+	key := "" // keyed as plan keyed it: when it sealed the bundle
+	if t.bundle.Encrypted {
+		key = a.req.PlanKey
+	}
+	if d.digest, err = plan.Digest(raw, key); err != nil {
+		return fmt.Errorf("read plan of %s: %w", t.p.Name, err)
+	}
 	for _, res := range changes.Resources {
 		if res.Action == plan.ActionDelete || res.Action == plan.ActionReplace {
 			d.destroyed = append(d.destroyed, res.Address)
@@ -308,7 +316,7 @@ func mergeVerdicts(results []policy.Result) *bundle.PolicyVerdict {
 
 // manifestAccount is what the manifest m says the plan does and the policies said of it.
 func manifestAccount(m bundle.Manifest) gate.PlanAccount {
-	out := gate.PlanAccount{Summary: m.Summary, HasChanges: m.HasChanges}
+	out := gate.PlanAccount{Summary: m.Summary, HasChanges: m.HasChanges, Digest: m.ChangesDigest}
 	if v := m.Policy; v != nil {
 		out.PolicyDenied, out.PolicyDenies, out.PolicyError = v.Denied, v.Denies, v.Error != ""
 		out.Approval = gateApproval(v)
@@ -318,7 +326,7 @@ func manifestAccount(m bundle.Manifest) gate.PlanAccount {
 
 // account is what the plan file does and what the policies before the merge said of it.
 func (d *derived) account() gate.PlanAccount {
-	out := gate.PlanAccount{Summary: d.summary, HasChanges: d.summary.HasChanges(), Destroyed: d.destroyed}
+	out := gate.PlanAccount{Summary: d.summary, HasChanges: d.summary.HasChanges(), Destroyed: d.destroyed, Digest: d.digest}
 	if v := d.policy; v != nil {
 		out.PolicyDenied, out.PolicyDenies, out.PolicyError = v.Denied, v.Denies, v.Error != ""
 		out.Approval = gateApproval(v)

@@ -39,12 +39,16 @@ func (a *review) judge(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read the reviews of pull request #%d (nothing is applied without them): %w", a.pr.Number, err)
 	}
+	plans, err := a.planHistory(ctx, reviews, facts)
+	if err != nil {
+		return err
+	}
 	var vs []gate.Verdict
 	for _, cfg := range rules { // the gate must hold under every configuration the rules may come from
 		in := gate.Input{
 			PR:      gate.PullRequest{Number: a.pr.Number, Author: a.pr.Author.Login, HeadSHA: a.pr.HeadSHA, Fork: a.pr.Fork},
 			Reviews: reviews, Facts: facts, Freeze: a.freeze(cfg), QueueSHA: a.queue,
-			NoReadGuard: a.noReadGuard(cfg),
+			NoReadGuard: a.noReadGuard(cfg), Plans: plans,
 		}
 		for _, t := range a.targets {
 			in.Projects = append(in.Projects, a.ownedProject(cfg, t))
@@ -110,8 +114,10 @@ func gateProject(base *config.Config, t target) gate.Project {
 	if m := t.bundle; m != nil {
 		gp.HasBundle, gp.BundleCommit, gp.Applicable = true, m.Commit, m.Applicable
 		gp.Destroys = m.Summary.Destroy > 0 || m.Summary.Replace > 0
+		gp.Plan = gate.PlanPrint{Digest: m.ChangesDigest, Summary: m.Summary}
 		if d := t.derived; d != nil { // what the plan file does, not what its manifest says
 			gp.Destroys = d.destroys()
+			gp.Plan = gate.PlanPrint{Digest: d.digest, Summary: d.summary}
 		}
 		if pv := t.policyVerdict(); pv != nil {
 			gp.PolicyDenied, gp.PolicyDenies, gp.PolicyError = pv.Denied, pv.Denies, pv.Error

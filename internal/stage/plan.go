@@ -145,6 +145,7 @@ type ProjectRun struct {
 	TF        terraform.Runner
 	PlanFile  string
 	doc       *plan.Document // the plan decoded for the policies, until they judge it
+	digest    string         // plan.Digest of the plan, for its bundle
 	Result    report.Project
 	// lockTimeout (apply) is how long terraform waits for a state lock.
 	LockTimeout time.Duration
@@ -342,6 +343,11 @@ func ShowPlan(ctx context.Context, r *ProjectRun) error {
 	}
 	r.doc = doc
 	r.Result.Changes = changes
+	if r.Opts.OutDir != "" { // the bundle records what a reviewer reads of it (keyed when sealed with the key)
+		if r.digest, err = plan.Digest(raw, r.Opts.PlanKey); err != nil {
+			return fmt.Errorf("read plan of %s: %w", r.Project.Name, err)
+		}
+	}
 	return nil
 }
 

@@ -76,7 +76,7 @@ func writeBundle(ctx context.Context, r *ProjectRun) error {
 		Project: r.Project.Name, Dir: r.Project.Dir, Workspace: r.Project.Workspace, Commit: r.Opts.Commit, PlannedCommit: r.Opts.PlannedCommit, Dirty: r.Opts.Dirty,
 		PR: r.Opts.PR, Applicable: !r.Opts.Fork && !r.Opts.Dirty,
 		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.Opts.Binary.Flavor,
-		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, Policy: PolicyVerdict(r.Result.Policy),
+		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, ChangesDigest: r.digest, Policy: PolicyVerdict(r.Result.Policy),
 		CreatedAt: r.Opts.Now().UTC(), TfgateVersion: r.Opts.TfgateVersion,
 	})
 	if err != nil {
