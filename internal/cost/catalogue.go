@@ -13,7 +13,8 @@ import (
 // per resource type, narrowed by attribute values. Entries are tried in order; the first
 // whose type and selectors all match prices the resource.
 type Catalogue struct {
-	File     string // where it was read, for messages
+	File     string // the data file it was read from
+	Where    string // where the file was read ("base commit 3f2c1aa (origin/main)"); "" for the working tree
 	Currency string
 	Entries  []Entry
 }

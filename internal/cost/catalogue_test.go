@@ -36,7 +36,7 @@ func TestLoadCatalogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.File != "policies/prices.json (base commit 3f2c1aa)" || c.Currency != "USD" || len(c.Entries) != 5 || c.Entries[1].Monthly != 56064 {
+	if c.File != "policies/prices.json" || c.Where != "base commit 3f2c1aa" || c.Currency != "USD" || len(c.Entries) != 5 || c.Entries[1].Monthly != 56064 {
 		t.Fatalf("catalogue = %+v", c)
 	}
 	// A data file in a directory is merged there: nested/tfgate/prices/ is data.tfgate.prices.

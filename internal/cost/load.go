@@ -50,7 +50,10 @@ func LoadCatalogue(fsys fs.FS, paths []string, where string) (*Catalogue, error)
 			if want != "" {
 				keys = strings.Split(strings.TrimSuffix(want, "/"), "/")
 			}
-			c, err := catalogueIn(displayName(name, where), data, keys)
+			c, err := catalogueIn(name, data, keys)
+			if c != nil {
+				c.Where = where
+			}
 			if c != nil {
 				found = append(found, c)
 			}
@@ -88,13 +91,6 @@ func dataPrefix(root, name string) string {
 		rel = dir
 	}
 	return rel + "/"
-}
-
-func displayName(name, where string) string {
-	if where == "" {
-		return name
-	}
-	return name + " (" + where + ")"
 }
 
 // catalogueIn parses data and returns the catalogue at keys, nil when the file has none.

@@ -41,14 +41,15 @@ func (c *Catalogue) Price(planJSON []byte) (*Cost, error) {
 			continue
 		}
 		pr := Priced{Address: rc.Address, Type: rc.Type}
-		var reason string
+		var before, reason string
 		if rc.Change.Before != nil {
-			if pr.Before, reason = c.price(rc.Type, rc.Change.Before, nil); reason != "" {
-				reason = "as it is: " + reason
-			}
+			pr.Before, before = c.price(rc.Type, rc.Change.Before, nil)
 		}
-		if rc.Change.After != nil && reason == "" {
+		if rc.Change.After != nil {
 			pr.After, reason = c.price(rc.Type, rc.Change.After, rc.Change.AfterUnknown)
+		}
+		if reason == "" && before != "" {
+			reason = "as it is now: " + before
 		}
 		if reason != "" {
 			out.Unpriced = append(out.Unpriced, Unpriced{Address: rc.Address, Type: rc.Type, Reason: reason})

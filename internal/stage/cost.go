@@ -37,6 +37,9 @@ func CostSource(ic *cost.Infracost, prices *cost.Catalogue) string {
 	case ic != nil:
 		return "Infracost (" + ic.File + ")"
 	case prices != nil:
+		if prices.Where != "" {
+			return "the price catalogue " + prices.File + " at " + prices.Where
+		}
 		return "the price catalogue " + prices.File
 	}
 	return ""

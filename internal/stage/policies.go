@@ -104,7 +104,9 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 	}
 	out.Engine, err = policy.Load(ctx, policy.Source{FS: fsys, Paths: out.Paths, Name: out.Source}, policy.Options{PrintWriter: opts.Print})
 	if err == nil {
-		out.Prices, err = cost.LoadCatalogue(fsys, out.Paths, where(opts.From, out.Source))
+		if out.Prices, err = cost.LoadCatalogue(fsys, out.Paths, where(opts.From, out.Source)); err != nil {
+			err = fmt.Errorf("load the price catalogue (%s): %w", out.Source, err)
+		}
 	}
 	return out, err
 }
