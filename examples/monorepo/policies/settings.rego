@@ -46,6 +46,8 @@ given contains ["change_limits", data.tfgate.change_limits]
 
 given contains ["allowed_instance_types", data.tfgate.allowed_instance_types]
 
+given contains ["finops", data.tfgate.finops]
+
 string_lists := {"allow_delete", "protected_types", "protected_addresses", "required_tags", "allow_public", "allow_unencrypted"}
 
 # problems holds [path below data.tfgate, what is wrong].
@@ -113,6 +115,35 @@ problems contains [sprintf("allowed_instance_types.%v", [cloud]), must("a list o
 	some cloud, patterns in instance_types
 	problem := list_problem(patterns, "string")
 }
+
+problems contains ["finops", must("an object (max_resource_monthly, production)", describe(value))] if {
+	some [name, value] in given
+	name == "finops"
+	not is_object(value)
+}
+
+problems contains [sprintf("finops.%v", [key]), "is not a setting (use max_resource_monthly, production)"] if {
+	some key, _ in finops
+	not key in {"max_resource_monthly", "production"}
+}
+
+problems contains ["finops.max_resource_monthly", must("a number, at least 0", describe(value))] if {
+	value := finops.max_resource_monthly
+	not non_negative(value)
+}
+
+problems contains ["finops.production", must("a list of strings", problem)] if {
+	problem := list_problem(finops.production, "string")
+}
+
+non_negative(x) if {
+	is_number(x)
+	x >= 0
+}
+
+default finops := {}
+
+finops := data.tfgate.finops if is_object(data.tfgate.finops)
 
 # projects and instance_types are the objects the rules above iterate, empty
 # unless the setting is an object: an array's indexes are no project names
