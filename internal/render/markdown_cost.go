@@ -1,8 +1,11 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	costpkg "github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/english"
@@ -105,3 +108,20 @@ func costSourceLine(r report.Run) string {
 // mdMoney escapes the dollar signs of an amount: GitHub reads text between two of them
 // on a line as math.
 func mdMoney(s string) string { return strings.ReplaceAll(s, "$", `\$`) }
+
+// jsonCost is a project's cost for the JSON report: the document policies read as
+// input.cost, amounts as exact decimals.
+func jsonCost(c *costpkg.Cost) json.RawMessage {
+	if c == nil {
+		return nil
+	}
+	v, err := ast.JSON(c.Term().Value)
+	if err != nil {
+		return nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return out
+}
