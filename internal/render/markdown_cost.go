@@ -23,11 +23,7 @@ func costCell(p report.Project) string {
 	if c == nil {
 		return "—"
 	}
-	cell := mdMoney(c.Delta().FormatDelta(c.Currency))
-	if n := len(c.Unpriced); n > 0 {
-		cell += " (" + fmt.Sprint(n) + " unpriced)"
-	}
-	return cell
+	return mdMoney(textCostCell(p))
 }
 
 // costTotal is the sum of the projects' monthly changes, "—" when none has a cost or
@@ -124,4 +120,17 @@ func jsonCost(c *costpkg.Cost) json.RawMessage {
 		return nil
 	}
 	return out
+}
+
+// textCostCell is costCell for the text report (no markdown).
+func textCostCell(p report.Project) string {
+	c := p.Cost
+	if c == nil {
+		return "—"
+	}
+	cell := c.Delta().FormatDelta(c.Currency)
+	if n := len(c.Unpriced); n > 0 {
+		cell += fmt.Sprintf(" (%d unpriced)", n)
+	}
+	return cell
 }

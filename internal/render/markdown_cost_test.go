@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -59,4 +60,12 @@ func TestCostUnpricedListIsBounded(t *testing.T) {
 	if !strings.Contains(got, "- … and 25 more") || strings.Contains(got, "terraform_data.n[20]") || !strings.Contains(got, "+\\$560.64/mo (45 unpriced)") {
 		t.Errorf("comment:\n%s", got)
 	}
+}
+
+func TestCostText(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, costReport(), TextOptions{Width: 100}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, buf.Bytes())
 }
