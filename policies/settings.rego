@@ -47,6 +47,7 @@ given contains ["change_limits", data.tfgate.change_limits]
 given contains ["allowed_instance_types", data.tfgate.allowed_instance_types]
 
 given contains ["approval", data.tfgate.approval]
+given contains ["finops", data.tfgate.finops]
 
 string_lists := {"allow_delete", "protected_types", "protected_addresses", "required_tags", "allow_public", "allow_unencrypted"}
 
@@ -151,6 +152,35 @@ approval_problem(key, value) := must("a whole number from 0 to 100", describe(va
 }
 
 approval_problem("finops_monthly_above", value) := must("a number", describe(value)) if not is_number(value)
+
+problems contains ["finops", must("an object (max_resource_monthly, production)", describe(value))] if {
+	some [name, value] in given
+	name == "finops"
+	not is_object(value)
+}
+
+problems contains [sprintf("finops.%v", [key]), "is not a setting (use max_resource_monthly, production)"] if {
+	some key, _ in finops
+	not key in {"max_resource_monthly", "production"}
+}
+
+problems contains ["finops.max_resource_monthly", must("a number, at least 0", describe(value))] if {
+	value := finops.max_resource_monthly
+	not non_negative(value)
+}
+
+problems contains ["finops.production", must("a list of strings", problem)] if {
+	problem := list_problem(finops.production, "string")
+}
+
+non_negative(x) if {
+	is_number(x)
+	x >= 0
+}
+
+default finops := {}
+
+finops := data.tfgate.finops if is_object(data.tfgate.finops)
 
 # projects and instance_types are the objects the rules above iterate, empty
 # unless the setting is an object: an array's indexes are no project names

@@ -13,6 +13,7 @@ var flagOf = map[string]string{
 	"AuditLog":     "--audit-log",
 	"Changed":      "--changed",
 	"ConfigFile":   "--config",
+	"CostFile":     "--cost",
 	"Expect":       "--expect",
 	"Matrix":       "--matrix",
 	"Out":          "--out",

@@ -23,6 +23,7 @@ type planOptions struct {
 	Changed          bool
 	Base             string
 	Out              string
+	Cost             string
 	Format           string
 	Parallel         int
 	LockTimeout      time.Duration
@@ -61,6 +62,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.Changed, "changed", false, "with PROJECT names: plan those of the changed projects as the whole changed run would (its base, notes and changed files), one matrix job's share of tfgate publish")
 	f.StringVar(&opts.Base, "base", "", "compare with this `ref` to find changed projects (default: the remote default branch)")
 	f.StringVar(&opts.Out, "out", "", "write a plan bundle per project (plan file + manifest.json) into `dir`, and the run's result for tfgate publish (tfgate-result.json)")
+	f.StringVar(&opts.Cost, "cost", "", "price the projects with this Infracost JSON `file` (infracost diff --format json) instead of the policies' price catalogue (docs/cost.md)")
 	f.StringVar(&opts.Format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&opts.Publish, "publish", "auto", "publish to GitHub (sticky comment, status, job summary, outputs, annotations): auto (in GitHub Actions with a token), github or none")
 	f.IntVar(&opts.Parallel, "parallel", 0, "projects planned at once (default: number of CPUs)")
@@ -87,7 +89,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
 		Env: env, Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
-		OutDir: opts.Out, PlanKey: key, GitHub: gh, Print: a.printWriter(),
+		OutDir: opts.Out, PlanKey: key, GitHub: gh, Print: a.printWriter(), CostFile: opts.Cost,
 	})
 	progress.Close()
 	col.run = run

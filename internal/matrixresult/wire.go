@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/report"
@@ -29,6 +30,7 @@ type wireRun struct {
 	DryRun      bool          `json:"dry_run"`
 	Verdict     *wireVerdict  `json:"verdict"`
 	Policies    string        `json:"policies"`
+	Cost        string        `json:"cost,omitempty"`
 	PolicyNotes []string      `json:"policy_notes"`
 	Notes       []string      `json:"notes"`
 	Projects    []wireProject `json:"projects"`
@@ -49,6 +51,7 @@ type wireProject struct {
 	Changes     *wireChanges  `json:"changes"`
 	Bundle      string        `json:"bundle"` // slash path relative to the result's directory when under it
 	Policy      *wirePolicy   `json:"policy"`
+	Cost        *cost.Cost    `json:"cost,omitempty"`
 	Gate        *wireGate     `json:"gate"`
 	Apply       *wireApply    `json:"apply"`
 	Suggestions []string      `json:"suggestions"`
@@ -143,7 +146,7 @@ type wireApply struct {
 
 func encodeRun(r report.Run, dir string) wireRun {
 	w := wireRun{Kind: r.Kind, Base: r.Base, MergeBase: r.MergeBase, Commit: r.Commit, PR: r.PR, Reviewed: r.Reviewed,
-		DryRun: r.DryRun, Policies: r.Policies, PolicyNotes: r.PolicyNotes, Notes: r.Notes}
+		DryRun: r.DryRun, Policies: r.Policies, PolicyNotes: r.PolicyNotes, Notes: r.Notes, Cost: r.Cost}
 	if v := r.Verdict; v != nil {
 		w.Verdict = &wireVerdict{State: string(v.State), Description: v.Description}
 	}
@@ -153,7 +156,7 @@ func encodeRun(r report.Run, dir string) wireRun {
 	for i, p := range r.Projects {
 		w.Projects[i] = wireProject{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationNS: int64(p.Duration), Changes: encodeChanges(p.Changes), Bundle: relBundle(p.Bundle, dir),
-			Policy: encodePolicy(p.Policy), Gate: encodeGate(p.Gate), Apply: encodeApply(p.Apply), Suggestions: p.Suggestions, Issue: p.Issue}
+			Policy: encodePolicy(p.Policy), Cost: p.Cost, Gate: encodeGate(p.Gate), Apply: encodeApply(p.Apply), Suggestions: p.Suggestions, Issue: p.Issue}
 	}
 	return w
 }
@@ -166,7 +169,7 @@ func decodeRun(raw json.RawMessage, dir string) (report.Run, error) {
 		return report.Run{}, err
 	}
 	r := report.Run{Kind: w.Kind, Base: w.Base, MergeBase: w.MergeBase, Commit: w.Commit, PR: w.PR, Reviewed: w.Reviewed,
-		DryRun: w.DryRun, Policies: w.Policies, PolicyNotes: w.PolicyNotes, Notes: w.Notes}
+		DryRun: w.DryRun, Policies: w.Policies, PolicyNotes: w.PolicyNotes, Notes: w.Notes, Cost: w.Cost}
 	if v := w.Verdict; v != nil {
 		r.Verdict = &report.Verdict{State: report.GateState(v.State), Description: v.Description}
 	}
@@ -176,7 +179,7 @@ func decodeRun(raw json.RawMessage, dir string) (report.Run, error) {
 	for i, p := range w.Projects {
 		r.Projects[i] = report.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			Duration: time.Duration(p.DurationNS), Changes: decodeChanges(p.Changes), Bundle: absBundle(p.Bundle, dir),
-			Policy: decodePolicy(p.Policy), Gate: decodeGate(p.Gate), Apply: decodeApply(p.Apply), Suggestions: p.Suggestions, Issue: p.Issue}
+			Policy: decodePolicy(p.Policy), Cost: p.Cost, Gate: decodeGate(p.Gate), Apply: decodeApply(p.Apply), Suggestions: p.Suggestions, Issue: p.Issue}
 	}
 	return r, nil
 }

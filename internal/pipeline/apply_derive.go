@@ -189,15 +189,9 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 	}
 	shown := a.req.Now()
 	if len(engines) > 0 {
-		m := changes.Masker()
-		var results []policy.Result
-		for _, e := range engines {
-			res := e.pols.Engine.EvalValue(ctx, doc.Input(), policy.Project{Name: e.pols.ProjectName(t.p.Name, t.p.Dir, t.p.Workspace),
-				Dir: t.p.Dir, Workspace: t.p.Workspace, ChangedFiles: stage.ProjectFiles(t.p, a.changed), Masker: m,
-				Author: planAuthor(t, a.pr)})
-			results = append(results, res.Masked(m))
+		if d.policy, err = a.judgeAgain(ctx, t, raw, doc, changes.Masker(), engines); err != nil {
+			return err
 		}
-		d.policy = mergeVerdicts(results)
 	}
 	t.derived = d
 	t.problems = append(t.problems, gate.CheckManifest(manifestAccount(*t.bundle), d.account())...)

@@ -29,8 +29,11 @@ type PlanRequest struct {
 	OutDir  string // bundles; relative to the working directory; "" = none
 	PlanKey string // TFGATE_PLAN_KEY: encrypt the bundles with it
 	PR      int    // the pull request planned, recorded in bundles
-	Fork    bool   // it comes from a fork: no bundle is applicable
-	Author  string // the pull request's author, for policies (data.tfgate.author)
+	// CostFile is an Infracost JSON file (--cost) that prices the projects instead of the
+	// policies' price catalogue (docs/cost.md); relative to the working directory.
+	CostFile string
+	Fork     bool   // it comes from a fork: no bundle is applicable
+	Author   string // the pull request's author, for policies (data.tfgate.author)
 
 	// GitHub is set in GitHub Actions: the event decides the base, the fork rule applies,
 	// and the run is published there (see GitHubRun).
@@ -100,6 +103,10 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err := req.check(); err != nil {
 		return run, err
 	}
+	infracost, err := readInfracost(req)
+	if err != nil {
+		return run, err
+	}
 	if req.OutDir != "" {
 		out, oerr := stage.OutDir(req.OutDir)
 		if oerr != nil {
@@ -146,6 +153,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	run.Policies, run.PolicyNotes = pols.Source, pols.Notes
+	run.Cost = stage.CostSource(infracost, pols.Prices)
 	bin, err := tf.Wait()
 	if err != nil {
 		return run, err
@@ -167,7 +175,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
-		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author,
+		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author, Infracost: infracost,
 	})
 	run.Projects = planned.Projects
 	run.Notes = append(run.Notes, planned.Notes...)

@@ -299,6 +299,7 @@ func (m *merger) run() report.Run {
 	run := report.Run{Kind: report.KindPlan}
 	if h := m.header; h != nil {
 		run.Base, run.MergeBase, run.Policies, run.PolicyNotes, run.Notes = h.Base, h.MergeBase, h.Policies, h.PolicyNotes, h.Notes
+		run.Cost = h.Cost
 	}
 	for _, p := range m.problems {
 		run.Notes = append(run.Notes, "tfgate publish: "+p)

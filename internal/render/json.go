@@ -155,6 +155,9 @@ type JSONProject struct {
 	// Policy is the policies' verdict on this project's plan; null when it was not
 	// evaluated (no policies configured, or the project failed to plan).
 	Policy *JSONPolicy `json:"policy"`
+	// Cost is the project's monthly cost as policies read it (input.cost, docs/cost.md);
+	// absent when no cost source is configured or it has nothing for this project.
+	Cost json.RawMessage `json:"cost,omitempty"`
 	// Issue is the URL of the project's drift issue (drift runs that report to GitHub).
 	Issue string `json:"issue,omitempty"`
 	// Suggestions are the edits that would fold drift back into the code (drift runs).
@@ -259,7 +262,7 @@ func JSON(w io.Writer, r report.Run) error {
 		jp := JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
-			Policy: jsonPolicy(p.Policy), Issue: p.Issue, Suggestions: p.Suggestions, JSONChanges: jsonChanges(p.Changes),
+			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, JSONChanges: jsonChanges(p.Changes),
 		}
 		if review {
 			jp.JSONProjectReview = &JSONProjectReview{Gate: jsonGate(p.Gate), Apply: jsonApply(p.Apply)}

@@ -121,6 +121,9 @@ func mdHeader(r report.Run) mdSection {
 	if r.Policies != "" {
 		s.prose("**Policies:** " + mdText(r.Policies))
 	}
+	if r.Cost != "" && len(r.Projects) > 0 {
+		s.prose(costSourceLine(r))
+	}
 	if notes := append(r.PolicyNotes[:len(r.PolicyNotes):len(r.PolicyNotes)], r.Notes...); len(notes) > 0 {
 		b := mdAlert("NOTE")
 		for _, n := range notes {

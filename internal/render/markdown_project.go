@@ -65,7 +65,7 @@ func mdProject(r report.Run, p report.Project) (mdSection, bool) {
 	// The continuation heading repeats in every part the project spans: keep it short.
 	s := mdSection{name: projectLabel(p), cont: "### " + mdCode(fit(projectLabel(p), 200)) + " (continued)"}
 	failed := !p.Status.Succeeded() || p.Changes == nil
-	if !failed && !hasContent(p.Changes) && !hasFindings(p.Policy) && p.Gate == nil && p.Apply == nil {
+	if !failed && !hasContent(p.Changes) && !hasFindings(p.Policy) && p.Gate == nil && p.Apply == nil && !hasCostDetails(p) {
 		return s, false
 	}
 	icon := "✅"
@@ -97,6 +97,7 @@ func mdProject(r report.Run, p report.Project) (mdSection, bool) {
 	}
 	mdGate(&s, p)
 	mdFindings(&s, p.Policy)
+	mdCost(&s, p)
 	if !failed {
 		if d := driftSentence(p.Changes.Summary); d != "" && r.Kind != report.KindDrift {
 			s.prose(strings.TrimSpace(d) + " Applying this plan does not revert that unless the configuration changes it too.")

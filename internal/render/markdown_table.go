@@ -20,6 +20,11 @@ func mdTable(s *mdSection, r report.Run) {
 		head += " policies |"
 		sep += "---|"
 	}
+	costs := r.Cost != ""
+	if costs {
+		head += " monthly cost |"
+		sep += "---|"
+	}
 	head += " risk |"
 	sep += "---|"
 	b := mdBlock{open: []string{head, sep}, reopen: []string{head, sep}}
@@ -28,7 +33,13 @@ func mdTable(s *mdSection, r report.Run) {
 		if policies {
 			row += " " + policyCell(p) + " |"
 		}
+		if costs {
+			row += " " + costCell(p) + " |"
+		}
 		b.lines = append(b.lines, row+" "+riskCell(p)+" |")
+	}
+	if costs {
+		b.lines = append(b.lines, costTableRow(r, policies))
 	}
 	s.blocks = append(s.blocks, b)
 }

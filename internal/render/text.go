@@ -114,13 +114,16 @@ func (t *textWriter) header(r report.Run) {
 // table is the first screen: one row per project with its counts, policy verdict (when
 // policies are configured) and status.
 func (t *textWriter) table(r report.Run) {
-	type row struct{ name, counts, countsPlain, policy, policyPlain, status string }
+	type row struct{ name, counts, countsPlain, policy, policyPlain, cost, status string }
 	rows := make([]row, len(r.Projects))
-	nameW, countsW, policyW := 0, 0, 0
+	nameW, countsW, policyW, costW := 0, 0, 0, 0
 	for i, p := range r.Projects {
 		rw := row{name: projectLabel(p)}
 		if r.Policies != "" {
 			rw.policyPlain, rw.policy = t.policyCell(p)
+		}
+		if r.Cost != "" {
+			rw.cost = textCostCell(p)
 		}
 		switch {
 		case !p.Status.Succeeded() || p.Changes == nil:
@@ -138,6 +141,7 @@ func (t *textWriter) table(r report.Run) {
 		nameW = max(nameW, runes(rw.name))
 		countsW = max(countsW, runes(rw.countsPlain))
 		policyW = max(policyW, runes(rw.policyPlain))
+		costW = max(costW, runes(rw.cost))
 		rows[i] = rw
 	}
 	nameW = min(nameW, max(20, t.width/2))
@@ -148,6 +152,9 @@ func (t *textWriter) table(r report.Run) {
 		}
 		if policyW > 0 {
 			line += "  " + rw.policy + strings.Repeat(" ", policyW-runes(rw.policyPlain))
+		}
+		if costW > 0 {
+			line += "  " + rw.cost + strings.Repeat(" ", costW-runes(rw.cost))
 		}
 		t.line(line + "  " + rw.status)
 	}

@@ -8,6 +8,7 @@ package report
 import (
 	"time"
 
+	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 )
@@ -66,6 +67,10 @@ type Run struct {
 	// PolicyNotes are about the policies themselves, e.g. that this change edits policy
 	// files, which take effect only after merge.
 	PolicyNotes []string
+	// Cost says where the projects' costs came from ("the price catalogue policies/prices.json
+	// at base commit 3f2c1aa", "Infracost (infracost.json)"), "" when no cost source is
+	// configured: renderers then show no cost at all.
+	Cost string
 	// Notes are about the run as a whole, e.g. that a project was removed from the
 	// repository (removing code destroys nothing). Plain sentences; renderers escape them.
 	Notes    []string
@@ -84,8 +89,11 @@ type Project struct {
 	// Policy is nil when no policies are configured or there was no plan to judge. Its
 	// messages quote plan values: the pipeline masks it before it lands here.
 	Policy *policy.Result
-	Gate   *Gate  // the approval gate's verdict (gate and apply runs)
-	Apply  *Apply // what apply did (apply runs)
+	// Cost is the project's monthly cost before and after the plan (docs/cost.md); nil
+	// when no cost source is configured or it has no price for this project. Masked.
+	Cost  *cost.Cost
+	Gate  *Gate  // the approval gate's verdict (gate and apply runs)
+	Apply *Apply // what apply did (apply runs)
 	// Suggestions (drift runs) are the edits that would fold drift back into the code, one
 	// line each: `main.tf:12  content = "v1" → "v2"`, or why an attribute cannot be folded
 	// back ("set by var.size in prod.tfvars"). Already redacted.

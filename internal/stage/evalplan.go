@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/secret"
@@ -34,7 +35,16 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
 	}
 	mask := doc.Masker()
-	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
+	// input.cost, as a plan run gives it, from the policies' price catalogue.
+	prices, err := cost.LoadCatalogue(opts.Source.FS, opts.Source.Paths, "")
+	if err != nil {
+		return policy.Result{}, err
+	}
+	c, err := PriceCost(opts.Plan, nil, prices, ".", "default")
+	if err != nil {
+		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
+	}
+	res := engine.EvalValue(ctx, cost.Input(doc.Input(), c), policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
 		ChangedFiles: []string{}, Masker: mask})
 	return res.Masked(mask), nil
 }

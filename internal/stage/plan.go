@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tfgate/tfgate/internal/bundle"
+	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/project"
@@ -44,6 +45,8 @@ type PlanOptions struct {
 	RequireGuard bool
 	PlanKey      string   // TFGATE_PLAN_KEY: bundles are encrypted with it; "" = clear text
 	Policies     Policies // Policies.Engine nil: no policies configured
+	// Infracost (tfgate plan --cost) prices the projects instead of Policies.Prices.
+	Infracost    *cost.Infracost
 	ChangedFiles []string // root-relative files changed (for data.tfgate.project)
 	Author       string   // the pull request's author (data.tfgate.author); "" = none
 	// SharedSums are the sha256 sums of the files outside every project (the function
@@ -146,6 +149,7 @@ type ProjectRun struct {
 	PlanFile  string
 	doc       *plan.Document // the plan decoded for the policies, until they judge it
 	digest    string         // plan.Digest of the plan, for its bundle
+	cost      *cost.Cost     // the plan's cost as policies read it (Result.Cost is masked)
 	Result    report.Project
 	// lockTimeout (apply) is how long terraform waits for a state lock.
 	LockTimeout time.Duration
@@ -348,7 +352,7 @@ func ShowPlan(ctx context.Context, r *ProjectRun) error {
 			return fmt.Errorf("read plan of %s: %w", r.Project.Name, err)
 		}
 	}
-	return nil
+	return r.priceCost(raw)
 }
 
 // judgePlan evaluates the policies on the plan and masks what they say with the plan's
@@ -362,7 +366,7 @@ func judgePlan(ctx context.Context, r *ProjectRun) error {
 	m := r.Result.Changes.Masker()
 	doc := r.doc
 	r.doc = nil // a large plan's value is not kept for the rest of the run
-	res := engine.EvalValue(ctx, doc.Input(), policy.Project{Name: r.Opts.Policies.ProjectName(r.Project.Name, r.Project.Dir, r.Project.Workspace),
+	res := engine.EvalValue(ctx, cost.Input(doc.Input(), r.cost), policy.Project{Name: r.Opts.Policies.ProjectName(r.Project.Name, r.Project.Dir, r.Project.Workspace),
 		Dir: r.Project.Dir, Workspace: r.Project.Workspace, ChangedFiles: ProjectFiles(r.Project, r.Opts.ChangedFiles), Masker: m,
 		Author: r.Opts.Author})
 	res = res.Masked(m)

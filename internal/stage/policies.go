@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
+	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/policy"
 )
@@ -42,6 +43,9 @@ type Policies struct {
 	Source string         // "base commit 3f2c1aa (origin/main)" or "working tree"
 	Paths  []string
 	Notes  []string
+	// Prices is the price catalogue among the policies' data (data.tfgate.prices,
+	// docs/cost.md); nil when they have none.
+	Prices *cost.Catalogue
 	// baseNames maps a project's dir and workspace to its name in the base commit's
 	// config: policies see the project as the base knows it, so a change cannot rename
 	// itself out of a per-project rule. nil when policies come from the working tree.
@@ -99,6 +103,11 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		return out, nil
 	}
 	out.Engine, err = policy.Load(ctx, policy.Source{FS: fsys, Paths: out.Paths, Name: out.Source}, policy.Options{PrintWriter: opts.Print})
+	if err == nil {
+		if out.Prices, err = cost.LoadCatalogue(fsys, out.Paths, where(opts.From, out.Source)); err != nil {
+			err = fmt.Errorf("load the price catalogue (%s): %w", out.Source, err)
+		}
+	}
 	return out, err
 }
 

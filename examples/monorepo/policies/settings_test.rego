@@ -19,6 +19,7 @@ valid := {
 		"prod_projects": ["envs/prod/*"], "prod_destroy_required": 2, "prod_destroy_teams": ["acme/platform"],
 		"tags_only_required": 1, "finops_teams": ["acme/finops"], "finops_monthly_above": 250.5,
 	},
+	"finops": {"max_resource_monthly": 500, "production": ["envs/prod/*"]},
 }
 
 # deny evaluates the policy with the valid settings updated by s, ignoring
@@ -37,6 +38,7 @@ deny(s) := result if {
 		with data.tfgate.change_limits as v.change_limits
 		with data.tfgate.allowed_instance_types as v.allowed_instance_types
 		with data.tfgate.approval as v.approval
+		with data.tfgate.finops as v.finops
 }
 
 messages(s) := {f.msg | some f in deny(s)}
@@ -190,4 +192,15 @@ test_long_values_are_cut if {
 	contains(m, "...")
 	contains(m, ", whose item 0 is 1 (a number)")
 	count(m) < 220
+}
+
+test_finops_settings if {
+	count(deny({"finops": {}})) == 0
+	count(deny({"finops": {"max_resource_monthly": 0.5, "production": []}})) == 0
+	settings({"finops": ["x"]}) == {"data.tfgate.finops"}
+	settings({"finops": {"max_resource_monthly": "500"}}) == {"data.tfgate.finops.max_resource_monthly"}
+	settings({"finops": {"max_resource_monthly": -1}}) == {"data.tfgate.finops.max_resource_monthly"}
+	settings({"finops": {"production": "envs/prod/*"}}) == {"data.tfgate.finops.production"}
+	settings({"finops": {"prod": ["x"]}}) == {"data.tfgate.finops.prod"}
+	messages({"finops": {"max_resource_monthly": "500"}}) == {concat("", ["data.tfgate.finops.max_resource_monthly must be a number, at least 0, got \"500\" (a string)", fix])}
 }
