@@ -11,11 +11,8 @@ import (
 // base commit's policies may raise a project's count, require owner teams, or — only when
 // every one of them says lower — lower the count below min_approvals. Never below one
 // approval, and never below destroy_min_approvals for a plan that destroys: the destroy
-// tier is configuration, not policy.
-
-// CodeApprovalTeam: the approval policies require an approval from an owner (a team's
-// member, or a login) and none of the counted approvers is one.
-const CodeApprovalTeam = "approval-team"
+// tier is configuration, not policy. The owners a policy requires are owner needs
+// (owners.go: ownerNeeds), worded and met as approval.teams' are.
 
 // Approval is what the approval policies decided for a project's plan.
 type Approval struct {
@@ -75,27 +72,6 @@ func mentions(owners []string) string {
 		out[i] = "@" + strings.TrimPrefix(o, "@")
 	}
 	return strings.Join(out, ", ")
-}
-
-// approvalTeamReasons are the owners the policies require whom no counted approver is:
-// pending (an owner's approval lifts it), or blocked when a team cannot be read.
-func approvalTeamReasons(p Project, approvers []approval, teams map[string]Team, head, why string) []Reason {
-	if p.Approval == nil {
-		return nil
-	}
-	var out []Reason
-	for _, owner := range p.Approval.Teams {
-		if len(ownerApprovers([]string{owner}, approvers, teams)) > 0 {
-			continue
-		}
-		out = append(out, Reason{Code: CodeApprovalTeam, Pending: true,
-			Text: "needs an approval on " + short(head) + " from " + ownerList([]string{owner}) + " (approval policy: " + why + ")"})
-		for _, t := range unreadableTeams([]string{owner}, teams) {
-			out = append(out, Reason{Code: CodeTeamUnreadable, Text: "the token cannot read team membership of " + t +
-				": give it the organization permission members: read, or require logins in the approval policy"})
-		}
-	}
-	return out
 }
 
 // ApprovalTeams are the "org/team" owners the projects' approval policies require, whose

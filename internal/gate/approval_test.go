@@ -23,8 +23,8 @@ func TestApprovalPolicy(t *testing.T) {
 			2, false, []string{CodeApprovals}, "2 approvals incl. @acme/platform — prod, destroys 1",
 			"needs 1 more approval on a1b2c3d (has: @frank); approval policy: 2 approvals incl. @acme/platform — prod, destroys 1"},
 		{"raised: two approvals, none of the team", both(reviewed(approve(1, "bob"), approve(2, "carol")), project(func(p *Project) { p.Approval = prod })),
-			2, false, []string{CodeApprovalTeam}, "2 approvals incl. @acme/platform — prod, destroys 1",
-			"needs an approval on a1b2c3d from a member of acme/platform (approval policy: 2 approvals incl. @acme/platform — prod, destroys 1)"},
+			2, false, []string{CodeOwners}, "2 approvals incl. @acme/platform — prod, destroys 1",
+			"needs @acme/platform (approval policy)"},
 		{"raised: allowed with a member of the team", both(reviewed(approve(1, "frank"), approve(2, "carol")), project(func(p *Project) { p.Approval = prod })),
 			2, true, nil, "2 approvals incl. @acme/platform — prod, destroys 1",
 			"2 approvals on a1b2c3d (2 approvals incl. @acme/platform — prod, destroys 1); policies pass"},
@@ -41,9 +41,9 @@ func TestApprovalPolicy(t *testing.T) {
 		{"a team the token cannot read", both(reviewed(approve(1, "frank"), approve(2, "bob")), func(in *Input) {
 			in.Facts.Teams = nil
 			in.Projects[0].Approval = prod
-		}), 2, false, []string{CodeApprovalTeam, CodeTeamUnreadable}, "2 approvals incl. @acme/platform — prod, destroys 1", ""},
+		}), 2, false, []string{CodeOwners, CodeTeamUnreadable}, "2 approvals incl. @acme/platform — prod, destroys 1", ""},
 		{"a login required", both(reviewed(approve(1, "bob")), project(func(p *Project) { p.Approval = &Approval{Required: 1, Teams: []string{"alice"}} })),
-			1, false, []string{CodeApprovalTeam}, "1 approval incl. @alice", "needs an approval on a1b2c3d from @alice (approval policy: 1 approval incl. @alice)"},
+			1, false, []string{CodeOwners}, "1 approval incl. @alice", "needs @alice (approval policy)"},
 		{"no decision: the configuration's", reviewed(approve(1, "bob")), 1, true, nil, "", "1 approval on a1b2c3d; policies pass"},
 	}
 	for _, tt := range tests {

@@ -240,9 +240,6 @@ func evaluateProject(in Input, p Project, rv reviews) ProjectVerdict {
 	if short1 {
 		refuse(CodeApprovals, approvalsText(p, pv.Needed, len(rv.approvers), head, pv.Approvers), true)
 	}
-	teams := approvalTeamReasons(p, rv.approvers, in.Facts.Teams, head, pv.ApprovalWhy)
-	reasons = append(reasons, teams...)
-	short1 = short1 || len(teams) > 0
 
 	ownerMissing := false
 	if p.PolicyDenied {

@@ -65,11 +65,17 @@ func EmailOwners(forWhat string, emails []string) OwnerNeed {
 		"), which tfgate cannot match to GitHub logins; name them as @user or @org/team")
 }
 
-// ownerNeeds are p's needs: one per team of its rules, then its own (CODEOWNERS).
+// ownerNeeds are p's needs: one per team of its rules, one per owner its approval
+// policies require, then its own (CODEOWNERS).
 func ownerNeeds(p Project) []OwnerNeed {
 	var out []OwnerNeed
 	for _, t := range p.Rules.Teams {
 		out = append(out, NeedOwner("approval.teams", t))
+	}
+	if a := p.Approval; a != nil {
+		for _, t := range a.Teams {
+			out = append(out, NeedOwner("approval policy", t))
+		}
 	}
 	return append(out, p.OwnerNeeds...)
 }

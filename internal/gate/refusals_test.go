@@ -56,10 +56,6 @@ func TestEveryCodeHasACase(t *testing.T) {
 		{CodeOwnersInvalid, evaluate(project(func(p *Project) {
 			p.OwnerNeeds = []OwnerNeed{Unmeetable("CODEOWNERS line 2 (main.tf)", "owned only by e-mail addresses (a@b.org)")}
 		})), "CODEOWNERS line 2 (main.tf): owned only by e-mail addresses (a@b.org); no approval can meet it until it is fixed on the default branch"},
-		{CodeApprovalTeam, evaluate(both(reviewed(approve(1, "bob")), project(func(p *Project) {
-			p.Approval = &Approval{Required: 1, Teams: []string{"acme/platform"}, Reasons: []string{"prod"}}
-		}))),
-			"needs an approval on a1b2c3d from a member of acme/platform (approval policy: 1 approval incl. @acme/platform — prod)"},
 		{CodePlanChanged, evaluate(both(history(plus1, plus3, true), reviewed(approve(15, "bob")))), ""},
 
 		{CodeBundleDir, accept(func(f *BundleFacts) { f.BundleDir = "x" }), "its bundle is of directory x, but the project is in envs/prod"},

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/git"
-	"github.com/tfgate/tfgate/internal/guard"
+	"github.com/tfgate/tfgate/internal/terraform"
 )
 
 // The read guard: the tree terraform runs in (scope.go) holds only what the review covered,
@@ -35,7 +35,7 @@ type runGuard struct {
 // setUp finds the directories to deny and whether the kernel can deny them.
 func (g *runGuard) setUp(ctx context.Context, root string) {
 	g.once.Do(func() {
-		if _, err := guard.Available(); err != nil {
+		if err := terraform.GuardAvailable(); err != nil {
 			g.off = err
 			return
 		}
@@ -53,7 +53,7 @@ func (g *runGuard) setUp(ctx context.Context, root string) {
 // GuardUnavailable says why terraform cannot run under the read guard on this machine, ""
 // when it can: a fact apply's gate judges under apply.read_guard: required.
 func GuardUnavailable() string {
-	if _, err := guard.Available(); err != nil {
+	if err := terraform.GuardAvailable(); err != nil {
 		return err.Error()
 	}
 	return ""
@@ -70,7 +70,7 @@ func (opts *PlanOptions) GuardNote() string {
 
 // guardSpec is the read guard r's terraform runs under: nil without one (the run's note
 // says why), an error when apply requires it and it is off.
-func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
+func (r *ProjectRun) guardSpec(ctx context.Context) (*terraform.ReadGuard, error) {
 	g := r.Opts.guard
 	if r.scope == nil { // unscoped
 		return nil, nil
@@ -102,7 +102,7 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*guard.Spec, error) {
 	if r.Opts.OutDir != "" && isDir(r.Opts.OutDir) {
 		deny = append(deny, r.Opts.OutDir) // the other projects' bundles; r.Dir stays allowed
 	}
-	return &guard.Spec{Deny: deny, Allow: allow, ReadOnly: readOnly}, nil
+	return &terraform.ReadGuard{Deny: deny, Allow: allow, ReadOnly: readOnly}, nil
 }
 
 // othersTemporary are tfgate's other directories in the temporary directory (the other

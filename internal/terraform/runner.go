@@ -107,7 +107,7 @@ type RunnerOptions struct {
 	// Guard, when set, runs terraform (and so everything it starts) under the read guard:
 	// it can reach nothing of Guard.Deny but Guard.Allow (package guard). NewRunner fails
 	// when the guard cannot be set up here; the caller decides whether to run without.
-	Guard *guard.Spec
+	Guard *ReadGuard
 	// TempDir, when set, is terraform's TMPDIR: with Guard, a directory terraform may use
 	// (a new entry beside the way down to a denied directory cannot be made).
 	TempDir string
