@@ -60,3 +60,25 @@ func (g Git) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	}
 	return false, fmt.Errorf("is %s an ancestor of %s: %w", ShortSHA(a), ShortSHA(b), err)
 }
+
+// TestMergeBase is what GitHub's test merge checked out at HEAD (refs/pull/N/merge, the
+// default checkout of pull_request events) merged head into: its first parent, the base
+// branch as it was when GitHub made the merge. ok is false when HEAD is not such a merge
+// (two parents, the second head), and when base (the pull request's base.sha, which GitHub
+// does not move as the base branch moves on) is not an ancestor of that parent.
+func (g Git) TestMergeBase(ctx context.Context, head, base string) (string, bool, error) {
+	out, err := g.run(ctx, "rev-list", "--parents", "--max-count=1", "--end-of-options", "HEAD")
+	if err != nil {
+		return "", false, fmt.Errorf("read the parents of the checked-out commit: %w", err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 3 || head == "" || f[2] != head {
+		return "", false, nil
+	}
+	if base != "" {
+		if ok, err := g.IsAncestor(ctx, base, f[1]); err != nil || !ok {
+			return "", false, err
+		}
+	}
+	return f[1], true, nil
+}

@@ -149,6 +149,13 @@ func (a *runFacts) gateTargets(ctx context.Context) error {
 	if baseRev == "" {
 		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
 	}
+	if a.queue == "" { // judged as the plan did: against what the test merge merged the head into
+		if m, ok, err := checkout.TestMergeBase(ctx, a.pr.HeadSHA, baseRev); err != nil {
+			return err
+		} else if ok {
+			baseRev = m
+		}
+	}
 	_, base, _, err := stage.BaseConfig(ctx, a.Root, a.ConfigFile, baseRev)
 	if err != nil {
 		return fmt.Errorf("read the rules at the base commit: %w", err)

@@ -67,7 +67,14 @@ func RunPlan(ctx context.Context, req PlanRequest) (report.Run, error) {
 		req.Author = ev.Author
 	}
 	if req.Base == "" && ev.BaseSHA != "" && (ev.ForPullRequest() || ev.Name == "merge_group") {
-		req.Base = ev.BaseSHA // what the pull request is compared with, not origin/HEAD
+		req.Base = ev.BaseSHA    // what the pull request is compared with, not origin/HEAD
+		if ev.ForPullRequest() { // GitHub's test merge: what it merged the head into (base.sha lags)
+			if m, ok, err := (git.Git{Dir: req.Root}).TestMergeBase(ctx, ev.HeadSHA, req.Base); err != nil {
+				return report.Run{Kind: report.KindPlan}, err
+			} else if ok {
+				req.Base = m
+			}
+		}
 	}
 	pub := notify.StartPlan(ctx, req.GitHub, req.Root, req.Warn, req.TfgateVersion)
 	err := guardPlan(ctx, req)
