@@ -81,7 +81,7 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.Project.Dir, r.Project.Dir)
 	}
 	name := recordName(ws, rec.planSum)
-	var settle time.Time // when a record seen first may be called left over
+	var wait recordWait
 	for {
 		list, _, err := r.TF.Workspaces(ctx)
 		if err != nil {
@@ -115,18 +115,15 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 		if err := stage.SelectWorkspace(ctx, r); err != nil {
 			return err
 		}
-		now := r.Opts.Now()
-		if settle.IsZero() {
-			settle = now.Add(recordSettle)
-		} else if now.After(settle) {
-			return interruptedError(ctx, r, rec, found)
-		}
 		// A record is also there while an apply runs: one racing this one (a re-run
-		// started before the first ended) holds the state lock but for a moment at its
-		// start and end. Wait for the lock as terraform would, then look again: a
-		// finished apply has deleted its record.
-		if err := waitStateLock(ctx, r); err != nil {
+		// started before the first ended). Wait for the state lock as terraform would, then
+		// look again: a finished apply has deleted its record (apply_record_wait.go).
+		left, err := wait.leftOver(ctx, r)
+		if err != nil {
 			return err
+		}
+		if left {
+			return interruptedError(ctx, r, rec, found)
 		}
 		select {
 		case <-ctx.Done():
@@ -134,26 +131,6 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 		case <-time.After(time.Second):
 		}
 	}
-}
-
-// recordSettle is how long an apply keeps finding a record, each time after waiting for
-// the state lock, before it takes it for one left by an apply that was cut off.
-var recordSettle = 10 * time.Second
-
-// waitStateLock waits until the state lock is free, with a plan (read-only; it takes the
-// lock for its duration) under the apply's lock timeout. A plan that fails for another
-// reason says nothing about the lock: the caller looks at the records again either way.
-func waitStateLock(ctx context.Context, r *stage.ProjectRun) error {
-	r.Phase("queued") // shown as waiting
-	defer r.Phase("workspace")
-	_, err := r.TF.Plan(ctx, terraform.PlanOptions{VarFiles: r.Project.VarFiles, LockTimeout: r.LockTimeout})
-	if terraform.IsLocked(err) {
-		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s) and holds tfgate's record of an apply of it: an apply is running, or one was cut off holding the lock. Nothing was applied; once no apply runs, re-run this one (it then checks the record again)", r.LockTimeout), err)
-	}
-	if ctx.Err() != nil {
-		return err
-	}
-	return nil
 }
 
 // alreadyExists reports whether `workspace new` found the workspace there already.
