@@ -26,8 +26,8 @@ func newNotifyStaleCmd(a *app) *cobra.Command {
 		Use:   "notify-stale",
 		Short: "Tell the open pull requests whose plans a push to the default branch made stale, and re-plan them",
 		Long: `Run after apply on every push to the default branch. tfgate finds the projects the push
-changed (since --base, default the push event's before; a shared file relates every
-project), lists the open pull requests labelled with them (tfgate plan labels each pull
+changed (since --base; on a push, since the last commit a run told for, below; a shared
+file relates every project), lists the open pull requests labelled with them (tfgate plan labels each pull
 request tfgate:<project> for the projects it plans) and, for each, sets tfgate/gate on its
 head to "stale: main changed <projects> (#<merge>) — re-plan" and puts a banner into its
 plan comment. With --replan auto (the default) or always it also starts the plan workflow
