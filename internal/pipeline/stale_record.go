@@ -72,6 +72,12 @@ func lastTold(ctx context.Context, req StaleRequest, checkout git.Git, branch, b
 			req.Warn(fmt.Sprintf("notify-stale tells for this push only, not for earlier merges whose runs may have been cancelled: %v", err))
 			return staleSince{base: before}, nil
 		}
+		if !told && i == len(chain)-1 && len(chain) < bound {
+			if shallow, err := checkout.Shallow(ctx); err != nil || shallow {
+				req.Warn(fmt.Sprintf("this clone's history ends at %s, shallow: notify-stale tells for this push only, not for earlier merges whose runs were cancelled; fetch the history (actions/checkout with fetch-depth: 0)", git.ShortSHA(c)))
+				return staleSince{base: before}, nil
+			}
+		}
 		if told || i == len(chain)-1 {
 			if !told && len(chain) == bound {
 				req.Warn(fmt.Sprintf("no commit among the last %d of %s before this push carries a %s record of a run that told: told for the changes since %s; older merges whose runs were cancelled are not looked at",
