@@ -80,22 +80,14 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 	if _, err := os.Lstat(filepath.Join(tfDir(r), "errored.tfstate")); err == nil {
 		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.Project.Dir, r.Project.Dir)
 	}
-	name := recordName(ws, rec.planSum)
-	var wait recordWait
+	name, wait := recordName(ws, rec.planSum), recordWait{}
 	for {
-		list, _, err := r.TF.Workspaces(ctx)
-		if err != nil {
-			if !noWorkspaces(err) {
-				return err
-			}
+		found, err := listRecords(ctx, r, ws)
+		if noWorkspaces(err) {
 			rec.none = "the state backend has no workspaces"
 			return stage.SelectWorkspace(ctx, r)
-		}
-		var found []string
-		for _, w := range list {
-			if _, ok := recordOf(w, ws); ok {
-				found = append(found, w)
-			}
+		} else if err != nil {
+			return err
 		}
 		if len(found) == 0 {
 			err = r.TF.NewWorkspace(ctx, name)
@@ -106,6 +98,12 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 			if noWorkspaces(err) {
 				rec.none = "the state backend cannot create workspaces"
 				return stage.SelectWorkspace(ctx, r)
+			}
+			if wait.creating(r, err) { // another apply makes its record this moment
+				if err := pause(ctx); err != nil {
+					return err
+				}
+				continue
 			}
 			if !alreadyExists(err) {
 				return errors.Join(fmt.Errorf("could not record the apply in the state backend (workspace %s): nothing was applied; re-run the apply", name), err)
@@ -125,10 +123,8 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 		if left {
 			return interruptedError(ctx, r, rec, found)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
+		if err := pause(ctx); err != nil {
+			return err
 		}
 	}
 }

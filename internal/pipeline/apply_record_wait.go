@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tfgate/tfgate/internal/stage"
@@ -27,6 +28,58 @@ var recordSettle = 10 * time.Second
 type recordWait struct {
 	since time.Time     // when the window started: first seen, or the lock last found held
 	span  time.Duration // the window: recordSettle, or 3 × the slowest look at the lock
+	// locked is when `workspace new` first found the backend locked by another run.
+	locked time.Time
+}
+
+// creating reports whether `workspace new` failed (err) because another run held the
+// backend's lock — the pg backend takes one while it creates any workspace ("Already
+// locked for workspace creation"): two applies making their records at the same moment,
+// which a loaded machine makes likelier. The caller then looks again, up to the apply's
+// lock timeout (recordSettle when there is none), as terraform waits for a state lock.
+func (w *recordWait) creating(r *stage.ProjectRun, err error) bool {
+	var ce *terraform.CommandError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	msg := strings.ToLower(ce.Stderr + ce.Error())
+	if !terraform.IsLocked(err) && !strings.Contains(msg, "failed to lock state") && !strings.Contains(msg, "already locked") {
+		return false
+	}
+	now := r.Opts.Now()
+	if w.locked.IsZero() {
+		w.locked = now
+	}
+	bound := r.LockTimeout
+	if bound <= 0 {
+		bound = recordSettle
+	}
+	return now.Sub(w.locked) <= bound
+}
+
+// listRecords lists the apply records of workspace ws in the backend.
+func listRecords(ctx context.Context, r *stage.ProjectRun, ws string) ([]string, error) {
+	list, _, err := r.TF.Workspaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var found []string
+	for _, w := range list {
+		if _, ok := recordOf(w, ws); ok {
+			found = append(found, w)
+		}
+	}
+	return found, nil
+}
+
+// pause is the second between two looks at the records.
+func pause(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Second):
+		return nil
+	}
 }
 
 // leftOver waits for the state lock and reports whether the records found have outlived
