@@ -397,7 +397,7 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghServer(ts).AddStatus(scriptRepo, rest[1], u, rest[3], rest[2], "set by "+u.Login)
 	case "ruleset", "protect", "secret", "hang":
 		ghSetup(ts, sub, rest)
-	case "workflow", "dispatched", "labels", "token":
+	case "workflow", "dispatched", "labels", "token", "run", "forge":
 		ghStale(ts, sub, rest)
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)

@@ -20,6 +20,11 @@ import (
 //	                                    with the dispatch's inputs; sets GITHUB_EVENT_*, GITHUB_SHA and HEAD_SHA (N's head)
 //	github labels N [LABEL...]          pull request N carries exactly these labels (in any order)
 //	github token NAME                   GITHUB_TOKEN is the fake's token NAME (actions-read: a workflow without actions: write)
+//	github run ID SHA CONCLUSION [EVENT [BRANCH]]
+//	                                    GitHub recorded workflow run ID (apply.yml) for commit SHA: started by EVENT (push) on
+//	                                    BRANCH (main), completed with CONCLUSION (success, failure, cancelled)
+//	github forge SHA CONTEXT STATE RUNID  a workflow of the repository (a writer's branch) sets the status CONTEXT on SHA
+//	                                    with its GITHUB_TOKEN, as github-actions[bot], linking workflow run RUNID
 func ghStale(ts *testscript.TestScript, sub string, rest []string) {
 	s := ghServer(ts)
 	switch sub {
@@ -86,6 +91,26 @@ func ghStale(ts *testscript.TestScript, sub string, rest []string) {
 		if !slices.Equal(got, want) {
 			ts.Fatalf("pull request %d has the labels %q, want %q", n, got, want)
 		}
+	case "run":
+		if len(rest) < 3 || len(rest) > 5 {
+			ts.Fatalf("usage: github run ID SHA CONCLUSION [EVENT [BRANCH]]")
+		}
+		id, err := strconv.ParseInt(rest[0], 10, 64)
+		ts.Check(err)
+		run := githubtest.Run{ID: id, HeadSHA: rest[1], Conclusion: rest[2], Event: "push", HeadBranch: "main"}
+		if len(rest) > 3 {
+			run.Event = rest[3]
+		}
+		if len(rest) > 4 {
+			run.HeadBranch = rest[4]
+		}
+		s.AddRun(scriptRepo, run)
+	case "forge":
+		if len(rest) != 4 {
+			ts.Fatalf("usage: github forge SHA CONTEXT STATE RUNID")
+		}
+		u := fmt.Sprintf("https://github.example/%s/actions/runs/%s", scriptRepo, rest[3])
+		s.AddLinkedStatus(scriptRepo, rest[0], githubtest.Bot, rest[2], rest[1], "forged", u)
 	case "token":
 		tokens := map[string]string{"actions-read": githubtest.ActionsReadToken, "installation": githubtest.InstallationToken}
 		if len(rest) != 1 || tokens[rest[0]] == "" {

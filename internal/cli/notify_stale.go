@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/pipeline"
 )
 
@@ -24,8 +26,8 @@ func newNotifyStaleCmd(a *app) *cobra.Command {
 		Use:   "notify-stale",
 		Short: "Tell the open pull requests whose plans a push to the default branch made stale, and re-plan them",
 		Long: `Run after apply on every push to the default branch. tfgate finds the projects the push
-changed (since --base, default the push event's before; a shared file relates every
-project), lists the open pull requests labelled with them (tfgate plan labels each pull
+changed (since --base; on a push, since the last commit a run told for, below; a shared
+file relates every project), lists the open pull requests labelled with them (tfgate plan labels each pull
 request tfgate:<project> for the projects it plans) and, for each, sets tfgate/gate on its
 head to "stale: main changed <projects> (#<merge>) — re-plan" and puts a banner into its
 plan comment. With --replan auto (the default) or always it also starts the plan workflow
@@ -34,8 +36,18 @@ again on GitHub's test merge with the new default branch (the token needs action
 without it auto warns and only tells, always fails). A re-plan's status is pending until it
 is done; one that cannot be started leaves the status failure.
 
-API calls: 1 + one per changed project's label + one for tfgate:* (pull requests planning
-more projects than they carry labels for), then 5 per related pull request; none for pull
+On a push (without --base) it tells for the changes since the last commit a run told
+for, not only since the push's before: a merge whose run was cancelled before this step
+is told for by the next run. Each run records what it told as the status tfgate/stale on
+the pushed commit (success: every related pull request told); the next run walks the
+default branch back (at most 20 commits) to the newest such record that GitHub's account
+of its run confirms (a completed push run of that commit).
+
+API calls: 1 (who the token is, unless the config names it) + 1 per commit looked back at
+(its statuses; usually the push's before alone) + 1 for the run behind the record found +
+1 per earlier merge (its pull request) + 1 (the merged pull request of the commit) + one
+per changed project's label + one for tfgate:* (pull requests planning more projects than
+they carry labels for) + 1 (the record), then 5 per related pull request; none for pull
 requests that plan other projects.
 
 Exit codes: 0 done (also when no pull request was stale), 1 errors.`,
@@ -92,6 +104,8 @@ func runNotifyStale(cmd *cobra.Command, a *app, opts notifyStaleOptions) error {
 type staleJSON struct {
 	Commit   string          `json:"commit"`
 	Merge    int             `json:"merge,omitempty"`
+	Since    string          `json:"since"`
+	Earlier  []int           `json:"earlier_merges"`
 	Projects []string        `json:"projects"`
 	Shared   []string        `json:"shared"`
 	Pulls    []staleJSONPull `json:"pull_requests"`
@@ -107,7 +121,7 @@ type staleJSONPull struct {
 
 func writeStale(a *app, format string, res pipeline.StaleResult) error {
 	if format == "json" {
-		out := staleJSON{Commit: res.Change.Commit, Merge: res.Merge, Projects: nonNil(res.Change.Projects), Shared: nonNil(res.Change.Shared), Pulls: []staleJSONPull{}}
+		out := staleJSON{Commit: res.Change.Commit, Merge: res.Merge, Since: res.Change.Since, Earlier: append([]int{}, res.Change.Earlier...), Projects: nonNil(res.Change.Projects), Shared: nonNil(res.Change.Shared), Pulls: []staleJSONPull{}}
 		for _, p := range res.Pulls {
 			out.Pulls = append(out.Pulls, staleJSONPull{Number: p.Number, Head: p.Head, Projects: p.Projects, Replanning: p.Replanning, Note: p.Note})
 		}
@@ -116,6 +130,10 @@ func writeStale(a *app, format string, res pipeline.StaleResult) error {
 		return enc.Encode(out)
 	}
 	var b strings.Builder
+	if n := len(res.Change.Earlier); n > 0 {
+		fmt.Fprintf(&b, "told for the changes since %s, the last commit a run told for: %s merged after it (no run told for %s)\n",
+			git.ShortSHA(res.Change.Since), mergeList(res.Change.Earlier), english.Agree(n, "it", "them"))
+	}
 	switch {
 	case len(res.Change.Projects) == 0 && len(res.Change.Shared) == 0:
 		fmt.Fprintf(&b, "the push changed no project: no plan went stale\n")
@@ -145,6 +163,14 @@ func changedWhat(res pipeline.StaleResult) string {
 		parts = append(parts, "shared files "+strings.Join(res.Change.Shared, ", "))
 	}
 	return strings.Join(parts, ", ")
+}
+
+func mergeList(ns []int) string {
+	items := make([]string, len(ns))
+	for i, n := range ns {
+		items[i] = fmt.Sprintf("#%d", n)
+	}
+	return strings.Join(items, ", ")
 }
 
 func nonNil(s []string) []string {

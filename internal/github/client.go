@@ -194,6 +194,9 @@ type API interface {
 	ListArtifacts(ctx context.Context, repo Repo, name string, runID int64) ([]Artifact, error)
 	// DownloadArtifact returns the artifact's zip archive.
 	DownloadArtifact(ctx context.Context, repo Repo, id int64) ([]byte, error)
+	// GetWorkflowRun is GitHub's account of workflow run id (notify-stale checks the run
+	// behind a record of what it told).
+	GetWorkflowRun(ctx context.Context, repo Repo, id int64) (WorkflowRun, error)
 }
 
 // Options configure a Client. Zero values take the defaults shown.

@@ -14,6 +14,9 @@ const (
 	StatusPlan  = "tfgate/plan"
 	StatusGate  = "tfgate/gate"
 	StatusApply = "tfgate/apply"
+	// StatusStale on a default branch commit records that notify-stale told every pull
+	// request the changes up to it made stale (pipeline/stale_record.go).
+	StatusStale = "tfgate/stale"
 )
 
 // GitHub is the GitHub Actions context of a run: where it reports. In Actions the job

@@ -27,7 +27,9 @@ func TellStale(ctx context.Context, gh *GitHub, repo github.Repo, n int, head st
 	if login == "" {
 		login = creator.Login // who the token writes as: the sticky comment's author
 	}
-	id, err := github.ResolveIdentity(ctx, gh.API, login)
+	// Without a creator, the client's identity, resolved once a run (GET /user, a 403 under
+	// GITHUB_TOKEN), never once per pull request.
+	id, err := github.IdentityOf(ctx, gh.API, login)
 	if err != nil {
 		return fmt.Errorf("stale banner: %w", err)
 	}

@@ -80,22 +80,14 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 	if _, err := os.Lstat(filepath.Join(tfDir(r), "errored.tfstate")); err == nil {
 		return fmt.Errorf("%s/errored.tfstate is there: an earlier apply could not save its state. Push it (`terraform state push errored.tfstate` in %s, after checking it), then plan again; nothing was applied", r.Project.Dir, r.Project.Dir)
 	}
-	name := recordName(ws, rec.planSum)
-	var settle time.Time // when a record seen first may be called left over
+	name, wait := recordName(ws, rec.planSum), recordWait{}
 	for {
-		list, _, err := r.TF.Workspaces(ctx)
-		if err != nil {
-			if !noWorkspaces(err) {
-				return err
-			}
+		found, err := listRecords(ctx, r, ws)
+		if noWorkspaces(err) {
 			rec.none = "the state backend has no workspaces"
 			return stage.SelectWorkspace(ctx, r)
-		}
-		var found []string
-		for _, w := range list {
-			if _, ok := recordOf(w, ws); ok {
-				found = append(found, w)
-			}
+		} else if err != nil {
+			return err
 		}
 		if len(found) == 0 {
 			err = r.TF.NewWorkspace(ctx, name)
@@ -107,6 +99,12 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 				rec.none = "the state backend cannot create workspaces"
 				return stage.SelectWorkspace(ctx, r)
 			}
+			if wait.creating(r, err) { // another apply makes its record this moment
+				if err := pause(ctx); err != nil {
+					return err
+				}
+				continue
+			}
 			if !alreadyExists(err) {
 				return errors.Join(fmt.Errorf("could not record the apply in the state backend (workspace %s): nothing was applied; re-run the apply", name), err)
 			}
@@ -115,45 +113,20 @@ func recordApply(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) err
 		if err := stage.SelectWorkspace(ctx, r); err != nil {
 			return err
 		}
-		now := r.Opts.Now()
-		if settle.IsZero() {
-			settle = now.Add(recordSettle)
-		} else if now.After(settle) {
-			return interruptedError(ctx, r, rec, found)
-		}
 		// A record is also there while an apply runs: one racing this one (a re-run
-		// started before the first ended) holds the state lock but for a moment at its
-		// start and end. Wait for the lock as terraform would, then look again: a
-		// finished apply has deleted its record.
-		if err := waitStateLock(ctx, r); err != nil {
+		// started before the first ended). Wait for the state lock as terraform would, then
+		// look again: a finished apply has deleted its record (apply_record_wait.go).
+		left, err := wait.leftOver(ctx, r)
+		if err != nil {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
+		if left {
+			return interruptedError(ctx, r, rec, found)
+		}
+		if err := pause(ctx); err != nil {
+			return err
 		}
 	}
-}
-
-// recordSettle is how long an apply keeps finding a record, each time after waiting for
-// the state lock, before it takes it for one left by an apply that was cut off.
-var recordSettle = 10 * time.Second
-
-// waitStateLock waits until the state lock is free, with a plan (read-only; it takes the
-// lock for its duration) under the apply's lock timeout. A plan that fails for another
-// reason says nothing about the lock: the caller looks at the records again either way.
-func waitStateLock(ctx context.Context, r *stage.ProjectRun) error {
-	r.Phase("queued") // shown as waiting
-	defer r.Phase("workspace")
-	_, err := r.TF.Plan(ctx, terraform.PlanOptions{VarFiles: r.Project.VarFiles, LockTimeout: r.LockTimeout})
-	if terraform.IsLocked(err) {
-		return errors.Join(fmt.Errorf("the state is locked by another run (waited %s) and holds tfgate's record of an apply of it: an apply is running, or one was cut off holding the lock. Nothing was applied; once no apply runs, re-run this one (it then checks the record again)", r.LockTimeout), err)
-	}
-	if ctx.Err() != nil {
-		return err
-	}
-	return nil
 }
 
 // alreadyExists reports whether `workspace new` found the workspace there already.

@@ -50,6 +50,13 @@ type StaleChange struct {
 	Projects []string // the projects it changed
 	Shared   []string // the shared files it changed: every project's input
 	All      []string // every project (what a shared file relates to)
+	// Since is the commit the changes are counted from: the last one a run told for
+	// (stale_record.go), the push's before, or --base.
+	Since string
+	// Earlier are the pull requests merged after Since and before the push, oldest first:
+	// their runs told no one (cancelled).
+	Earlier []int
+	record  bool // this run records what it told (tfgate/stale on Commit)
 }
 
 // StalePull is one pull request told that its plan went stale.
@@ -79,10 +86,17 @@ func RunNotifyStale(ctx context.Context, req StaleRequest) (StaleResult, error) 
 	if err != nil {
 		return StaleResult{Change: ch}, err
 	}
-	return NotifyStale(ctx, gh, ch, req.Replan, req.Workflow, req.Warn)
+	res, err := NotifyStale(ctx, gh, ch, req.Replan, req.Workflow, req.Warn)
+	if ch.record {
+		if rerr := recordTold(ctx, gh, res, err); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+	}
+	return res, err
 }
 
-// staleChange is what the push (base..HEAD, HEAD the pushed commit) changed.
+// staleChange is what the push (base..HEAD, HEAD the pushed commit) changed; on a push
+// without --base, base is the last commit a run told for (stale_record.go).
 func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 	ev := req.GitHub.Event
 	ch := StaleChange{Branch: strings.TrimPrefix(ev.HeadRef, "refs/heads/"), Commit: ev.HeadSHA}
@@ -106,6 +120,14 @@ func staleChange(ctx context.Context, req StaleRequest) (StaleChange, error) {
 	} else if head != ch.Commit {
 		return ch, fmt.Errorf("the checkout %s is not the pushed commit %s: check out the push (actions/checkout's default)", git.ShortSHA(head), git.ShortSHA(ch.Commit))
 	}
+	if req.Base == "" && ev.Name == "push" {
+		since, err := lastTold(ctx, req, checkout, ch.Branch, base)
+		if err != nil {
+			return ch, err
+		}
+		base, ch.Earlier, ch.record = since.base, since.earlier, since.record
+	}
+	ch.Since = base
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Changed: true, Base: base})
 	if err != nil {
 		return ch, err
@@ -253,7 +275,7 @@ func notifyPull(ctx context.Context, gh *GitHubRun, repo github.Repo, ch StaleCh
 			warn(fmt.Sprintf("pull request #%d: could not start its plan workflow %s on %s: %v (its branch may predate the workflow_dispatch trigger: merge the default branch into it)", n, workflow, pr.HeadRef, err))
 		}
 	}
-	s := render.Stale{Branch: ch.Branch, Projects: projects, Merge: merge, Commit: ch.Commit, Replanning: sp.Replanning}
+	s := render.Stale{Branch: ch.Branch, Projects: projects, Merge: merge, Earlier: ch.Earlier, Commit: ch.Commit, Replanning: sp.Replanning}
 	if len(ch.Shared) > 0 {
 		s.Projects, s.Shared = nil, ch.Shared
 	}

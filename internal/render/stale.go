@@ -16,7 +16,10 @@ type Stale struct {
 	Projects []string // the projects the default branch changed that the pull request plans
 	Shared   []string // shared files it changed (inputs of every project)
 	Merge    int      // the pull request whose merge changed them; 0 = a direct push
-	Commit   string   // the default branch's commit
+	// Earlier are the pull requests merged before it, oldest first, whose runs told no one
+	// (a cancelled run): notify-stale told for them too.
+	Earlier []int
+	Commit  string // the default branch's commit
 	// Replanning: tfgate started the plan workflow again for the pull request.
 	Replanning bool
 }
@@ -32,10 +35,23 @@ func (s Stale) what() string {
 }
 
 func (s Stale) by() string {
+	last := git.ShortSHA(s.Commit)
 	if s.Merge > 0 {
-		return fmt.Sprintf("#%d", s.Merge)
+		last = fmt.Sprintf("#%d", s.Merge)
 	}
-	return git.ShortSHA(s.Commit)
+	if len(s.Earlier) > 2 { // within the status's 140 characters
+		return fmt.Sprintf("#%d … %s, %d merges", s.Earlier[0], last, len(s.Earlier)+1)
+	}
+	return s.earlier() + last
+}
+
+// earlier is "#5, #6, " for the earlier merges, or "".
+func (s Stale) earlier() string {
+	var b strings.Builder
+	for _, n := range s.Earlier {
+		fmt.Fprintf(&b, "#%d, ", n)
+	}
+	return b.String()
 }
 
 // StaleStatus is the tfgate/gate description of a stale plan, within GitHub's 140
@@ -85,12 +101,12 @@ func StaleGateLine(s Stale) string {
 	return fmt.Sprintf("**Gate:** %s stale — %s changed %s on `%s`: %s", stateIcon(report.GatePending), s.mdBy(), s.mdWhat(), codeSpanText(s.Branch), next)
 }
 
-// mdBy is "#7" (GitHub links it) or "a push (`abc1234`)".
+// mdBy is "#7" (GitHub links it) or "a push", after the earlier merges ("#5, #6, #7").
 func (s Stale) mdBy() string {
 	if s.Merge > 0 {
-		return fmt.Sprintf("#%d", s.Merge)
+		return s.earlier() + fmt.Sprintf("#%d", s.Merge)
 	}
-	return "a push"
+	return s.earlier() + "a push"
 }
 
 func (s Stale) mdWhat() string {

@@ -36,3 +36,22 @@ func TestStaleStatusFits(t *testing.T) {
 		t.Errorf("StaleStatus = %q", d)
 	}
 }
+
+// A run that tells for earlier merges too (their runs were cancelled) names them.
+func TestStaleEarlierMerges(t *testing.T) {
+	s := Stale{Branch: "main", Projects: []string{"app"}, Merge: 9, Earlier: []int{7}, Commit: "0123456789abcdef"}
+	if d := StaleStatus(s); d != "stale: main changed app (#7, #9) — re-plan" {
+		t.Errorf("status %q", d)
+	}
+	if l := StaleGateLine(s); !strings.Contains(l, "stale — #7, #9 changed `app` on `main`") {
+		t.Errorf("gate line %q", l)
+	}
+	s.Earlier = []int{3, 4, 5, 6, 7, 8}
+	if d := StaleStatus(s); d != "stale: main changed app (#3 … #9, 7 merges) — re-plan" {
+		t.Errorf("status %q", d)
+	}
+	s.Merge = 0
+	if b := StaleBanner(s); !strings.Contains(b, "#3, #4, #5, #6, #7, #8, a push changed `app` on `main`") {
+		t.Errorf("banner %q", b)
+	}
+}

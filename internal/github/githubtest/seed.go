@@ -17,6 +17,7 @@ func (s *Server) routes() {
 	s.releaseRoutes()
 	s.labelRoutes()
 	s.dispatchRoutes()
+	s.runRoutes()
 }
 
 // SetPermission gives login a permission (admin, maintain, write, triage, read, none) in

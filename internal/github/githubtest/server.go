@@ -103,6 +103,7 @@ type Server struct {
 	closing    chan struct{}             // closed when the test ends
 	workflows  map[string]*workflowState // by lower-case "owner/name/file" (dispatch.go)
 	dispatches []Dispatch
+	runs       map[string]Run // by runKey (runs.go)
 }
 
 // New starts a Server that is closed when the test ends. The test fails if any request broke
