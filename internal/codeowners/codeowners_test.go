@@ -132,3 +132,24 @@ func TestOwnerKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchOddNames: a path may hold newlines and any other byte but "/" (git allows
+// them): a file named so is owned as any other, never left without its owners.
+func TestMatchOddNames(t *testing.T) {
+	file := Parse("/network/ @acme/platform\ndocs/* @docs\n*.tf @tf\n")
+	for path, line := range map[string]int{
+		"network/a\n::error::x.txt": 1,
+		"network/sub\ndir/main.tf":  3,
+		"network/sub\ndir/x":        1,
+		"docs/a\nb.md":              2,
+		"x\n/network/y":             0,
+	} {
+		got := 0
+		if r := file.Match(path); r != nil {
+			got = r.Line
+		}
+		if got != line {
+			t.Errorf("%q: line %d, want %d", path, got, line)
+		}
+	}
+}

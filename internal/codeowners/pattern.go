@@ -29,6 +29,7 @@ func compile(pattern string) (*regexp.Regexp, string) {
 	}
 	segs := strings.Split(p, "/")
 	var b strings.Builder
+	b.WriteString("(?s)") // a path may hold any byte but "/" and NUL, newlines too: "." matches them
 	if anchored {
 		b.WriteString("^")
 	} else {

@@ -142,7 +142,7 @@ func (a *runFacts) loadRuleEngines(ctx context.Context) ([]ruleEngine, error) {
 			return nil, err
 		}
 		if pols.Engine != nil {
-			out = append(out, ruleEngine{pols: pols, rev: rev})
+			out = append(out, ruleEngine{pols: pols.WithMoved(a.moved), rev: rev})
 		}
 	}
 	return out, nil

@@ -51,6 +51,7 @@ type runFacts struct {
 	// (for the policies).
 	ruleRevs []string
 	changed  []string
+	moved    map[string]string // stage.Selection.MovedFrom: policies judge a moved project by its base name
 	targets  []target
 	owners   ownerFacts // for the owner needs (owners.go)
 }

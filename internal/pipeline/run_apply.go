@@ -243,7 +243,7 @@ func (a *review) selectTargets(ctx context.Context, baseRev, head string) (stage
 		return sel, err
 	}
 	a.run.Base, a.run.MergeBase, a.run.Notes = "", git.ShortSHA(sel.MergeBase), sel.Notes
-	a.changed = sel.Files
+	a.changed, a.moved = sel.Files, sel.MovedFrom
 	projects := sel.Projects
 	if len(a.req.Names) > 0 {
 		if projects, err = pick(projects, a.req.Names); err != nil {

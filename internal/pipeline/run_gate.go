@@ -164,7 +164,11 @@ func (a *runFacts) gateTargets(ctx context.Context) error {
 	if err := a.readOwners(ctx, []string{baseRev}); err != nil {
 		return err
 	}
-	if _, err := checkout.Head(ctx); err != nil {
+	if a.queue == "" {
+		if err := a.gateCheckout(ctx, checkout); err != nil {
+			return err
+		}
+	} else if _, err := checkout.Head(ctx); err != nil {
 		return err
 	}
 	sel, err := stage.Select(ctx, stage.SelectOptions{Root: a.Root, Config: a.Config, ConfigFile: a.ConfigFile, Changed: true, Base: baseRev})

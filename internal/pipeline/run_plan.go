@@ -156,6 +156,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		base = req.Base
 	}
 	pols, err := loadRunPolicies(ctx, req, base, sel.Files)
+	pols = pols.WithMoved(sel.MovedFrom)
 	if err != nil {
 		return run, err
 	}

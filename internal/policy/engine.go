@@ -147,7 +147,9 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 	}
 	e.inputKeys = inputKeysRead(compiler)
 	if e.inputKeys != nil && (len(e.approvals) > 0 || readsRisk(compiler)) {
-		e.inputKeys["resource_changes"] = true // data.tfgate.risk is counted from them
+		for _, k := range riskKeys { // data.tfgate.risk is counted from them
+			e.inputKeys[k] = true
+		}
 	}
 	return e, nil
 }

@@ -19,7 +19,9 @@ type Risk struct {
 	ResourceTypes []string `json:"resource_types"`
 	// TagsOnly is true when something changes and every change is an in-place update of
 	// tags or labels alone (tags, tags_all, labels, effective_labels, terraform_labels): nothing created, destroyed or
-	// otherwise modified, and no other value unknown until apply.
+	// otherwise modified, and no other value unknown until apply. Any other change the
+	// plan makes (otherChange: a resource forgotten, imported or moved, an output changed,
+	// an action invoked, a change deferred) makes it false.
 	TagsOnly bool `json:"tags_only"`
 }
 
@@ -37,7 +39,7 @@ func RiskOf(plan ast.Value) Risk {
 			changes, _ = t.Value.(*ast.Array)
 		}
 	}
-	tagsOnly := true
+	tagsOnly := !otherChange(obj)
 	seen := map[string]bool{}
 	for i := 0; changes != nil && i < changes.Len(); i++ {
 		rc, _ := changes.Elem(i).Value.(ast.Object)
@@ -46,6 +48,7 @@ func RiskOf(plan ast.Value) Risk {
 		}
 		change, _ := get(rc, "change").(ast.Object)
 		acts := actions(change)
+		tagsOnly = tagsOnly && !stateChange(rc, change)
 		switch {
 		case len(acts) == 2 && slices.Contains(acts, "delete") && slices.Contains(acts, "create"):
 			r.Replaces++
@@ -56,8 +59,11 @@ func RiskOf(plan ast.Value) Risk {
 			tagsOnly = tagsOnly && tagsOnlyUpdate(change)
 		case slices.Equal(acts, []string{"delete"}):
 			r.Deletes++
+		case slices.Equal(acts, []string{"no-op"}) || slices.Equal(acts, []string{"read"}):
+			continue // not a change
 		default:
-			continue // no-op, read, or nothing known: not a change
+			tagsOnly = false // forget, create then forget, or unknown: not counted, never tags only
+			continue
 		}
 		if t := str(rc, "type"); !seen[t] {
 			seen[t] = true

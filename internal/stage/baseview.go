@@ -163,6 +163,7 @@ func withBaseView(root string, sel *Selection, files, committed []string) {
 			continue
 		}
 		for _, k := range cps {
+			movedFrom(sel, sel.All[k], t.Project)
 			if _, ok := chosen[k]; !ok {
 				chosen[k] = t.File
 				sel.ByBase = append(sel.ByBase, sel.All[k].Name)

@@ -50,6 +50,7 @@ type Policies struct {
 	// config: policies see the project as the base knows it, so a change cannot rename
 	// itself out of a per-project rule. nil when policies come from the working tree.
 	baseNames map[string]string
+	moved     map[string]string // Selection.MovedFrom
 }
 
 // ProjectName is the name policies know the project by: its name in the base commit's
@@ -60,6 +61,9 @@ func (p Policies) ProjectName(name, dir, workspace string) string {
 		return name
 	}
 	if base, ok := p.baseNames[dirKey(dir, workspace)]; ok {
+		return base
+	}
+	if base, ok := p.moved[name+"\x00"+workspace]; ok {
 		return base
 	}
 	return dir

@@ -61,6 +61,11 @@ type Selection struct {
 	// Vanished are base projects the change touches that no project of the change stands
 	// for: the review covers them, nothing plans them.
 	Vanished []Vanished
+	// MovedFrom names, for each project the change moved (a counterpart of a base project
+	// in another directory: the same name, or the same state address), the base project's
+	// name, by "name\x00workspace": the policies judge it as the base knows it
+	// (Policies.WithMoved).
+	MovedFrom map[string]string
 	// Shared are the changed files that belong to no project in either view and that the
 	// base's ignore globs do not mark inert: terraform may read them, so the change needs a
 	// review.
