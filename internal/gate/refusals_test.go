@@ -87,6 +87,8 @@ func TestEveryCodeHasACase(t *testing.T) {
 			"a plan of the merge made now (apply.verify: replan) differs from the reviewed plan: the reviewed plan would create a.x, a plan now leaves it; the reviewed plan is not what terraform would do: plan it again"},
 		{CodeLeftOut, LeftOut([]string{"net", "dns"}, map[string]bool{"dns": true}),
 			"it depends on dns, which this merge changed too and this run does not apply: apply dns with it (or name no projects)"},
+		{CodeAppliedFirst, []Reason{AppliedFirst(EarlierApply{PR: 5, Commit: mergeSHA})},
+			"the reviewed plan is stale: #5 was applied first in this run (merge 9f8e7d6, which no run had applied when this plan was made) and changed the project's state since it was planned. Nothing was applied; plan the project again in a new pull request"},
 		{CodeQueueGroup, []Reason{queueGroup("the merge group's commits cannot be listed: 404")}, "merge queue group: the merge group's commits cannot be listed: 404"},
 		{CodeGroupRefused, []Reason{GroupRefused([]Refusal{{Name: "net", Reasons: []string{"needs 1 more approval", "x"}}, {Name: "dns"}})},
 			"the merge queue group that landed it is refused (net: needs 1 more approval; dns): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again"},

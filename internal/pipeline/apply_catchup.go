@@ -246,15 +246,17 @@ func earlierOutcome(e earlierRun) string {
 	return strings.Join(parts, ", ")
 }
 
-// earlierErr is what the caught-up merges add to the run's error: a failure (exit 1) or
-// refusals (exit 4, ErrGateRefused), combined with the pushed commit's own so that a
-// failure anywhere wins.
+// earlierErr is what the caught-up merges add to the run's error: a failure (exit 1;
+// ErrUnfinished when it is only projects that did not finish) or refusals (exit 4,
+// ErrGateRefused), combined with the pushed commit's own so that a failure anywhere wins.
 func (a *review) earlierErr(head error) error {
 	var failed, refused []string
+	stopped := head != nil && !errors.Is(head, ErrGateRefused) // else only projects did not finish
 	for _, e := range a.earlier {
 		label := fmt.Sprintf("the earlier merge %s (#%d)", git.ShortSHA(e.run.Commit), e.run.PR)
 		switch {
 		case e.err != nil && !errors.Is(e.err, ErrGateRefused):
+			stopped = true
 			failed = append(failed, label+": "+e.err.Error())
 		case len(e.run.Unfinished()) > 0:
 			failed = append(failed, label+": "+earlierOutcome(e))
@@ -267,6 +269,9 @@ func (a *review) earlierErr(head error) error {
 		msg := strings.Join(failed, "; ")
 		if head != nil {
 			msg = head.Error() + "; " + msg
+		}
+		if !stopped {
+			return unfinishedErr(msg)
 		}
 		return errors.New(msg)
 	case len(refused) > 0:
