@@ -16,17 +16,17 @@ import (
 
 // appliedFirst is the latest earlier merge of this run that applied project p (a plan it
 // applied, not one found applied before), if any.
-func (a *review) appliedFirst(p project.Project) (gate.EarlierApply, bool) {
+func (a *review) appliedFirst(p project.Project) (gate.Merge, bool) {
 	for i := len(a.earlier) - 1; i >= 0; i-- {
 		r := a.earlier[i].run
 		for _, q := range r.Projects {
 			if q.Name == p.Name && q.Workspace == p.Workspace && q.Status == report.StatusApplied &&
 				(q.Apply == nil || q.Apply.Already == "") {
-				return gate.EarlierApply{PR: r.PR, Commit: r.Commit}, true
+				return gate.Merge{PR: r.PR, Commit: r.Commit}, true
 			}
 		}
 	}
-	return gate.EarlierApply{}, false
+	return gate.Merge{}, false
 }
 
 // refuseAppliedFirst turns out, which failed because terraform found its plan stale
