@@ -79,6 +79,19 @@ type Manifest struct {
 	Policy *PolicyVerdict `json:"policy,omitempty"`
 	// Encrypted: the plan lives in bundle.age (Seal), not in plan.tfplan.
 	Encrypted bool `json:"encrypted,omitempty"`
+	// Unapplied are the merges of the default branch planned on that changed this project
+	// and that no tfgate run had applied when it was planned: the plan is of the state
+	// before their apply, stale once they are applied. UnappliedUnknown says why that could
+	// not be told ("" = it was, or the plan was not of a pull request on GitHub).
+	Unapplied        []UnappliedMerge `json:"unapplied,omitempty"`
+	UnappliedUnknown string           `json:"unapplied_unknown,omitempty"`
+}
+
+// UnappliedMerge is a pull request's merge on the default branch that no tfgate run had
+// applied when a plan was made on it.
+type UnappliedMerge struct {
+	PR     int    `json:"pr"`
+	Commit string `json:"commit"`
 }
 
 // PolicyVerdict is the policy result the plan was reviewed with.

@@ -65,6 +65,11 @@ func (m Manifest) check() error {
 			return bad("%s %q holds control characters", name, clip(v))
 		}
 	}
+	for _, u := range m.Unapplied {
+		if u.PR <= 0 || !commitHex.MatchString(u.Commit) {
+			return bad("unapplied merge #%d %q is not a pull request's merge commit", u.PR, clip(u.Commit))
+		}
+	}
 	for p, sum := range m.Inputs {
 		if !localSlashPath(p) {
 			return bad("input %q is not a path inside the repository", clip(p))

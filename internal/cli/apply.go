@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -100,12 +99,14 @@ func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) err
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
 	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
+	var earlier []report.Run // the caught-up merges' runs, for the last line
 	run, err := pipeline.RunApply(ctx, pipeline.ApplyRequest{
 		Env: env, Names: opts.Projects, PR: opts.PR,
 		Plans: store, PlanKey: key, DryRun: opts.DryRun, Freeze: a.getenv("TFGATE_FREEZE"),
 		GitHub: gh, AuditLog: opts.AuditLog, CatchUp: opts.CatchUp,
 		UnsavedStateDir: unsavedStateDir(a, opts.UnsavedState), StatePushWait: opts.StatePushWait,
 		CaughtUp: func(r report.Run) { // an earlier merge's run: its report first
+			earlier = append(earlier, r)
 			if werr := writeRun(a, opts.Format, r, gh != nil && gh.Env.Actions); werr != nil {
 				a.warn("the report of the earlier merge " + r.Commit + ": " + werr.Error())
 			}
@@ -118,27 +119,29 @@ func runApply(cmd *cobra.Command, a *app, opts applyOptions, col *collector) err
 			err = werr
 		}
 	}
-	return applyOutcome(run, err)
+	return applyOutcome(append(earlier, run), err)
 }
 
-// applyOutcome: errors first (a project that failed, or a run that could not finish), then
-// refusals (exit 4).
-func applyOutcome(r report.Run, err error) error {
+// applyOutcome: errors first (a run that could not finish, a project that did not), then
+// refusals (exit 4). The last line counts every refused and unfinished project of every
+// run (the caught-up merges' first, then the pushed commit's).
+func applyOutcome(runs []report.Run, err error) error {
+	line, failed := render.ApplyOutcome(runs)
 	refused := errors.Is(err, pipeline.ErrGateRefused)
-	if err != nil && !refused {
-		return err
-	}
-	if failed := r.Unfinished(); len(failed) > 0 {
-		names := make([]string, len(failed))
-		for i, p := range failed {
-			names[i] = p.Name + " (" + strings.ReplaceAll(string(p.Status), "_", " ") + ")"
+	switch {
+	case err != nil && !refused && !errors.Is(err, pipeline.ErrUnfinished):
+		if line != "" {
+			return fmt.Errorf("%w; %s", err, line)
 		}
-		return fmt.Errorf("%d of %d projects did not apply: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
-	}
-	if refused {
+		return err
+	case failed:
+		return errors.New(line)
+	case line != "":
+		return withCode(ExitGateRefused, errors.New(line))
+	case refused:
 		return withCode(ExitGateRefused, err)
 	}
-	return nil
+	return err
 }
 
 // planKey is TFGATE_PLAN_KEY, masked from now on; a short one is refused.

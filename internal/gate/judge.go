@@ -69,8 +69,8 @@ func (v Verdict) blocks() bool {
 // Judgement is the gate's answer for one project from everything judged of it.
 type Judgement struct {
 	Reasons []Reason // every reason it may not apply, each text once; none = it may
-	// Pending: refused, and more reviews can lift every reason (none was found of its
-	// bundle, plan file or merge).
+	// Pending: refused, and more reviews (or waiting: PlannedUnapplied) can lift every
+	// reason (none that blocks was found of its bundle, plan file or merge).
 	Pending bool
 	// Approvers and PolicyOverriddenBy are its verdict's under the first rules.
 	Approvers, PolicyOverriddenBy []string
@@ -81,7 +81,7 @@ type Judgement struct {
 // come from (verdicts, the first the rules proper): the gate must hold under every one.
 func Judge(name string, problems []Reason, verdicts []Verdict) Judgement {
 	j := Judgement{Reasons: slices.Clone(problems)}
-	pending := len(problems) == 0
+	pending := !slices.ContainsFunc(problems, func(r Reason) bool { return !r.Pending }) // (PlannedUnapplied's is pending)
 	for k, v := range verdicts {
 		for _, pv := range v.Projects {
 			if pv.Name != name {

@@ -87,6 +87,12 @@ func TestEveryCodeHasACase(t *testing.T) {
 			"a plan of the merge made now (apply.verify: replan) differs from the reviewed plan: the reviewed plan would create a.x, a plan now leaves it; the reviewed plan is not what terraform would do: plan it again"},
 		{CodeLeftOut, LeftOut([]string{"net", "dns"}, map[string]bool{"dns": true}),
 			"it depends on dns, which this merge changed too and this run does not apply: apply dns with it (or name no projects)"},
+		{CodeAppliedFirst, []Reason{AppliedFirst(Merge{PR: 5, Commit: mergeSHA})},
+			"the reviewed plan is stale: #5 was applied first in this run (merge 9f8e7d6, which no run had applied when this plan was made) and changed the project's state since it was planned. Nothing was applied; plan the project again in a new pull request"},
+		{CodeUnappliedBase, PlannedUnapplied([]Merge{{PR: 2, Commit: mergeSHA}}),
+			"planned while #2 (merge 9f8e7d6) waited to be applied: the plan is of the state before its apply, so apply would refuse it as stale; plan it again once it is applied (tfgate notify-stale re-plans it), or push"},
+		{CodeUnappliedUnknown, UnappliedUnknown("GitHub said 502"),
+			"the plan could not tell whether the default branch it was planned on was applied (GitHub said 502); plan it again (push, or re-run the plan workflow)"},
 		{CodeQueueGroup, []Reason{queueGroup("the merge group's commits cannot be listed: 404")}, "merge queue group: the merge group's commits cannot be listed: 404"},
 		{CodeGroupRefused, []Reason{GroupRefused([]Refusal{{Name: "net", Reasons: []string{"needs 1 more approval", "x"}}, {Name: "dns"}})},
 			"the merge queue group that landed it is refused (net: needs 1 more approval; dns): a group lands as one, so none of it applies until every pull request in it passes; get the approvals and run apply again"},
@@ -413,5 +419,25 @@ func TestJudge(t *testing.T) {
 		if !slices.Equal(got, c.want) || j.Pending != c.pending || !slices.Equal(j.Approvers, c.approvers) {
 			t.Errorf("%s: got %q (pending %v, approvers %v), want %q (pending %v, approvers %v)", c.name, got, j.Pending, j.Approvers, c.want, c.pending, c.approvers)
 		}
+	}
+}
+
+// A plan made while a merge that changed its project waited to be applied is pending, not
+// blocked: waiting (and the re-plan after it) lifts it; an unknown blocks.
+func TestPlannedUnappliedIsPending(t *testing.T) {
+	j := Judge("b", PlannedUnapplied([]Merge{{PR: 2, Commit: mergeSHA}}), nil)
+	if !j.Pending || len(j.Reasons) != 1 {
+		t.Errorf("Judge = %+v, want pending with one reason", j)
+	}
+	if j := Judge("b", append(PlannedUnapplied([]Merge{{PR: 2, Commit: mergeSHA}}), UnappliedUnknown("x")...), nil); j.Pending {
+		t.Errorf("Judge = %+v, want blocked", j)
+	}
+	if PlannedUnapplied(nil) != nil || UnappliedUnknown("") != nil {
+		t.Error("no merges, no reason")
+	}
+	note := UnappliedNote(map[string][]Merge{"b": {{PR: 2, Commit: mergeSHA}}, "c": {{PR: 2, Commit: mergeSHA}}}, []string{"a", "b", "c"})
+	want := "Planned on a default branch with 1 merge that no tfgate run has applied yet: #2 (merge 9f8e7d6) changed b, c. These plans are of the state before its apply, and apply will refuse them as stale: tfgate/gate stays pending until they are planned again once it is applied (tfgate notify-stale re-plans them then, or push)."
+	if note != want {
+		t.Errorf("UnappliedNote =\n%s\nwant\n%s", note, want)
 	}
 }

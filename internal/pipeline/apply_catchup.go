@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/config"
@@ -119,31 +120,43 @@ func (a *review) applyEarlier(ctx context.Context, checkout git.Git, m earlierMe
 }
 
 // unapplied walks the default branch back from the commit before the push to the last
-// commit tfgate handled, and returns the pull requests' merges in between, oldest first.
-// Commits that are no pull request's merge (a direct push, the first commit) are passed
-// over: a direct push is never applied, its own run refuses it.
+// commit tfgate handled, and returns the pull requests' merges in between, oldest first
+// (unappliedFrom).
 func (a *review) unapplied(ctx context.Context, checkout git.Git) ([]earlierMerge, error) {
 	req := a.req
-	gh := req.GitHub
-	from := gh.Event.BaseSHA
-	chain, err := checkout.History(ctx, from, req.CatchUp+1)
-	if err != nil {
-		return nil, fmt.Errorf("the commit before the push, %s, is not in this clone: apply looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", git.ShortSHA(from), err)
-	}
 	id, err := a.whoAmI(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var found []earlierMerge // newest first
+	from := req.GitHub.Event.BaseSHA
+	found, chain, err := a.unappliedFrom(ctx, checkout, id, from, req.CatchUp)
+	if err == nil && chain != nil {
+		return nil, fmt.Errorf("no commit among the last %d of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
+			"Apply the ones that were not with `tfgate apply --pr N` (workflow_dispatch), then re-run this one with --catch-up=0 — or, if tfgate is new to this repository and nothing is missing, re-run this one with --catch-up=0: its status becomes the starting point; --catch-up N looks further back",
+			req.CatchUp, git.ShortSHA(chain[0]), git.ShortSHA(chain[req.CatchUp-1]), id.Login)
+	}
+	return found, err
+}
+
+// unappliedFrom walks the default branch back from commit from (included) to the last
+// commit tfgate (id) handled, and returns the pull requests' merges in between, oldest
+// first: what no run applied. Commits that are no pull request's merge (a direct push, the
+// first commit) are passed over: a direct push is never applied, its own run refuses it.
+// When none of bound commits was handled, tooFar is the chain looked at (tfgate cannot
+// tell which were applied) and found is nil. Apply's catch-up and a plan's look at what it
+// is planned on (plan_unapplied.go) are this one walk.
+func (a *runFacts) unappliedFrom(ctx context.Context, checkout git.Git, id github.Identity, from string, bound int) (found []earlierMerge, tooFar []string, err error) {
+	chain, err := checkout.History(ctx, from, bound+1)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the commit %s is not in this clone: tfgate looks back from it for merges no run applied; fetch the history (actions/checkout with fetch-depth: 0): %w", git.ShortSHA(from), err)
+	}
 	for i, c := range chain {
-		if i == req.CatchUp {
-			return nil, fmt.Errorf("no commit among the last %d of the default branch before this push (%s back to %s) has a tfgate/apply status of success or failure set by %s: tfgate cannot tell which of their merges were applied, so it applies none, this one included. "+
-				"Apply the ones that were not with `tfgate apply --pr N` (workflow_dispatch), then re-run this one with --catch-up=0 — or, if tfgate is new to this repository and nothing is missing, re-run this one with --catch-up=0: its status becomes the starting point; --catch-up N looks further back",
-				req.CatchUp, git.ShortSHA(chain[0]), git.ShortSHA(chain[req.CatchUp-1]), id.Login)
+		if i == bound {
+			return nil, chain, nil
 		}
 		handled, err := a.handled(ctx, id, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if handled {
 			if n := len(found); n > 0 && found[n-1].base == "" {
@@ -151,9 +164,9 @@ func (a *review) unapplied(ctx context.Context, checkout git.Git) ([]earlierMerg
 			}
 			break
 		}
-		pulls, err := gh.API.ListCommitPulls(ctx, a.repo, c)
+		pulls, err := a.gh.API.ListCommitPulls(ctx, a.repo, c)
 		if err != nil {
-			return nil, fmt.Errorf("find the pull request of commit %s (catching up merges no run applied): %w", git.ShortSHA(c), err)
+			return nil, nil, fmt.Errorf("find the pull request of commit %s (looking for merges no run applied): %w", git.ShortSHA(c), err)
 		}
 		merge, within := 0, false
 		for _, pr := range pulls {
@@ -179,15 +192,12 @@ func (a *review) unapplied(ctx context.Context, checkout git.Git) ([]earlierMerg
 		// shallow clone was refused above.
 		parent, err := checkout.Commit(ctx, found[n-1].commit+"^1")
 		if err != nil {
-			return nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", git.ShortSHA(found[n-1].commit))
+			return nil, nil, fmt.Errorf("commit %s has no parent in this clone: fetch the history (actions/checkout with fetch-depth: 0)", git.ShortSHA(found[n-1].commit))
 		}
 		found[n-1].base = parent
 	}
-	out := make([]earlierMerge, len(found))
-	for i, m := range found {
-		out[len(found)-1-i] = m
-	}
-	return out, nil
+	slices.Reverse(found)
+	return found, nil, nil
 }
 
 // handled reports whether a tfgate run set tfgate/apply on commit sha to a verdict.
@@ -246,15 +256,17 @@ func earlierOutcome(e earlierRun) string {
 	return strings.Join(parts, ", ")
 }
 
-// earlierErr is what the caught-up merges add to the run's error: a failure (exit 1) or
-// refusals (exit 4, ErrGateRefused), combined with the pushed commit's own so that a
-// failure anywhere wins.
+// earlierErr is what the caught-up merges add to the run's error: a failure (exit 1;
+// ErrUnfinished when it is only projects that did not finish) or refusals (exit 4,
+// ErrGateRefused), combined with the pushed commit's own so that a failure anywhere wins.
 func (a *review) earlierErr(head error) error {
 	var failed, refused []string
+	stopped := head != nil && !errors.Is(head, ErrGateRefused) // else only projects did not finish
 	for _, e := range a.earlier {
 		label := fmt.Sprintf("the earlier merge %s (#%d)", git.ShortSHA(e.run.Commit), e.run.PR)
 		switch {
 		case e.err != nil && !errors.Is(e.err, ErrGateRefused):
+			stopped = true
 			failed = append(failed, label+": "+e.err.Error())
 		case len(e.run.Unfinished()) > 0:
 			failed = append(failed, label+": "+earlierOutcome(e))
@@ -267,6 +279,9 @@ func (a *review) earlierErr(head error) error {
 		msg := strings.Join(failed, "; ")
 		if head != nil {
 			msg = head.Error() + "; " + msg
+		}
+		if !stopped {
+			return unfinishedErr(msg)
 		}
 		return errors.New(msg)
 	case len(refused) > 0:

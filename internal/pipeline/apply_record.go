@@ -51,6 +51,8 @@ type applyRecord struct {
 	none     string        // why the backend holds no record ("" = it does)
 	// already says how tfgate knows an earlier run applied this plan (apply_applied.go).
 	already string
+	// stale: terraform refused the plan as stale, and no earlier run applied it.
+	stale bool
 }
 
 func recordName(ws, planSum string) string { return RecordPrefix + ws + "-" + planSum[:16] }

@@ -65,6 +65,7 @@ func (a *review) apply(ctx context.Context) error {
 			out.Status, out.Error = report.StatusApplied, ""
 			if res.Status != report.StatusPlanned {
 				out.Status, out.Error = res.Status, res.Error
+				a.refuseAppliedFirst(&out, p, rec.stale) // apply_first.go
 			} else if rec.already != "" && out.Apply != nil {
 				applied := *out.Apply
 				applied.Already = rec.already
@@ -102,6 +103,7 @@ func applyPlan(ctx context.Context, r *stage.ProjectRun, rec *applyRecord) error
 			rec.already = how
 			return nil
 		default:
+			rec.stale = true
 			err = errors.Join(errors.New(why), err)
 		}
 		return errors.Join(errors.New("the reviewed plan is stale: the state changed since it was planned (another apply — perhaps this one, run before — or a change outside this pull request). Nothing was applied twice; plan the project again in a new pull request"), err)

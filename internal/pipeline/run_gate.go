@@ -228,6 +228,7 @@ func (a *runFacts) gateManifests(ctx context.Context, dir string) error {
 				}
 				mc := m
 				t.bundle = &mc
+				t.problems = append(t.problems, unappliedReasons(m)...) // plan_unapplied.go
 				if m.Dir != t.p.Dir {
 					t.problems = append(t.problems, gate.AcceptBundle(gate.BundleFacts{ProjectDir: t.p.Dir, BundleDir: m.Dir})...)
 				}

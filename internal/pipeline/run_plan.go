@@ -180,10 +180,15 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 			return run, err
 		}
 	}
+	unapplied := planUnapplied(ctx, req, sel.Projects) // plan_unapplied.go
+	if unapplied.note != "" {
+		run.Notes = append(run.Notes, unapplied.note)
+	}
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
 		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author, Infracost: infracost,
+		Unapplied: unapplied.byProject, UnappliedUnknown: unapplied.unknown,
 	})
 	run.Projects = planned.Projects
 	run.Notes = append(run.Notes, planned.Notes...)

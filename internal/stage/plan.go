@@ -53,6 +53,10 @@ type PlanOptions struct {
 	// SharedSums): every bundle's input hash covers them, so that apply finds a plan stale
 	// when one changed.
 	SharedSums map[string]string
+	// Unapplied says, per project name, the merges planned on that changed it and that no
+	// run had applied (recorded in its bundle); UnappliedUnknown why that could not be told.
+	Unapplied        map[string][]bundle.UnappliedMerge
+	UnappliedUnknown string
 
 	Procs int // terraform's GOMAXPROCS (TerraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).

@@ -78,6 +78,7 @@ func writeBundle(ctx context.Context, r *ProjectRun) error {
 		Inputs: r.inputs, InputHash: r.inputHash, TerraformVersion: tfVersion, TerraformFlavor: r.Opts.Binary.Flavor,
 		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, ChangesDigest: r.digest, Policy: PolicyVerdict(r.Result.Policy),
 		CreatedAt: r.Opts.Now().UTC(), TfgateVersion: r.Opts.TfgateVersion,
+		Unapplied: r.Opts.Unapplied[r.Project.Name], UnappliedUnknown: r.Opts.UnappliedUnknown,
 	})
 	if err != nil {
 		return err
