@@ -2,10 +2,8 @@ package gate
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/plan"
 )
 
@@ -103,7 +101,7 @@ func (ps *Plans) unlike(a approval, p Project, head string) string {
 	switch {
 	case !planned:
 		return fmt.Sprintf("the plan changed since %s approved: %s was not planned then, now %s; %s must approve it again",
-			who, p.Name, Counts(now.Summary), who)
+			who, p.Name, now.Summary.Counts(), who)
 	case then.Digest == "" || now.Digest == "":
 		return "the plan of " + p.Name + " was made again since " + who + " approved, and a bundle without a changes digest " +
 			"(an older tfgate's) cannot show it is the same; " + who + " must approve it again"
@@ -111,29 +109,8 @@ func (ps *Plans) unlike(a approval, p Project, head string) string {
 		return ""
 	case then.Summary == now.Summary:
 		return fmt.Sprintf("the plan changed since %s approved: %s plans other changes (%s then and now); %s must approve it again",
-			who, p.Name, Counts(now.Summary), who)
+			who, p.Name, now.Summary.Counts(), who)
 	}
 	return fmt.Sprintf("the plan changed since %s approved: %s was %s, now %s; %s must approve it again",
-		who, p.Name, Counts(then.Summary), Counts(now.Summary), who)
-}
-
-// Counts is a plan's counts as the comment's headings show them: "+1 ~2 -1", "no changes".
-func Counts(s plan.Summary) string {
-	var out []string
-	for _, k := range []struct {
-		sym string
-		n   int
-	}{{"+", s.Add}, {"~", s.Change}, {"-", s.Destroy}, {"±", s.Replace}, {"⇐", s.Import}, {"→", s.Move},
-		{"<=", s.Read}, {"⊘", s.Forget}, {"!", s.Actions}} {
-		if k.n > 0 {
-			out = append(out, fmt.Sprintf("%s%d", k.sym, k.n))
-		}
-	}
-	if s.Outputs > 0 {
-		out = append(out, english.Plural(s.Outputs, "output", "outputs"))
-	}
-	if len(out) == 0 {
-		return "no changes"
-	}
-	return strings.Join(out, " ")
+		who, p.Name, then.Summary.Counts(), now.Summary.Counts(), who)
 }

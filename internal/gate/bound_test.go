@@ -112,16 +112,6 @@ func TestSawPlan(t *testing.T) {
 	}
 }
 
-func TestCounts(t *testing.T) {
-	for s, want := range map[plan.Summary]string{
-		{}: "no changes", {Add: 2, Destroy: 1}: "+2 -1", {Replace: 1, Read: 1, Outputs: 2}: "±1 <=1 2 outputs",
-	} {
-		if got := Counts(s); got != want {
-			t.Errorf("Counts(%+v) = %q, want %q", s, got, want)
-		}
-	}
-}
-
 // Apply derives the digest from the plan file: a manifest that says another refuses; one
 // that records none (an older tfgate's) does not, and binds no earlier approval.
 func TestCheckManifestDigest(t *testing.T) {

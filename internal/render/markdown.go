@@ -171,25 +171,9 @@ func verdictParts(r report.Run) []string {
 	return out
 }
 
-// shortCounts is "+2 ~1 -1 ±1" with only the non-zero kinds, or "no changes".
+// shortCounts is "+2 ~1 -1 ±1" with only the non-zero kinds, or "no changes", for markdown.
 func shortCounts(s plan.Summary) string {
-	var out []string
-	for _, k := range []struct {
-		sym string
-		n   int
-	}{{"+", s.Add}, {"~", s.Change}, {"-", s.Destroy}, {"±", s.Replace}, {"⇐", s.Import}, {"→", s.Move},
-		{"&lt;=", s.Read}, {"⊘", s.Forget}, {"!", s.Actions}} { // &lt;: this is markdown
-		if k.n > 0 {
-			out = append(out, fmt.Sprintf("%s%d", k.sym, k.n))
-		}
-	}
-	if s.Outputs > 0 {
-		out = append(out, english.Plural(s.Outputs, "output", "outputs"))
-	}
-	if len(out) == 0 {
-		return "no changes"
-	}
-	return strings.Join(out, " ")
+	return strings.ReplaceAll(s.Counts(), "<=", "&lt;=")
 }
 
 // mdAlerts makes what a reviewer must not miss loud: projects that did not finish (their
