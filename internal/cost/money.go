@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tfgate/tfgate/internal/english"
 )
 
 // Money is an amount in hundredths of the currency's unit (cents): sums and differences
@@ -93,7 +95,7 @@ func (m Money) Format(currency string) string {
 	if v < 0 {
 		sign, v = "-", -v
 	}
-	amount := grouped(v / 100)
+	amount := english.Count(int(v / 100)) // MaxMoney keeps it well inside an int
 	if v%100 != 0 {
 		amount += fmt.Sprintf(".%02d", v%100)
 	}
@@ -110,17 +112,4 @@ func (m Money) FormatDelta(currency string) string {
 		sign = "+"
 	}
 	return sign + m.Format(currency) + "/mo"
-}
-
-// grouped writes n with thousands separators.
-func grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
