@@ -137,24 +137,9 @@ func (a *review) gateRun(run report.Run) report.Run {
 // head; the rules come from its base commit.
 func (a *runFacts) gateTargets(ctx context.Context) error {
 	checkout := git.Git{Dir: a.Root}
-	baseRev := a.pr.BaseSHA
-	if a.queue != "" && a.gh.Event.BaseSHA != "" {
-		// The queue's base: what the group's commit adds to, below every entry ahead that
-		// lands with it; each entry's pull request is found (gateGroup).
-		var err error
-		if baseRev, err = a.gateGroup(ctx, checkout); err != nil {
-			return err
-		}
-	}
-	if baseRev == "" {
-		return fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
-	}
-	if a.queue == "" { // judged as the plan did: against what the test merge merged the head into
-		if m, ok, err := checkout.TestMergeBase(ctx, a.pr.HeadSHA, baseRev); err != nil {
-			return err
-		} else if ok {
-			baseRev = m
-		}
+	baseRev, err := a.judgedBase(ctx, checkout)
+	if err != nil {
+		return err
 	}
 	_, base, _, err := stage.BaseConfig(ctx, a.Root, a.ConfigFile, baseRev)
 	if err != nil {
@@ -205,6 +190,32 @@ func (a *runFacts) gateTargets(ctx context.Context) error {
 		return err
 	}
 	return a.gateStale(ctx, sel, scratch)
+}
+
+// judgedBase is the commit the pull request's change is judged against and its rules come
+// from: the merge queue's base below the group's entries; else what GitHub's test merge
+// merged the head into, as the plan judged it (base.sha lags the base branch); else base.sha.
+func (a *runFacts) judgedBase(ctx context.Context, checkout git.Git) (string, error) {
+	baseRev := a.pr.BaseSHA
+	if a.queue != "" && a.gh.Event.BaseSHA != "" {
+		// The queue's base: what the group's commit adds to, below every entry ahead that
+		// lands with it; each entry's pull request is found (gateGroup).
+		var err error
+		if baseRev, err = a.gateGroup(ctx, checkout); err != nil {
+			return "", err
+		}
+	}
+	if baseRev == "" {
+		return "", fmt.Errorf("pull request #%d has no base commit", a.pr.Number)
+	}
+	if a.queue != "" {
+		return baseRev, nil
+	}
+	m, ok, err := checkout.TestMergeBase(ctx, a.pr.HeadSHA, baseRev)
+	if err != nil || !ok {
+		return baseRev, err
+	}
+	return m, nil
 }
 
 // gateManifests matches the manifests of the bundles fetched into dir to the targets, by

@@ -150,13 +150,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 			return run, err
 		}
 	}
-
-	base := sel.Base
-	if base == "" {
-		base = req.Base
-	}
-	pols, err := loadRunPolicies(ctx, req, base, sel.Files)
-	pols = pols.WithMoved(sel.MovedFrom)
+	pols, err := selectionPolicies(ctx, req, sel)
 	if err != nil {
 		return run, err
 	}
@@ -168,17 +162,9 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
 
-	rec := bundleRecord{}
-	if req.OutDir != "" { // the commit is recorded only in bundles: without --out no git is needed
-		if rec, err = readBundleRecord(ctx, req, checkout, head, sel); err != nil {
-			return run, err
-		}
-	}
-	if rec.shared == nil {
-		// The tree terraform runs in holds the shared files (stage/scope.go), bundles or not.
-		if rec.shared, err = sharedFiles(ctx, req, sel); err != nil {
-			return run, err
-		}
+	rec, err := planRecord(ctx, req, checkout, head, sel)
+	if err != nil {
+		return run, err
 	}
 	unapplied := planUnapplied(ctx, req, sel.Projects) // plan_unapplied.go
 	if unapplied.note != "" {
@@ -193,6 +179,37 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	run.Projects = planned.Projects
 	run.Notes = append(run.Notes, planned.Notes...)
 	return run, err
+}
+
+// selectionPolicies are the policies sel's projects are judged by: the base's (the
+// selection's, else the request's), knowing which projects moved from where.
+func selectionPolicies(ctx context.Context, req PlanRequest, sel stage.Selection) (stage.Policies, error) {
+	base := sel.Base
+	if base == "" {
+		base = req.Base
+	}
+	pols, err := loadRunPolicies(ctx, req, base, sel.Files)
+	if err != nil {
+		return pols, err
+	}
+	return pols.WithMoved(sel.MovedFrom), nil
+}
+
+// planRecord is what the bundles record of the commit (only with --out: without it no git
+// is needed) and the shared files the trees terraform runs in hold (stage/scope.go),
+// bundles or not.
+func planRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *future[headFacts], sel stage.Selection) (bundleRecord, error) {
+	rec := bundleRecord{}
+	var err error
+	if req.OutDir != "" {
+		if rec, err = readBundleRecord(ctx, req, checkout, head, sel); err != nil {
+			return rec, err
+		}
+	}
+	if rec.shared == nil {
+		rec.shared, err = sharedFiles(ctx, req, sel)
+	}
+	return rec, err
 }
 
 // check refuses a request whose options contradict each other.
