@@ -38,13 +38,14 @@ func newDriftCmd(a *app) *cobra.Command {
 		Short: "Check every project (or the named ones) for drift and report it; never fixes it",
 		Long: `Check each project on the current commit: terraform init, workspace select, and one normal
 plan (refreshed in memory; no state is written, nothing is applied, no plan is kept). A project
-is drifted (changed outside Terraform), pending (code in Git not applied), in sync, or an error.
+is drifted (changed outside Terraform), pending (code in Git not applied), check failed (a
+check block or condition does not hold; Terraform 1.5+), in sync, or an error.
 Projects with drift: false in the config are left out unless named. Each drifted attribute
 whose value is a literal in the project's own files (or its local modules) gets the edit that
 would accept the drift (main.tf:12  content = "v1" → "v2"); --suggest-patch FILE writes them
 all as a unified diff. Other attributes are named with where they are set.
 
-Exit codes: 0 all in sync, 2 drift or pending code, 1 errors.`,
+Exit codes: 0 all in sync, 2 drift, pending code or a failed check, 1 errors.`,
 		Example: `  tfgate drift
   tfgate drift envs/prod/network --suggest-patch drift.patch
   # Nightly in CI: an issue per drifted project
@@ -127,8 +128,9 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 	return driftOutcome(run)
 }
 
-// driftOutcome is the exit code of a finished drift run: errors first, then drift or
-// pending code.
+// driftOutcome is the exit code of a finished drift run: errors first, then drift,
+// pending code or a failed check (the same code: something a human must act on; the
+// message and the reports tell them apart).
 func driftOutcome(r report.Run) error {
 	if failed := r.Unfinished(); len(failed) > 0 {
 		names := make([]string, len(failed))
@@ -138,7 +140,11 @@ func driftOutcome(r report.Run) error {
 		return fmt.Errorf("%d of %d projects could not be checked: %s", len(failed), len(r.Projects), strings.Join(names, ", "))
 	}
 	if s := render.DriftSummary(r); s != "" {
-		return withCode(ExitChanges, fmt.Errorf("drift found: %s", s))
+		what := "drift found"
+		if r.Count(report.StatusDrifted)+r.Count(report.StatusPending) == 0 {
+			what = "checks failed"
+		}
+		return withCode(ExitChanges, fmt.Errorf("%s: %s", what, s))
 	}
 	return nil
 }

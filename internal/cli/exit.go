@@ -10,7 +10,7 @@ import (
 const (
 	ExitOK           = 0 // success; nothing to report
 	ExitError        = 1 // error: bad input, terraform failed, GitHub unreachable, …
-	ExitChanges      = 2 // changes present (plan --detailed-exitcode) or drift found (drift)
+	ExitChanges      = 2 // changes present (plan --detailed-exitcode) or drift, pending code or a failed check (drift)
 	ExitPolicyDenied = 3 // a policy denied the plan
 	ExitGateRefused  = 4 // the approval gate refused (apply not allowed)
 	// A signal while no terraform runs ends tfgate at once with the shell's code for it

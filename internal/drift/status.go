@@ -22,6 +22,10 @@ import (
 // state and lists every out-of-band change there, see internal/testprovider/drift_test.go),
 // else pending when applying the code would change something, else in sync. Drift wins
 // over pending: it is the news a human must act on; the pending changes are shown too.
+// A project with neither whose plan reports a failing check (a `check` block's assertion,
+// Terraform 1.5+) is check failed, not in sync; a drifted or pending project's failing
+// checks are reported beside its drift (plan.Changes.Checks). A check failure is never
+// drift: nothing in it can be folded back into the code.
 func Status(c *plan.Changes) report.Status {
 	switch {
 	case c == nil:
@@ -30,13 +34,15 @@ func Status(c *plan.Changes) report.Status {
 		return report.StatusDrifted
 	case c.Summary.HasChanges():
 		return report.StatusPending
+	case len(c.Checks) > 0:
+		return report.StatusCheckFailed
 	}
 	return report.StatusInSync
 }
 
-// Tracked reports whether a status is news for an issue: drift, pending code or an error
+// Tracked reports whether a status is news for an issue: drift, pending code, a failed check or an error
 // (a project that cannot be checked is not known to be in sync). Interrupted and not
 // started projects say nothing about the infrastructure.
 func Tracked(s report.Status) bool {
-	return s == report.StatusDrifted || s == report.StatusPending || s == report.StatusFailed
+	return s == report.StatusDrifted || s == report.StatusPending || s == report.StatusCheckFailed || s == report.StatusFailed
 }

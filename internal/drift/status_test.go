@@ -10,6 +10,7 @@ import (
 func TestStatus(t *testing.T) {
 	drifted := []plan.Resource{{Address: "fakecloud_object.web", Action: plan.ActionUpdate}}
 	pending := []plan.Resource{{Address: "fakecloud_object.db", Action: plan.ActionUpdate}}
+	failed := []plan.Check{{Address: "check.health", Kind: "check", Status: "fail"}}
 	for _, tt := range []struct {
 		name string
 		c    *plan.Changes
@@ -23,6 +24,11 @@ func TestStatus(t *testing.T) {
 		{"output change only is pending", &plan.Changes{Summary: plan.Summary{Outputs: 1}}, report.StatusPending},
 		// A listed no-op (a move) counts through the summary, not the list.
 		{"a move is pending", &plan.Changes{Summary: plan.Summary{Move: 1}}, report.StatusPending},
+		// A failing check is not drift; drift and pending code are still told first, and
+		// the check is reported beside them (Changes.Checks).
+		{"a failed check only", &plan.Changes{Checks: failed}, report.StatusCheckFailed},
+		{"drift and a failed check", &plan.Changes{Drift: drifted, Checks: failed, Summary: plan.Summary{Drift: 1}}, report.StatusDrifted},
+		{"pending and a failed check", &plan.Changes{Checks: failed, Summary: plan.Summary{Change: 1}}, report.StatusPending},
 	} {
 		if got := Status(tt.c); got != tt.want {
 			t.Errorf("%s: Status = %s, want %s", tt.name, got, tt.want)
@@ -32,7 +38,7 @@ func TestStatus(t *testing.T) {
 
 func TestTracked(t *testing.T) {
 	for s, want := range map[report.Status]bool{
-		report.StatusDrifted: true, report.StatusPending: true, report.StatusFailed: true,
+		report.StatusDrifted: true, report.StatusPending: true, report.StatusFailed: true, report.StatusCheckFailed: true,
 		report.StatusInSync: false, report.StatusInterrupted: false, report.StatusNotStarted: false,
 	} {
 		if Tracked(s) != want {

@@ -74,6 +74,8 @@ func DriftTitle(p report.Project) string {
 		what = "code in Git is not applied"
 	case report.StatusFailed:
 		what = "drift check failed"
+	case report.StatusCheckFailed:
+		what = "a check failed"
 	case report.StatusInSync:
 		what = "back in sync"
 	}
@@ -115,6 +117,8 @@ func statusLine(p report.Project, st DriftState, now time.Time) string {
 		return fmt.Sprintf("**Status:** ✅ back in sync at %s (first seen out of sync %s): infrastructure, state and code agree.", checked, since)
 	case report.StatusPending:
 		return fmt.Sprintf("**Status:** ⏳ code in Git not applied since %s · last checked %s", since, checked)
+	case report.StatusCheckFailed:
+		return fmt.Sprintf("**Status:** 🚨 a check failed (first seen %s) · last checked %s — no drift: the infrastructure does not do what its checks assert.", since, checked)
 	case report.StatusFailed:
 		return fmt.Sprintf("**Status:** 💥 the drift check failed (first seen %s) · last checked %s — the infrastructure's state is unknown until it succeeds.", since, checked)
 	}

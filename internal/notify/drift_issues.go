@@ -70,6 +70,8 @@ func word(s report.Status) string {
 		return "code in Git not applied"
 	case report.StatusFailed:
 		return "drift check failed"
+	case report.StatusCheckFailed:
+		return "check failed"
 	}
 	return "drifted"
 }

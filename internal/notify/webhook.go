@@ -37,9 +37,12 @@ type PayloadProject struct {
 	Workspace string        `json:"workspace"`
 	Status    report.Status `json:"status"`
 	Drifted   []string      `json:"drifted"` // addresses changed outside Terraform
-	Summary   *plan.Summary `json:"summary"` // what applying the code would do; null without a plan
-	Issue     string        `json:"issue,omitempty"`
-	Error     string        `json:"error,omitempty"` // first line of the error, masked already
+	// FailedChecks are the addresses of the checks that failed (check.NAME, a resource's
+	// or output's condition): reported apart from drift, whatever the status.
+	FailedChecks []string      `json:"failed_checks"`
+	Summary      *plan.Summary `json:"summary"` // what applying the code would do; null without a plan
+	Issue        string        `json:"issue,omitempty"`
+	Error        string        `json:"error,omitempty"` // first line of the error, masked already
 }
 
 // NewPayload builds the webhook document of a run.
@@ -47,23 +50,20 @@ func NewPayload(run report.Run, commit, runURL string) Payload {
 	pl := Payload{Kind: report.KindDrift, Commit: commit, RunURL: runURL, Counts: map[string]int{}, Projects: []PayloadProject{}}
 	var lines []string
 	for _, p := range run.Projects {
-		pp := PayloadProject{Name: p.Name, Workspace: p.Workspace, Status: p.Status, Drifted: []string{}, Issue: p.Issue}
-		if p.Changes != nil {
-			s := p.Changes.Summary
-			pp.Summary = &s
-			for _, r := range p.Changes.Drift {
-				pp.Drifted = append(pp.Drifted, r.Address)
-			}
-		}
-		if p.Error != "" {
-			pp.Error, _, _ = strings.Cut(strings.TrimSpace(p.Error), "\n")
-		}
+		pp := payloadProject(p)
 		pl.Counts[string(p.Status)]++
 		pl.Projects = append(pl.Projects, pp)
 		if drift.Tracked(p.Status) {
 			l := fmt.Sprintf("• %s: %s", p.Name, word(p.Status))
+			var what []string
 			if n := len(pp.Drifted); n > 0 {
-				l += " (" + english.Plural(n, "resource", "resources") + ")"
+				what = append(what, english.Plural(n, "resource", "resources"))
+			}
+			if n := len(pp.FailedChecks); n > 0 {
+				what = append(what, english.Plural(n, "check", "checks")+" failed")
+			}
+			if len(what) > 0 {
+				l += " (" + strings.Join(what, "; ") + ")"
 			}
 			if p.Issue != "" {
 				l += " " + p.Issue
@@ -73,7 +73,7 @@ func NewPayload(run report.Run, commit, runURL string) Payload {
 	}
 	head := fmt.Sprintf("tfgate drift: %s checked", english.Plural(len(run.Projects), "project", "projects"))
 	var parts []string
-	for _, st := range []report.Status{report.StatusDrifted, report.StatusPending, report.StatusFailed, report.StatusInSync} {
+	for _, st := range []report.Status{report.StatusDrifted, report.StatusPending, report.StatusCheckFailed, report.StatusFailed, report.StatusInSync} {
 		if n := pl.Counts[string(st)]; n > 0 {
 			w := strings.ReplaceAll(string(st), "_", " ")
 			if st == report.StatusFailed {
@@ -90,6 +90,28 @@ func NewPayload(run report.Run, commit, runURL string) Payload {
 	}
 	pl.Text = strings.Join(append([]string{head}, lines...), "\n")
 	return pl
+}
+
+// payloadProject is one project's line of the payload: its failed checks whatever its
+// status (a failed plan's failed conditions too), its drift and summary when it was checked.
+func payloadProject(p report.Project) PayloadProject {
+	pp := PayloadProject{Name: p.Name, Workspace: p.Workspace, Status: p.Status, Drifted: []string{}, FailedChecks: []string{}, Issue: p.Issue}
+	if p.Changes != nil && p.Status.Succeeded() {
+		s := p.Changes.Summary
+		pp.Summary = &s
+		for _, r := range p.Changes.Drift {
+			pp.Drifted = append(pp.Drifted, r.Address)
+		}
+	}
+	if p.Changes != nil {
+		for _, c := range p.Changes.Checks {
+			pp.FailedChecks = append(pp.FailedChecks, c.Address)
+		}
+	}
+	if p.Error != "" {
+		pp.Error, _, _ = strings.Cut(strings.TrimSpace(p.Error), "\n")
+	}
+	return pp
 }
 
 // Webhook configures PostWebhook. Zero values take the defaults shown.

@@ -145,14 +145,18 @@ func checkDrift(ctx context.Context, opts stage.PlanOptions, suggest SuggestFunc
 	defer os.RemoveAll(work)
 	dirs := stage.BundleDirs(opts.Projects)
 	opts.Procs = stage.TerraformProcs(opts.Parallel, stage.DirCount(opts.Projects))
+	conds := &failedConditions{checks: map[string][]plan.Check{}}
 	run.Projects = stage.ForEach(ctx, opts.Projects, stage.PoolOptions{Limit: opts.Parallel, Progress: opts.Progress, Now: opts.Now},
 		func(ctx context.Context, p project.Project, phase func(string)) report.Project {
 			i := indexOf(opts.Projects, p)
 			dir := filepath.Join(work, dirs[i])
 			defer os.RemoveAll(dir) // the plan file holds secrets in clear text
-			r := stage.RunStages(ctx, &stage.ProjectRun{Opts: &opts, Project: p, Dir: dir, Phase: phase, Detail: stage.DetailOf(opts.Progress, p.Name)}, append(driftStages[:len(driftStages):len(driftStages)], stage.Stage{Phase: "", Run: func(ctx context.Context, r *stage.ProjectRun) error { return foldBack(ctx, r, suggest) }}))
+			pr := &stage.ProjectRun{Opts: &opts, Project: p, Dir: dir, Phase: phase, Detail: stage.DetailOf(opts.Progress, p.Name)}
+			r := stage.RunStages(ctx, pr, driftStagesWith(conds, suggest))
 			if r.Status == report.StatusPlanned {
 				r.Status = drift.Status(r.Changes)
+			} else if checks := conds.of(pr); len(checks) > 0 && r.Changes == nil {
+				r.Changes = &plan.Changes{Checks: checks} // the failed conditions, beside the error
 			}
 			return r
 		})

@@ -30,6 +30,7 @@ type leanPlan struct {
 	OutputChanges      map[string]*tfjson.Change        `json:"output_changes"`
 	RelevantAttributes []tfjson.ResourceAttribute       `json:"relevant_attributes"`
 	ActionInvocations  []*tfjson.ActionInvocation       `json:"action_invocations"`
+	Checks             []tfjson.CheckResultStatic       `json:"checks"`
 	// Output sensitivity flags only: plans older than Terraform 0.15 carry no
 	// before/after_sensitive on output changes, so these flags are all there is.
 	PlannedValues *leanValues `json:"planned_values"`
@@ -102,7 +103,7 @@ func (p *presence) UnmarshalJSON(b []byte) error {
 // Decode parses `terraform show -json PLANFILE` output.
 //
 // The returned plan holds format_version, terraform_version, complete, resource_changes,
-// resource_drift, deferred_changes, output_changes and relevant_attributes. Numbers inside
+// resource_drift, deferred_changes, output_changes, relevant_attributes and checks. Numbers inside
 // values are json.Number (exactly as terraform wrote them). PlannedValues holds only its
 // outputs' Sensitive flags, PriorState only its outputs; resources of either and the
 // plan's variables and configuration are never read. Other JSON (state, `plan -json` logs, a binary plan file, garbage) gives an error
@@ -142,6 +143,7 @@ func Decode(data []byte) (*tfjson.Plan, error) {
 		OutputChanges:      lp.OutputChanges,
 		RelevantAttributes: lp.RelevantAttributes,
 		ActionInvocations:  lp.ActionInvocations,
+		Checks:             lp.Checks,
 		PlannedValues:      stateValues(lp.PlannedValues),
 		Variables:          sensitiveVariables(&lp),
 	}

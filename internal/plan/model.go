@@ -95,6 +95,7 @@ type Changes struct {
 	Resources []Resource
 	Outputs   []Output   // sorted by name
 	Drift     []Resource // resource_drift entries that are not no-op, in plan order
+	Checks    []Check    // checks that failed or errored (Terraform 1.5+), masked, in plan order
 	// Warnings are things the reviewer must know about the plan itself (incomplete plan,
 	// values hidden because the plan carries no sensitivity markers, …).
 	Warnings []string

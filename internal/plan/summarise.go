@@ -95,6 +95,7 @@ func summarise(p *tfjson.Plan, opts Options, h *harvest) *Changes {
 		c.Drift = append(c.Drift, r)
 	}
 	c.Summary.Drift = len(c.Drift)
+	c.Checks = failedChecks(p.Checks, w.mask)
 	var unlisted int
 	c.Outputs, unlisted = outputs(w, view)
 	c.Summary.Outputs = len(c.Outputs)

@@ -22,6 +22,8 @@ func driftReport(t *testing.T) report.Run {
 			Duration: 2 * time.Second, Changes: loadChanges(t, "sensitive")},
 		{Name: "envs/prod/web", Dir: "envs/prod/web", Workspace: "default", Status: report.StatusPending,
 			Duration: 2 * time.Second, Changes: loadChanges(t, "terraform-1.5.7"), Issue: "https://github.com/acme/infra/issues/9"},
+		{Name: "envs/prod/api", Dir: "envs/prod/api", Workspace: "default", Status: report.StatusCheckFailed,
+			Duration: time.Second, Changes: loadChanges(t, "checks-1.5.7"), Issue: "https://github.com/acme/infra/issues/11"},
 		{Name: "envs/staging/db", Dir: "envs/staging/db", Status: report.StatusFailed,
 			Error: "Error: Unsupported argument\n\n  on main.tf line 3:\n   3:   nope = 1\n"},
 	}}

@@ -144,8 +144,8 @@ type JSONProject struct {
 	Name      string `json:"name"`
 	Dir       string `json:"dir"`
 	Workspace string `json:"workspace"`
-	// Status is "planned" or "failed" ("drifted", "pending", "in_sync" or "failed" in a
-	// drift run; "allowed" or "refused" in a gate run; "applied", "refused" or "failed" in
+	// Status is "planned" or "failed" ("drifted", "pending", "check_failed", "in_sync" or
+	// "failed" in a drift run; "allowed" or "refused" in a gate run; "applied", "refused" or "failed" in
 	// an apply run, "allowed" for verified but not applied in a dry run); an interrupted run
 	// also reports "interrupted" (stopped while it ran) and "not_started".
 	Status     report.Status `json:"status"`
@@ -162,6 +162,9 @@ type JSONProject struct {
 	Issue string `json:"issue,omitempty"`
 	// Suggestions are the edits that would fold drift back into the code (drift runs).
 	Suggestions []string `json:"suggestions,omitempty"`
+	// FailedChecks are the checks that failed or errored (check blocks, conditions;
+	// Terraform 1.5+), masked; absent when every check passed.
+	FailedChecks []JSONCheck `json:"failed_checks,omitempty"`
 	// Gate and apply runs only (absent from plan and drift documents): the gate's verdict
 	// and the verified bundle.
 	*JSONProjectReview
@@ -262,7 +265,7 @@ func JSON(w io.Writer, r report.Run) error {
 		jp := JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
-			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, JSONChanges: jsonChanges(p.Changes),
+			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, FailedChecks: jsonChecks(p.Changes), JSONChanges: jsonChanges(p.Changes),
 		}
 		if review {
 			jp.JSONProjectReview = &JSONProjectReview{Gate: jsonGate(p.Gate), Apply: jsonApply(p.Apply)}

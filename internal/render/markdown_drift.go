@@ -15,7 +15,7 @@ import (
 // before what Git would still change.
 
 // driftStatuses in the order a reader cares about them.
-var driftStatuses = []report.Status{report.StatusDrifted, report.StatusPending, report.StatusFailed,
+var driftStatuses = []report.Status{report.StatusDrifted, report.StatusPending, report.StatusCheckFailed, report.StatusFailed,
 	report.StatusInterrupted, report.StatusNotStarted, report.StatusInSync}
 
 // driftVerdict is the heading's items: how many projects, then how many of each status.
@@ -50,11 +50,12 @@ func driftCounts(r report.Run) []driftCount {
 }
 
 // DriftSummary is what a drift run found, in one phrase for the exit message: "1 project
-// drifted, 2 projects pending"; "" when nothing drifted and no code waits to be applied.
+// drifted, 2 projects pending, 1 project check failed"; "" when nothing drifted, no code
+// waits to be applied and no check failed.
 func DriftSummary(r report.Run) string {
 	var parts []string
 	for _, c := range driftCounts(r) {
-		if c.status == report.StatusDrifted || c.status == report.StatusPending {
+		if c.status == report.StatusDrifted || c.status == report.StatusPending || c.status == report.StatusCheckFailed {
 			parts = append(parts, english.Plural(c.n, "project", "projects")+" "+statusWord(c.status))
 		}
 	}
@@ -122,13 +123,7 @@ func mdDriftProject(p report.Project) (mdSection, bool) {
 func driftBlocks(p report.Project, maxLines int) []mdBlock {
 	var out []mdBlock
 	if !p.Status.Succeeded() {
-		msg := p.Error
-		if msg == "" {
-			msg = "no plan was produced"
-		}
-		out = append(out, mdBlock{lines: []string{"**Could not be checked** (" + DriftWord(p.Status) + "):"}},
-			mdCodeBlock("", "text", capLines(cleanLines(msg), maxLines)))
-		return out
+		return failedBlocks(p, maxLines)
 	}
 	c := p.Changes
 	if c == nil {
@@ -166,6 +161,7 @@ func driftBlocks(p report.Project, maxLines int) []mdBlock {
 	} else {
 		out = append(out, mdBlock{lines: []string{"**Not applied from Git:** none"}})
 	}
+	out = append(out, mdChecks(c.Checks, maxLines)...)
 	if len(p.Suggestions) > 0 {
 		lines := make([]string, len(p.Suggestions))
 		for i, l := range p.Suggestions {
@@ -173,6 +169,21 @@ func driftBlocks(p report.Project, maxLines int) []mdBlock {
 		}
 		out = append(out, mdBlock{lines: []string{"**To accept the drift, change the code** (then merge it through a reviewed pull request):"}},
 			mdCodeBlock("", "text", capLines(lines, maxLines)))
+	}
+	return out
+}
+
+// failedBlocks are the details of a project that could not be checked: its error, and the
+// conditions that failed its plan, if any.
+func failedBlocks(p report.Project, maxLines int) []mdBlock {
+	msg := p.Error
+	if msg == "" {
+		msg = "no plan was produced"
+	}
+	out := []mdBlock{{lines: []string{"**Could not be checked** (" + DriftWord(p.Status) + "):"}},
+		mdCodeBlock("", "text", capLines(cleanLines(msg), maxLines))}
+	if p.Changes != nil {
+		out = append(out, mdChecks(p.Changes.Checks, maxLines)...)
 	}
 	return out
 }

@@ -24,7 +24,7 @@ func statusColour(s report.Status) string {
 	switch s {
 	case report.StatusNotStarted:
 		return ansiDim
-	case report.StatusRefused, report.StatusDrifted, report.StatusPending:
+	case report.StatusRefused, report.StatusDrifted, report.StatusPending, report.StatusCheckFailed:
 		return ansiYellow
 	case report.StatusFailed, report.StatusInterrupted:
 		return ansiRed
@@ -57,6 +57,8 @@ func DriftIcon(s report.Status) string {
 		return "⚡"
 	case report.StatusPending:
 		return "⏳"
+	case report.StatusCheckFailed:
+		return "🚨"
 	case report.StatusInSync:
 		return "✅"
 	}

@@ -51,6 +51,9 @@ func (t *textWriter) driftTable(r report.Run) {
 				details = append(details, plain+" not applied from Git")
 			}
 		}
+		if p.Changes != nil && len(p.Changes.Checks) > 0 {
+			details = append(details, english.Plural(len(p.Changes.Checks), "check", "checks")+" failed")
+		}
 		if p.Issue != "" {
 			details = append(details, clean(p.Issue))
 		}
@@ -67,6 +70,9 @@ func (t *textWriter) driftProject(p report.Project) {
 	}
 	if !p.Status.Succeeded() || p.Changes == nil {
 		t.project(p) // the failure, as plan shows it
+		if p.Changes != nil {
+			t.checks(p.Changes.Checks) // the conditions that failed the plan
+		}
 		return
 	}
 	c := p.Changes
@@ -91,6 +97,7 @@ func (t *textWriter) driftProject(p report.Project) {
 			t.output(o, col)
 		}
 	}
+	t.checks(c.Checks)
 	if len(p.Suggestions) > 0 {
 		t.line("  " + t.pal.paint(ansiDim, "To accept the drift, change the code:"))
 		for _, s := range p.Suggestions {

@@ -27,22 +27,23 @@ const (
 type Status string
 
 const (
-	StatusPlanned     Status = "planned"     // plan succeeded (with or without changes)
-	StatusApplied     Status = "applied"     // apply succeeded
-	StatusInSync      Status = "in_sync"     // drift: infrastructure, state and code agree
-	StatusDrifted     Status = "drifted"     // drift: infrastructure changed outside Terraform
-	StatusPending     Status = "pending"     // drift: code in Git not yet applied
-	StatusAllowed     Status = "allowed"     // the gate allows applying it (gate runs; apply --dry-run: verified, not applied)
-	StatusRefused     Status = "refused"     // the approval gate refused it; Error says why
-	StatusFailed      Status = "failed"      // init/plan/show/apply failed; Error says why
-	StatusNotStarted  Status = "not_started" // never ran: interrupted before, or a dependency did not succeed
-	StatusInterrupted Status = "interrupted" // stopped by Ctrl-C/SIGTERM while it ran
+	StatusPlanned     Status = "planned"      // plan succeeded (with or without changes)
+	StatusApplied     Status = "applied"      // apply succeeded
+	StatusInSync      Status = "in_sync"      // drift: infrastructure, state and code agree
+	StatusDrifted     Status = "drifted"      // drift: infrastructure changed outside Terraform
+	StatusPending     Status = "pending"      // drift: code in Git not yet applied
+	StatusCheckFailed Status = "check_failed" // drift: no drift, no pending code, but a check or condition failed
+	StatusAllowed     Status = "allowed"      // the gate allows applying it (gate runs; apply --dry-run: verified, not applied)
+	StatusRefused     Status = "refused"      // the approval gate refused it; Error says why
+	StatusFailed      Status = "failed"       // init/plan/show/apply failed; Error says why
+	StatusNotStarted  Status = "not_started"  // never ran: interrupted before, or a dependency did not succeed
+	StatusInterrupted Status = "interrupted"  // stopped by Ctrl-C/SIGTERM while it ran
 )
 
 // Succeeded reports whether the project's job ran to its end, whatever it found.
 func (s Status) Succeeded() bool {
 	switch s {
-	case StatusPlanned, StatusApplied, StatusAllowed, StatusInSync, StatusDrifted, StatusPending:
+	case StatusPlanned, StatusApplied, StatusAllowed, StatusInSync, StatusDrifted, StatusPending, StatusCheckFailed:
 		return true
 	}
 	return false
