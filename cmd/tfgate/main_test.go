@@ -111,6 +111,7 @@ func TestScripts(t *testing.T) {
 			"jsonfield":  cmdJSONField,
 			"exitcode":   cmdExitCode,
 			"waitfile":   cmdWaitFile,
+			"waitgrep":   cmdWaitGrep,
 			"mkfifo":     cmdMkfifo,
 			"signalexit": cmdSignalExit,
 			"noleak":     cmdNoLeak,
@@ -254,6 +255,24 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear within %s", args[0], timeout)
+}
+
+// waitgrep FILE REGEXP waits (up to two minutes) until FILE holds a line matching REGEXP:
+// what a background command prints once it reaches a state, never a fixed sleep.
+func cmdWaitGrep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitgrep FILE REGEXP")
+	}
+	re, err := regexp.Compile("(?m)" + args[1])
+	ts.Check(err)
+	path := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(path); err == nil && re.Match(data) {
+			return
+		}
+	}
+	data, _ := os.ReadFile(path)
+	ts.Fatalf("%s holds no line matching %q within 2m:\n%s", args[0], args[1], data)
 }
 
 // jsonfield FILE PATH WANT checks one value of a JSON document; PATH is dot-separated with

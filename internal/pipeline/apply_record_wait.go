@@ -49,6 +49,8 @@ func (w *recordWait) creating(r *stage.ProjectRun, err error) bool {
 	now := r.Opts.Now()
 	if w.locked.IsZero() {
 		w.locked = now
+		r.Opts.Log.Info("the state backend is locked for workspace creation by another run; apply looks again every second",
+			"project", r.Project.Name)
 	}
 	bound := r.LockTimeout
 	if bound <= 0 {
