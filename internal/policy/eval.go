@@ -256,15 +256,11 @@ func exceptionName(rule string) string {
 }
 
 func projectTerm(p Project) *ast.Term {
-	files := make([]*ast.Term, len(p.ChangedFiles))
-	for i, f := range p.ChangedFiles {
-		files[i] = ast.StringTerm(f)
-	}
 	return ast.ObjectTerm(
 		[2]*ast.Term{ast.StringTerm("name"), ast.StringTerm(p.Name)},
 		[2]*ast.Term{ast.StringTerm("dir"), ast.StringTerm(p.Dir)},
 		[2]*ast.Term{ast.StringTerm("workspace"), ast.StringTerm(p.Workspace)},
-		[2]*ast.Term{ast.StringTerm("changed_files"), ast.ArrayTerm(files...)},
+		[2]*ast.Term{ast.StringTerm("changed_files"), stringsTerm(p.ChangedFiles)},
 	)
 }
 
@@ -334,4 +330,13 @@ func describeKeys(m map[string]any) string {
 		return fmt.Sprintf("msg of type %T", m["msg"])
 	}
 	return "no msg key"
+}
+
+// stringsTerm is ss as a Rego array of strings.
+func stringsTerm(ss []string) *ast.Term {
+	terms := make([]*ast.Term, len(ss))
+	for i, v := range ss {
+		terms[i] = ast.StringTerm(v)
+	}
+	return ast.ArrayTerm(terms...)
 }

@@ -160,17 +160,13 @@ func actions(change ast.Object) []string {
 
 // riskTerm is r as policies read it.
 func riskTerm(r Risk) *ast.Term {
-	types := make([]*ast.Term, len(r.ResourceTypes))
-	for i, t := range r.ResourceTypes {
-		types[i] = ast.StringTerm(t)
-	}
 	return ast.ObjectTerm(
 		[2]*ast.Term{ast.StringTerm("creates"), ast.IntNumberTerm(r.Creates)},
 		[2]*ast.Term{ast.StringTerm("updates"), ast.IntNumberTerm(r.Updates)},
 		[2]*ast.Term{ast.StringTerm("deletes"), ast.IntNumberTerm(r.Deletes)},
 		[2]*ast.Term{ast.StringTerm("replaces"), ast.IntNumberTerm(r.Replaces)},
 		[2]*ast.Term{ast.StringTerm("destroys"), ast.IntNumberTerm(r.Destroys)},
-		[2]*ast.Term{ast.StringTerm("resource_types"), ast.ArrayTerm(types...)},
+		[2]*ast.Term{ast.StringTerm("resource_types"), stringsTerm(r.ResourceTypes)},
 		[2]*ast.Term{ast.StringTerm("tags_only"), ast.BooleanTerm(r.TagsOnly)},
 	)
 }
