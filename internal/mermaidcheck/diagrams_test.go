@@ -19,16 +19,20 @@ type diagram struct {
 // reject: they prove the check can fail, and are not goldens.
 const rejectedDir = "internal/mermaidcheck/testdata/rejected"
 
+// skipDirs are never searched: git's, terraform's, the tool cache (a directory in CI) and
+// npm packages.
+var skipDirs = []string{".git", ".terraform", ".bin", "node_modules"}
+
 // findDiagrams is every *.mmd file in a testdata directory of the repository at root, in
 // path order: the goldens (and this package's valid fixtures), then the ones in rejectedDir.
-// It does not follow symbolic links (.bin/ may be one) nor enter .git or .terraform.
+// It follows no symbolic link.
 func findDiagrams(t *testing.T, root string) (accepted, rejected []diagram) {
 	t.Helper()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".terraform" || d.Name() == "node_modules") {
+		if d.IsDir() && slices.Contains(skipDirs, d.Name()) {
 			return filepath.SkipDir
 		}
 		if !d.Type().IsRegular() || filepath.Ext(path) != ".mmd" {

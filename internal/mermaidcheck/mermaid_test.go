@@ -1,6 +1,9 @@
 package mermaidcheck
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/testenv"
@@ -59,6 +62,7 @@ func TestMermaidDiagrams(t *testing.T) {
 		t.Fatalf("found %d diagrams to accept and %d to reject under the testdata directories; want some of each", len(accepted), len(rejected))
 	}
 	all := append(append([]diagram{}, accepted...), rejected...)
+	t.Logf("mermaid %s (%s), %s", mermaidVersion(mermaidJS), mermaidJS, chromium)
 	s := newSite(t, mermaidJS, all)
 	rep := s.check(t, chromium)
 	if rep.Error != "" || len(rep.Results) != len(all) {
@@ -81,6 +85,16 @@ func TestMermaidDiagrams(t *testing.T) {
 		}
 	}
 	t.Run("screenshot", func(t *testing.T) { checkScreenshots(t, s, chromium, drawn) })
+}
+
+// mermaidVersion is the version of the npm package mermaid.min.js is from (its package.json).
+func mermaidVersion(mermaidJS string) string {
+	var pkg struct{ Version string }
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(mermaidJS), "..", "package.json"))
+	if err != nil || json.Unmarshal(b, &pkg) != nil || pkg.Version == "" {
+		return "of unknown version"
+	}
+	return pkg.Version
 }
 
 // checkAccepted: Mermaid parsed and drew the diagram.
