@@ -261,9 +261,10 @@ lint: staticcheck
 	$(STATICCHECK) ./...
 
 # Everything: vet, staticcheck, workflow lint, unit and end-to-end tests (real terraform, real binary, the
-# fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
-# policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
-# terraform, then with OpenTofu (about 2 more minutes).
+# fake GitHub held to GitHub's OpenAPI description, the Action in a real runner, the Mermaid
+# goldens parsed and drawn by Mermaid in headless Chromium), Rego policy tests. The end-to-end
+# scenarios (cmd/tfgate's testscripts) run twice: with the pinned terraform, then with OpenTofu
+# (about 2 more minutes).
 # It says which phase runs, and since when (make test takes 15–18 minutes on a loaded 2-core
 # machine): the unit tests, the end-to-end packages (cmd/tfgate's testscripts, internal/e2e's
 # act runs) each in a go test of its own — together every package of ./..., as one go test
