@@ -13,6 +13,13 @@ TFGATE            := $(BIN)/tfgate
 OCTOKIT_OPENAPI_VERSION := 23.0.2
 OCTOKIT_OPENAPI   := $(BIN)/octokit-openapi
 OCTOKIT_STAMP     := $(OCTOKIT_OPENAPI)/.installed-$(OCTOKIT_OPENAPI_VERSION)
+# Mermaid, which every Mermaid golden (*.mmd under testdata/) must parse and render in
+# (internal/mermaidcheck): the npm package at the version GitHub last reported (an `info`
+# diagram; GitHub does not publish it), run in Debian's chromium, headless.
+MERMAID_VERSION   := 11.3.0
+MERMAID           := $(BIN)/mermaid
+MERMAID_STAMP     := $(MERMAID)/.installed-$(MERMAID_VERSION)
+CHROMIUM          ?= /usr/bin/chromium
 ACTIONLINT_VERSION := 1.7.12
 ACTIONLINT        := $(BIN)/actionlint
 ACTIONLINT_STAMP  := $(BIN)/.actionlint-$(ACTIONLINT_VERSION)
@@ -60,6 +67,8 @@ export TFGATE_TEST_TERRAFORM := $(TERRAFORM)
 export TFGATE_TEST_TOFU := $(TOFU)
 export TFGATE_TEST_PLUGINS := $(PLUGINS)
 export TFGATE_GITHUB_OPENAPI := $(OCTOKIT_OPENAPI)/node_modules/@octokit/openapi/generated/api.github.com.json
+export TFGATE_TEST_MERMAID := $(MERMAID)/node_modules/mermaid/dist/mermaid.min.js
+export TFGATE_TEST_CHROMIUM := $(CHROMIUM)
 # The act end-to-end test (internal/e2e) runs the example workflows in this act, with offline
 # copies of three official actions: ../shared/testdata/actions when it is there, else
 # .bin/actions (make actions clones the pinned versions once).
@@ -98,7 +107,7 @@ alternation        = $(subst $(space),|,$(strip $(1)))
 # skips it, naming the make target (internal/testenv).
 export TFGATE_TEST_REQUIRE_ALL := 1
 
-.PHONY: all build test-quick terraform tofu fakecloud openapi actionlint staticcheck act actions conftest goreleaser syft release-check release-snapshot lint-workflows lint test vet bench bench-compare kill-campaign demo clean
+.PHONY: all build test-quick terraform tofu fakecloud openapi mermaid chromium actionlint staticcheck act actions conftest goreleaser syft release-check release-snapshot lint-workflows lint test vet bench bench-compare kill-campaign demo clean
 
 all: build
 
@@ -149,6 +158,22 @@ $(OCTOKIT_STAMP):
 	@test -s $(TFGATE_GITHUB_OPENAPI)
 	@touch $@
 
+# mermaid from the npm registry (once; cached in .bin/); its install scripts are not run:
+# the test loads only its self-contained bundle, dist/mermaid.min.js.
+mermaid: $(MERMAID_STAMP)
+$(MERMAID_STAMP):
+	@mkdir -p $(MERMAID)
+	npm install --silent --no-audit --no-fund --ignore-scripts --prefix $(MERMAID) mermaid@$(MERMAID_VERSION)
+	@test -s $(TFGATE_TEST_MERMAID)
+	@touch $@
+
+# Debian's chromium, headless, for the Mermaid check (and fonts-liberation, so that labels
+# have a font where no desktop is installed): installed with apt-get when missing
+# (as root, else through sudo), silent when present. CHROMIUM=… names another Chromium or Chrome.
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing Debian's chromium (once)…"; \
+	  $(if $(filter 0,$(shell id -u)),,sudo) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null'; }
+	@test -x $(CHROMIUM) || { echo "make chromium: no $(CHROMIUM)"; exit 1; }
 
 # actionlint and act, built from the Go module proxy once (under a minute each) into .bin/.
 actionlint: $(ACTIONLINT_STAMP)
@@ -236,15 +261,16 @@ lint: staticcheck
 	$(STATICCHECK) ./...
 
 # Everything: vet, staticcheck, workflow lint, unit and end-to-end tests (real terraform, real binary, the
-# fake GitHub held to GitHub's OpenAPI description, the Action in a real runner), Rego
-# policy tests. The end-to-end scenarios (cmd/tfgate's testscripts) run twice: with the pinned
-# terraform, then with OpenTofu (about 2 more minutes).
+# fake GitHub held to GitHub's OpenAPI description, the Action in a real runner, the Mermaid
+# goldens parsed and drawn by Mermaid in headless Chromium), Rego policy tests. The end-to-end
+# scenarios (cmd/tfgate's testscripts) run twice: with the pinned terraform, then with OpenTofu
+# (about 2 more minutes).
 # It says which phase runs, and since when (make test takes 15–18 minutes on a loaded 2-core
 # machine): the unit tests, the end-to-end packages (cmd/tfgate's testscripts, internal/e2e's
 # act runs) each in a go test of its own — together every package of ./..., as one go test
 # of ./... would run them — then OpenTofu and the policy tests. On Linux the read guard
 # (Landlock) must be there: its tests fail instead of skipping.
-test: terraform tofu fakecloud openapi act actions vet lint lint-workflows release-check build
+test: terraform tofu fakecloud openapi mermaid chromium act actions vet lint lint-workflows release-check build
 	$(call phase,unit tests: go test -race of every package but $(E2E_PKGS))
 	$(GO) test -race -count=1 -timeout 30m $(UNIT_PKGS)
 	$(call phase,end-to-end testscripts with terraform $(TERRAFORM_VERSION): go test -race ./cmd/tfgate)
@@ -264,7 +290,7 @@ endif
 # The edit–test loop, under 3 minutes: the unit tests and the testscripts with terraform,
 # without -race, act, OpenTofu or the linters, and without the slowest tests (QUICK_SKIP_TESTS,
 # QUICK_SKIP): make test runs them all. A new test runs here unless it is listed.
-test-quick: terraform fakecloud openapi
+test-quick: terraform fakecloud openapi mermaid chromium
 	$(call phase,unit tests but the slowest: go test of every package but $(E2E_PKGS))
 	$(GO) test -count=1 -timeout 10m -skip '^($(call alternation,$(QUICK_SKIP_TESTS)))$$' $(UNIT_PKGS)
 	$(call phase,the fast testscripts with terraform $(TERRAFORM_VERSION): go test ./cmd/tfgate)
