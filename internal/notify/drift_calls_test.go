@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,5 +147,32 @@ func TestClosedByHandReopens(t *testing.T) {
 	}
 	if n := len(s.Issues("acme/infra")); n != 2 {
 		t.Errorf("%d issues, want 2: a closed record is reopened, never duplicated", n)
+	}
+}
+
+// GitHub's list of issues holds pull requests too: one labelled drift, written by tfgate's
+// identity with a drift issue's marker, is neither the project's record nor a duplicate.
+func TestLabelledPullRequestIsNoRecord(t *testing.T) {
+	s := githubtest.New(t)
+	driftNight(t, s, nightRun(1, "v2"), t0)
+	issue := s.Issues("acme/infra")[0]
+	pr := s.AddPull("acme/infra", githubtest.Pull{Author: githubtest.Bot, HeadSHA: "abc"})
+	c, err := github.New(github.Options{BaseURL: s.URL(), Token: githubtest.InstallationToken, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := []string{"drift"}
+	if _, err := c.EditIssue(context.Background(), github.Repo{Owner: "acme", Name: "infra"}, pr, github.IssueRequest{Body: &issue.Body, Labels: &labels}); err != nil {
+		t.Fatal(err)
+	}
+	out, calls := driftNight(t, s, nightRun(1, "v2"), t1)
+	if calls != 2 {
+		t.Errorf("%d calls (%v), want 2: the pull request was taken for an issue", calls, s.Counts())
+	}
+	if got := s.Issues("acme/infra")[0]; got.State != "open" || got.Body != issue.Body {
+		t.Errorf("the issue was changed: %s", got.State)
+	}
+	if want := fmt.Sprintf("/issues/%d", issue.Number); !strings.HasSuffix(out.Projects[0].Issue, want) {
+		t.Errorf("issue link %q, want …%s", out.Projects[0].Issue, want)
 	}
 }
