@@ -176,3 +176,34 @@ func TestLabelledPullRequestIsNoRecord(t *testing.T) {
 		t.Errorf("issue link %q, want …%s", out.Projects[0].Issue, want)
 	}
 }
+
+// failingClosedList is the client, but listing the closed issues fails.
+type failingClosedList struct{ github.API }
+
+func (f failingClosedList) ListIssues(ctx context.Context, repo github.Repo, flt github.IssueFilter) ([]github.Issue, error) {
+	if flt.State == "closed" {
+		return nil, fmt.Errorf("502 Bad Gateway")
+	}
+	return f.API.ListIssues(ctx, repo, flt)
+}
+
+// Fail closed: when the closed issues cannot be listed, nothing is written — not even the
+// change of a project whose open issue was found — and the error says so.
+func TestClosedListFailsClosed(t *testing.T) {
+	s := githubtest.New(t)
+	driftNight(t, s, nightRun(1, "v2"), t0)
+	c, err := github.New(github.Options{BaseURL: s.URL(), Token: githubtest.InstallationToken, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := nightRun(2, "v3") // the first project's drift changed, the second is new
+	s.ResetCounts()
+	_, err = PublishDriftIssues(context.Background(), DriftIssues{API: failingClosedList{c}, Repo: github.Repo{Owner: "acme", Name: "infra"},
+		Body: DriftBodyOptions{Now: t1}}, run)
+	if err == nil || !strings.Contains(err.Error(), "list drift issues: 502") {
+		t.Fatalf("err = %v, want the failed listing", err)
+	}
+	if n := s.Count("PATCH /repos/{owner}/{repo}/issues/{issue_number}") + s.Count("POST /repos/{owner}/{repo}/issues"); n != 0 {
+		t.Errorf("%d issues written after a failed listing (%v)", n, s.Counts())
+	}
+}
