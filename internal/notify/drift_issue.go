@@ -51,7 +51,7 @@ func ParseDriftState(body string) (DriftState, bool) {
 
 // DriftBodyOptions are what a drift issue says about the run that wrote it.
 type DriftBodyOptions struct {
-	Now     time.Time // when the project was checked
+	Now     time.Time // when the project was checked: "unchanged since" in the body written
 	Commit  string    // the commit checked
 	RunURL  string
 	Version string
