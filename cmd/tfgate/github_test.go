@@ -288,6 +288,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		n := ghServer(ts).AddIssue(scriptRepo, githubtest.Issue{Title: "issue by " + rest[0], Body: ts.ReadFile(rest[1]), Author: u, Labels: rest[2:]})
 		ts.Logf("issue #%d by %s", n, u.Login)
+	case "editissue":
+		ghEditIssue(ts, rest)
 	case "review":
 		ghReview(ts, rest)
 	case "perm":

@@ -30,37 +30,28 @@ type DriftState struct {
 
 // driftStateKind is the marker kind of the metadata line:
 //
-//	<!-- tfgate:drift-state status=drifted first_seen=2026-11-27T03:00:00Z -->
+//	<!-- tfgate:drift-state status=drifted first_seen=2026-11-27T03:00:00Z digest=… sum=… -->
+//
+// digest and sum (driftMeta) let a run leave an unchanged issue alone; a line without them
+// (an older tfgate's) reads as changed, so the issue is rewritten once.
 const driftStateKind = "drift-state"
 
 var (
 	statusValueRE = regexp.MustCompile(`^[a-z_]+$`)
 	stampValueRE  = regexp.MustCompile(`^[0-9TZ:+-]+$`)
+	hexValueRE    = regexp.MustCompile(`^[0-9a-f]{32}$`)
 )
-
-func (s DriftState) line() string {
-	return tag(driftStateKind, field{"status", string(s.Status)}, field{"first_seen", s.FirstSeen.UTC().Format(time.RFC3339)})
-}
 
 // ParseDriftState reads an issue body's metadata from where DriftBody writes it, the line
 // after the project marker: a line further down is the report's text, never metadata.
 func ParseDriftState(body string) (DriftState, bool) {
-	_, rest, _ := strings.Cut(body, "\n")
-	line, _, _ := strings.Cut(rest, "\n")
-	kind, v, ok := parseTag(strings.TrimSuffix(line, "\r"), []string{"status", "first_seen"}, []*regexp.Regexp{statusValueRE, stampValueRE})
-	if !ok || kind != driftStateKind {
-		return DriftState{}, false
-	}
-	t, err := time.Parse(time.RFC3339, v[1])
-	if err != nil {
-		return DriftState{}, false
-	}
-	return DriftState{Status: report.Status(v[0]), FirstSeen: t}, true
+	m, ok := parseDriftMeta(body)
+	return m.DriftState, ok
 }
 
 // DriftBodyOptions are what a drift issue says about the run that wrote it.
 type DriftBodyOptions struct {
-	Now     time.Time // when the project was checked
+	Now     time.Time // when the project was checked: "unchanged since" in the body written
 	Commit  string    // the commit checked
 	RunURL  string
 	Version string
@@ -94,16 +85,25 @@ func DriftTitle(p report.Project) string {
 // DriftBody is a project's whole drift issue body: the marker, the metadata, the status line, the
 // redacted details and how to resolve it, within GitHub's limit.
 func DriftBody(p report.Project, st DriftState, o DriftBodyOptions) string {
+	marker := RecordMarker{Kind: DriftKind, Project: p.Name}.String()
+	text := driftText(p, st, o)
+	meta := driftMeta{DriftState: st, digest: driftDigest(p, st), sum: textSum(marker, text)}
+	return marker + "\n" + meta.line() + "\n" + text
+}
+
+// driftText is the body after its metadata line. The status line's second date is when
+// the body was written: it stays true on the runs that leave the issue alone (driftMeta).
+func driftText(p report.Project, st DriftState, o DriftBodyOptions) string {
 	var b strings.Builder
-	b.WriteString(RecordMarker{Kind: DriftKind, Project: p.Name}.String() + "\n")
-	b.WriteString(st.line() + "\n\n")
-	b.WriteString(statusLine(p, st, o.Now) + "\n\n")
+	b.WriteString("\n" + statusLine(p, st, o.Now) + "\n\n")
 	tail := "tfgate reports drift and never fixes it. To resolve: revert the change made outside Terraform, " +
-		"or bring the code in line and merge it through a reviewed pull request. This issue is updated on every " +
-		"drift check and closed when the project is back in sync.\n\n" +
+		"or bring the code in line and merge it through a reviewed pull request. Every drift check edits this issue " +
+		"when what it finds changes, and closes it when the project is back in sync: while it is open, the last check " +
+		"still found what it says.\n\n" +
 		render.Footer(render.MarkdownOptions{Commit: o.Commit, RunURL: o.RunURL, Version: o.Version})
 	if p.Status != report.StatusInSync {
-		room := github.MaxCommentChars - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
+		room := github.MaxCommentChars - utf8.RuneCountInString(RecordMarker{Kind: DriftKind, Project: p.Name}.String()) -
+			metaReserve - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
 		b.WriteString(render.DriftIssueDetails(p, room))
 	}
 	b.WriteString(tail)
@@ -111,18 +111,18 @@ func DriftBody(p report.Project, st DriftState, o DriftBodyOptions) string {
 }
 
 func statusLine(p report.Project, st DriftState, now time.Time) string {
-	since, checked := stamp(st.FirstSeen), stamp(now)
+	since, written := stamp(st.FirstSeen), stamp(now)
 	switch p.Status {
 	case report.StatusInSync:
-		return fmt.Sprintf("**Status:** ✅ back in sync at %s (first seen out of sync %s): infrastructure, state and code agree.", checked, since)
+		return fmt.Sprintf("**Status:** ✅ back in sync at %s (first seen out of sync %s): infrastructure, state and code agree.", written, since)
 	case report.StatusPending:
-		return fmt.Sprintf("**Status:** ⏳ code in Git not applied since %s · last checked %s", since, checked)
+		return fmt.Sprintf("**Status:** ⏳ code in Git not applied since %s · unchanged since %s", since, written)
 	case report.StatusCheckFailed:
-		return fmt.Sprintf("**Status:** 🚨 a check failed (first seen %s) · last checked %s — no drift: the infrastructure does not do what its checks assert.", since, checked)
+		return fmt.Sprintf("**Status:** 🚨 a check failed (first seen %s) · unchanged since %s — no drift: the infrastructure does not do what its checks assert.", since, written)
 	case report.StatusFailed:
-		return fmt.Sprintf("**Status:** 💥 the drift check failed (first seen %s) · last checked %s — the infrastructure's state is unknown until it succeeds.", since, checked)
+		return fmt.Sprintf("**Status:** 💥 the drift check failed (first seen %s) · unchanged since %s — the infrastructure's state is unknown until it succeeds.", since, written)
 	}
-	return fmt.Sprintf("**Status:** ⚡ drifted since %s · last checked %s", since, checked)
+	return fmt.Sprintf("**Status:** ⚡ drifted since %s · unchanged since %s", since, written)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

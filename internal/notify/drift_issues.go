@@ -21,7 +21,8 @@ type DriftChange struct {
 }
 
 // PlanDriftIssues decides every drift issue change of a run from the issues tfgate listed
-// (all states): a pure function, so each case is a table row.
+// (listDriftIssues): a pure function, so each case is a table row. An open issue that
+// already says what the run would write is left alone (driftUnchanged).
 func PlanDriftIssues(run report.Run, issues []github.Issue, id github.Identity, o DriftBodyOptions) []DriftChange {
 	var out []DriftChange
 	for i, p := range run.Projects {
@@ -42,6 +43,9 @@ func PlanDriftIssues(run report.Run, issues []github.Issue, id github.Identity, 
 			st := DriftState{Status: p.Status, FirstSeen: prev.FirstSeen}
 			if !hasPrev || prev.FirstSeen.IsZero() {
 				st.FirstSeen = o.Now
+			}
+			if driftUnchanged(is, p, st) {
+				break // a steady night: the issue already says this (drift_digest.go)
 			}
 			out = append(out, DriftChange{i, Change{Op: OpEdit, Number: is.Number, Title: DriftTitle(p), Body: DriftBody(p, st, o)}})
 		case drift.Tracked(p.Status):
@@ -86,10 +90,12 @@ type DriftIssues struct {
 }
 
 // PublishDriftIssues keeps one issue per project up to date (a Tracker of kind drift) and
-// returns the run with each project's issue URL. It lists the labelled issues once, whatever
-// the number of projects; then each change costs one call (two to close or reopen: the note
-// and the edit), and the labels are listed (and created when missing) only when an issue is
-// created. Every project is attempted; the error names those that failed.
+// returns the run with each project's issue URL. It lists the open labelled issues once,
+// whatever the number of projects (and the closed ones only when a project needs an issue
+// and has no open one: listDriftIssues); then each change costs one call (two to close or
+// reopen: the note and the edit), an unchanged issue none, and the labels are listed (and
+// created when missing) only when an issue is created. Every project is attempted; the
+// error names those that failed.
 func PublishDriftIssues(ctx context.Context, o DriftIssues, run report.Run) (report.Run, error) {
 	labels := o.Labels
 	if len(labels) == 0 {
@@ -101,7 +107,7 @@ func PublishDriftIssues(ctx context.Context, o DriftIssues, run report.Run) (rep
 	}
 	t := Tracker{API: o.API, Repo: o.Repo, Identity: id, Kind: DriftKind, Labels: labels,
 		LabelColor: "d93f0b", LabelDescription: "Infrastructure differs from Git (tfgate drift)"}
-	issues, err := t.List(ctx)
+	issues, err := listDriftIssues(ctx, t, run, id)
 	if err != nil {
 		return run, err
 	}

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,28 @@ func withStatus(p report.Project, s report.Status) report.Project {
 // issueFor is the issue tfgate would have written for p when it was first seen at first.
 func issueFor(n int, p report.Project, state string, first time.Time, author github.User) github.Issue {
 	return github.Issue{Number: n, State: state, Author: author, HTMLURL: "https://github.com/acme/infra/issues/" + string(rune('0'+n)),
-		Body: DriftBody(p, DriftState{Status: p.Status, FirstSeen: first}, DriftBodyOptions{Now: first})}
+		Title: DriftTitle(p), Body: DriftBody(p, DriftState{Status: p.Status, FirstSeen: first}, DriftBodyOptions{Now: first})}
+}
+
+// otherDrift is p with its drifted attribute at another value.
+func otherDrift(p report.Project) report.Project {
+	c := *p.Changes
+	c.Drift = []plan.Resource{c.Drift[0]}
+	c.Drift[0].Attributes = []plan.Attribute{c.Drift[0].Attributes[0]}
+	c.Drift[0].Attributes[0].After = plan.Value{Text: `"v3"`, Kind: plan.KindKnown}
+	p.Changes = &c
+	return p
+}
+
+// edited is the issue after someone changed it by hand.
+func edited(is github.Issue, edit func(*github.Issue)) github.Issue {
+	edit(&is)
+	return is
+}
+
+// olderBody is the body as a tfgate before the fingerprints wrote it: no digest, no sum.
+func olderBody(is *github.Issue) {
+	is.Body = regexp.MustCompile(` digest=[0-9a-f]+ sum=[0-9a-f]+`).ReplaceAllString(is.Body, "")
 }
 
 func TestPlanIssues(t *testing.T) {
@@ -59,7 +81,13 @@ func TestPlanIssues(t *testing.T) {
 		{"drift appears: a new issue", report.StatusDrifted, nil, OpCreate, 0, t1},
 		{"pending appears: a new issue", report.StatusPending, nil, OpCreate, 0, t1},
 		{"an error is reported, not hidden", report.StatusFailed, nil, OpCreate, 0, t1},
-		{"still drifted: edited in place, first seen kept", report.StatusDrifted, []github.Issue{issueFor(3, web, "open", t0, botUser)}, OpEdit, 3, t0},
+		{"still drifted, nothing changed: left alone", report.StatusDrifted, []github.Issue{issueFor(3, web, "open", t0, botUser)}, "", 0, time.Time{}},
+		{"the drift changed: edited in place, first seen kept", report.StatusDrifted, []github.Issue{issueFor(3, otherDrift(web), "open", t0, botUser)}, OpEdit, 3, t0},
+		{"the body edited by hand: written again", report.StatusDrifted, []github.Issue{edited(issueFor(3, web, "open", t0, botUser), func(is *github.Issue) { is.Body += "\nfixed on Monday" })}, OpEdit, 3, t0},
+		{"the title edited by hand: written again", report.StatusDrifted, []github.Issue{edited(issueFor(3, web, "open", t0, botUser), func(is *github.Issue) { is.Title = "ignore" })}, OpEdit, 3, t0},
+		{"CRLF line ends (an edit in the browser): written again", report.StatusDrifted, []github.Issue{edited(issueFor(3, web, "open", t0, botUser), func(is *github.Issue) { is.Body = strings.ReplaceAll(is.Body, "\n", "\r\n") })}, OpEdit, 3, t0},
+		{"an older tfgate's body, no fingerprints: written once", report.StatusDrifted, []github.Issue{edited(issueFor(3, web, "open", t0, botUser), olderBody)}, OpEdit, 3, t0},
+		{"the diff edited by hand, the metadata line kept: written again", report.StatusDrifted, []github.Issue{edited(issueFor(3, web, "open", t0, botUser), func(is *github.Issue) { is.Body = strings.Replace(is.Body, `"v2"`, `"v9"`, 1) })}, OpEdit, 3, t0},
 		{"now failing: the open issue says so", report.StatusFailed, []github.Issue{issueFor(3, web, "open", t0, botUser)}, OpEdit, 3, t0},
 		{"back in sync: closed", report.StatusInSync, []github.Issue{issueFor(3, web, "open", t0, botUser)}, OpClose, 3, t0},
 		{"in sync, issue closed: nothing", report.StatusInSync, []github.Issue{issueFor(3, web, "closed", t0, botUser)}, "", 0, time.Time{}},
@@ -68,7 +96,7 @@ func TestPlanIssues(t *testing.T) {
 		{"interrupted: nothing", report.StatusInterrupted, []github.Issue{issueFor(3, web, "open", t0, botUser)}, "", 0, time.Time{}},
 		{"someone else's issue with the marker is ignored", report.StatusDrifted, []github.Issue{issueFor(3, web, "open", t0, impostor)}, OpCreate, 0, t1},
 		{"another project's issue is ignored", report.StatusDrifted, []github.Issue{issueFor(3, driftedProject("db"), "open", t0, botUser)}, OpCreate, 0, t1},
-		{"the open one wins over a newer closed one", report.StatusDrifted, []github.Issue{issueFor(5, web, "closed", t0, botUser), issueFor(3, web, "open", t0, botUser)}, OpEdit, 3, t0},
+		{"the open one wins over a newer closed one", report.StatusDrifted, []github.Issue{issueFor(5, web, "closed", t0, botUser), issueFor(3, otherDrift(web), "open", t0, botUser)}, OpEdit, 3, t0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			run := report.Run{Kind: report.KindDrift, Projects: []report.Project{withStatus(web, tt.status)}}
@@ -100,8 +128,8 @@ func TestBody(t *testing.T) {
 	p := driftedProject("envs/prod/network")
 	body := DriftBody(p, DriftState{Status: p.Status, FirstSeen: t0}, DriftBodyOptions{Now: t1, Commit: "0123456789", RunURL: "https://github.com/acme/infra/actions/runs/1", Version: "v1"})
 	for _, want := range []string{
-		"<!-- tfgate:drift project=envs/prod/network -->\n<!-- tfgate:drift-state status=drifted first_seen=2026-11-27T03:00:00Z -->\n",
-		"drifted since 2026-11-27 03:00 UTC · last checked 2026-11-29 03:00 UTC",
+		"<!-- tfgate:drift project=envs/prod/network -->\n<!-- tfgate:drift-state status=drifted first_seen=2026-11-27T03:00:00Z digest=",
+		"drifted since 2026-11-27 03:00 UTC · unchanged since 2026-11-29 03:00 UTC",
 		`content: "v1" → "v2"`, "secret: (sensitive) → (sensitive)", "**Not applied from Git:** none", "never fixes it", "Commit `0123456`",
 	} {
 		if !strings.Contains(body, want) {

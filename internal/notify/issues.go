@@ -52,11 +52,14 @@ type Tracker struct {
 // (a closed record is reopened, never duplicated), every page, in one listing whatever the
 // number of projects. Not by creator: the author is checked on each issue (Records), and
 // GitHub's creator filter is not documented for bot accounts.
-func (t Tracker) List(ctx context.Context) ([]github.Issue, error) {
+func (t Tracker) List(ctx context.Context) ([]github.Issue, error) { return t.ListState(ctx, "all") }
+
+// ListState is List of the issues in one state: "open", "closed" or "all".
+func (t Tracker) ListState(ctx context.Context, state string) ([]github.Issue, error) {
 	if len(t.Labels) == 0 {
 		return nil, fmt.Errorf("%s issues: no label to find them by", t.Kind)
 	}
-	issues, err := t.API.ListIssues(ctx, t.Repo, github.IssueFilter{State: "all", Labels: t.Labels[:1]})
+	issues, err := t.API.ListIssues(ctx, t.Repo, github.IssueFilter{State: state, Labels: t.Labels[:1]})
 	if err != nil {
 		return nil, fmt.Errorf("list %s issues: %w", t.Kind, err)
 	}

@@ -40,10 +40,15 @@ func TestDuplicates(t *testing.T) {
 			}
 		})
 	}
-	// The plan of a run: the kept one edited, the duplicate closed.
+	// The plan of a run: the kept one edited (its drift changed), the duplicate closed.
 	run := report.Run{Kind: report.KindDrift, Projects: []report.Project{web}}
-	cs := PlanDriftIssues(run, []github.Issue{issueFor(3, web, "open", t0, botUser), issueFor(5, web, "open", t0, botUser)}, bot, DriftBodyOptions{Now: t1})
+	cs := PlanDriftIssues(run, []github.Issue{issueFor(3, web, "open", t0, botUser), issueFor(5, otherDrift(web), "open", t0, botUser)}, bot, DriftBodyOptions{Now: t1})
 	if len(cs) != 2 || cs[0].Op != OpEdit || cs[0].Number != 5 || cs[1].Op != OpDuplicate || cs[1].Number != 3 || !strings.Contains(cs[1].Note, "#5") {
+		t.Errorf("changes %+v", cs)
+	}
+	// Unchanged, the kept one is left alone; the duplicate is still closed.
+	cs = PlanDriftIssues(run, []github.Issue{issueFor(3, web, "open", t0, botUser), issueFor(5, web, "open", t0, botUser)}, bot, DriftBodyOptions{Now: t1})
+	if len(cs) != 1 || cs[0].Op != OpDuplicate || cs[0].Number != 3 {
 		t.Errorf("changes %+v", cs)
 	}
 }
