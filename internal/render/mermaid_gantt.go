@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tfgate/tfgate/internal/english"
 	"github.com/tfgate/tfgate/internal/report"
@@ -59,10 +60,16 @@ func Gantt(r report.Run, timings map[string][]report.Phase) Timeline {
 	}
 	tl.Drawn, tl.Folded = len(drawn), len(folded)
 
+	labels := make([]string, len(drawn))
+	first, last := drawn[0].first, drawn[0].last
+	for i, p := range drawn {
+		labels[i] = ganttText(p.label)
+		first, last = earlier(first, p.first), later(last, p.last)
+	}
 	var b strings.Builder
-	b.WriteString("gantt\n    dateFormat x\n    axisFormat %H:%M:%S\n    todayMarker off\n")
-	for _, p := range drawn {
-		b.WriteString("    section " + ganttText(p.label) + "\n")
+	b.WriteString(ganttHeader(labels, last.Sub(first)))
+	for i, p := range drawn {
+		b.WriteString("    section " + labels[i] + "\n")
 		phases := p.phases
 		if len(phases) > ganttMaxPhases {
 			rest := phases[ganttMaxPhases-1:]
@@ -105,6 +112,24 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// ganttHeader starts the chart: room on the left for the longest section label (Mermaid
+// leaves 75 pixels, and a longer label runs into the bars), times in milliseconds since
+// the epoch, the axis in the reader's local time — to the millisecond when the projects
+// took under a minute, where whole seconds would label every tick alike — and no marker
+// for today, which would stretch the axis to the moment the summary is read.
+func ganttHeader(labels []string, span time.Duration) string {
+	widest := 0
+	for _, l := range labels {
+		widest = max(widest, utf8.RuneCountInString(l))
+	}
+	axis := "%H:%M:%S"
+	if span < time.Minute {
+		axis += ".%L"
+	}
+	return fmt.Sprintf("%%%%{init: {\"gantt\": {\"leftPadding\": %d}}}%%%%\ngantt\n    dateFormat x\n    axisFormat %s\n    todayMarker off\n",
+		min(max(75, 7*widest+20), 450), axis)
 }
 
 // ganttBar writes one task: its name, tag, and start and end in milliseconds since the

@@ -58,7 +58,7 @@ func TestStepSummaryTimings(t *testing.T) {
 			if strings.Contains(without, "Timing per project") || strings.Contains(without, "mermaid") {
 				t.Error("a timing table or timeline without timings")
 			}
-			if !strings.Contains(s, "```mermaid\ngantt\n") {
+			if !strings.Contains(s, "```mermaid\n%%{init: {\"gantt\"") {
 				t.Error("no timeline")
 			}
 			table := mdTimeline(tt.r, tt.timings) + mdTimings(tt.r, tt.timings)
