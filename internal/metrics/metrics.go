@@ -299,7 +299,7 @@ func merged(phases []report.Phase) []Phase {
 		if ph.Start.IsZero() {
 			continue
 		}
-		start, end := ph.Start.UTC().Round(time.Millisecond), ph.End().UTC().Round(time.Millisecond)
+		start, end := ph.Start.UTC().Truncate(time.Millisecond), ph.End().UTC().Truncate(time.Millisecond) // as the timeline draws them
 		if out[i].Started == nil || start.Before(*out[i].Started) {
 			out[i].Started = &start
 		}
