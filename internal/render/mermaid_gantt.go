@@ -172,7 +172,7 @@ func mdTimeline(r report.Run, timings map[string][]report.Phase) string {
 	var b strings.Builder
 	b.WriteString("### Timeline\n\n```mermaid\n" + tl.Source + "```\n\n")
 	if tl.Folded > 0 {
-		fmt.Fprintf(&b, "The timeline draws the %d slowest of %d projects, and the other %d as one bar; the timing table below lists each.\n\n",
+		fmt.Fprintf(&b, "The timeline draws the %d slowest of %d projects, and the other %d as one bar.\n\n",
 			tl.Drawn, tl.Projects, tl.Folded)
 	}
 	return b.String()

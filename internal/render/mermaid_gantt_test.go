@@ -170,7 +170,7 @@ func TestGanttFolds(t *testing.T) {
 		t.Errorf("the folded bar is not\n%s in\n%s", wantBar, tl.Source)
 	}
 	md := mdTimeline(r, timings)
-	if !strings.Contains(md, "draws the 20 slowest of 57 projects, and the other 37 as one bar") {
+	if !strings.Contains(md, "draws the 20 slowest of 57 projects, and the other 37 as one bar.") {
 		t.Errorf("the summary does not say what it folded:\n%s", md)
 	}
 	if len(tl.Source) > 8<<10 {
