@@ -19,7 +19,7 @@ import (
 const (
 	ganttMaxProjects = 20 // sections drawn; beyond, the slowest are kept
 	ganttMaxPhases   = 12 // bars per project; beyond, the rest are one bar
-	ganttNameRunes   = 60 // a project's label, clipped at its start (the end of a path says most)
+	ganttNameRunes   = 48 // a project's label, clipped at its start (the end of a path says most)
 )
 
 // Timeline is the Mermaid source of a run's timeline (without a code fence), and what it
@@ -73,7 +73,7 @@ func Gantt(r report.Run, timings map[string][]report.Phase) Timeline {
 		phases := p.phases
 		if len(phases) > ganttMaxPhases {
 			rest := phases[ganttMaxPhases-1:]
-			more := report.Phase{Name: english.Plural(len(rest), "more phase", "more phases"), Start: rest[0].Start}
+			more := report.Phase{Name: "… " + english.Plural(len(rest), "more phase", "more phases"), Start: rest[0].Start}
 			more.Duration = p.last.Sub(more.Start)
 			phases = append(slices.Clone(phases[:ganttMaxPhases-1]), more)
 		}
@@ -129,7 +129,7 @@ func ganttHeader(labels []string, span time.Duration) string {
 		axis += ".%L"
 	}
 	return fmt.Sprintf("%%%%{init: {\"gantt\": {\"leftPadding\": %d}}}%%%%\ngantt\n    dateFormat x\n    axisFormat %s\n    todayMarker off\n",
-		min(max(75, 7*widest+20), 450), axis)
+		min(max(75, 6*widest+24), 320), axis)
 }
 
 // ganttBar writes one task: its name, tag, and start and end in milliseconds since the

@@ -207,7 +207,7 @@ func TestGanttTextEscapes(t *testing.T) {
 		{"{x}\\y", "｛x｝＼y"},
 		{"", "_"},
 		{" \n ", "_"},
-		{strings.Repeat("ab/", 30), "…b/" + strings.Repeat("ab/", 19)},
+		{strings.Repeat("ab/", 30), "…b/" + strings.Repeat("ab/", 15)},
 	}
 	for _, tt := range tests {
 		if got := ganttText(tt.in); got != tt.want {
@@ -257,4 +257,34 @@ func FuzzGantt(f *testing.F) {
 		checkGantt(t, tl.Source)
 		checkMarkdown(t, mdTimeline(r, timings))
 	})
+}
+
+// TestGanttWorstCase: the longest names and the most phases stay within a bounded chart —
+// ganttMaxProjects sections of at most ganttMaxPhases bars, the last of them "N more
+// phases" up to the project's last end — far inside the job summary's limit.
+func TestGanttWorstCase(t *testing.T) {
+	r := report.Run{Kind: report.KindPlan}
+	timings := map[string][]report.Phase{}
+	for i := range 300 {
+		name := fmt.Sprintf("%s/%03d", strings.Repeat("a-very-long-directory-name/", 10), i)
+		r.Projects = append(r.Projects, report.Project{Name: name, Status: report.StatusFailed})
+		var kv []any
+		for j := range 40 {
+			kv = append(kv, fmt.Sprintf("%s-phase-%d", strings.Repeat("x", 100), j), 10+i)
+		}
+		timings[name] = phases(kv...)
+	}
+	tl := Gantt(r, timings)
+	checkGantt(t, tl.Source)
+	if n := strings.Count(tl.Source, "\n"); n != 5+ganttMaxProjects*(1+ganttMaxPhases)+2 {
+		t.Errorf("%d lines", n)
+	}
+	last := runStart.Add(40 * time.Duration(10+299) * time.Millisecond).UnixMilli()
+	if want := fmt.Sprintf("    … 29 more phases :crit, %d, %d\n    section 280 other projects\n",
+		runStart.Add(11*time.Duration(10+299)*time.Millisecond).UnixMilli(), last); !strings.Contains(tl.Source, want) {
+		t.Errorf("the slowest project's last bar is not\n%s", want)
+	}
+	if len(tl.Source) > 24<<10 || len(mdTimeline(r, timings)) > 24<<10 {
+		t.Errorf("%d bytes of Mermaid", len(tl.Source))
+	}
 }
