@@ -61,43 +61,54 @@ func Gantt(r report.Run, timings map[string][]report.Phase) Timeline {
 	tl.Drawn, tl.Folded = len(drawn), len(folded)
 
 	labels := make([]string, len(drawn))
-	first, last := drawn[0].first, drawn[0].last
 	for i, p := range drawn {
 		labels[i] = ganttText(p.label)
-		first, last = earlier(first, p.first), later(last, p.last)
 	}
 	var b strings.Builder
+	first, last := ganttSpan(drawn)
 	b.WriteString(ganttHeader(labels, last.Sub(first)))
 	for i, p := range drawn {
-		b.WriteString("    section " + labels[i] + "\n")
-		phases := p.phases
-		if len(phases) > ganttMaxPhases {
-			rest := phases[ganttMaxPhases-1:]
-			more := report.Phase{Name: "… " + english.Plural(len(rest), "more phase", "more phases"), Start: rest[0].Start}
-			more.Duration = p.last.Sub(more.Start)
-			phases = append(slices.Clone(phases[:ganttMaxPhases-1]), more)
-		}
-		for i, ph := range phases {
-			tag := ""
-			switch {
-			case p.failed && i == len(phases)-1:
-				tag = "crit, " // where it failed
-			case ph.Name == "queued":
-				tag = "done, " // waiting, not working
-			}
-			ganttBar(&b, ph.Name, tag, ph.Start, ph.End())
-		}
+		ganttSection(&b, labels[i], p)
 	}
 	if len(folded) > 0 {
-		first, last := folded[0].first, folded[0].last
-		for _, p := range folded[1:] {
-			first, last = earlier(first, p.first), later(last, p.last)
-		}
+		first, last := ganttSpan(folded)
 		b.WriteString("    section " + ganttText(english.Plural(len(folded), "other project", "other projects")) + "\n")
 		ganttBar(&b, "all phases", "done, ", first, last)
 	}
 	tl.Source = b.String()
 	return tl
+}
+
+// ganttSection writes a project's section: a bar per phase, its last ones as one beyond
+// ganttMaxPhases; where a failed project stopped is red ("crit"), waiting grey ("done").
+func ganttSection(b *strings.Builder, label string, p ganttProject) {
+	b.WriteString("    section " + label + "\n")
+	phases := p.phases
+	if len(phases) > ganttMaxPhases {
+		rest := phases[ganttMaxPhases-1:]
+		more := report.Phase{Name: "… " + english.Plural(len(rest), "more phase", "more phases"), Start: rest[0].Start}
+		more.Duration = p.last.Sub(more.Start)
+		phases = append(slices.Clone(phases[:ganttMaxPhases-1]), more)
+	}
+	for i, ph := range phases {
+		tag := ""
+		switch {
+		case p.failed && i == len(phases)-1:
+			tag = "crit, "
+		case ph.Name == "queued":
+			tag = "done, "
+		}
+		ganttBar(b, ph.Name, tag, ph.Start, ph.End())
+	}
+}
+
+// ganttSpan is when the first of projects started and the last finished.
+func ganttSpan(projects []ganttProject) (first, last time.Time) {
+	first, last = projects[0].first, projects[0].last
+	for _, p := range projects[1:] {
+		first, last = earlier(first, p.first), later(last, p.last)
+	}
+	return first, last
 }
 
 func earlier(a, b time.Time) time.Time {

@@ -24,7 +24,7 @@ func mermaidGolden(t *testing.T, src string) {
 var (
 	// ganttStart is the chart's start: only the left padding and the axis's precision vary.
 	ganttStart   = regexp.MustCompile(`^%%\{init: \{"gantt": \{"leftPadding": [0-9]+\}\}\}%%\ngantt\n    dateFormat x\n    axisFormat %H:%M:%S(\.%L)?\n    todayMarker off\n`)
-	ganttSection = regexp.MustCompile(`^    section (.+)$`)
+	ganttSectionRe = regexp.MustCompile(`^    section (.+)$`)
 	ganttTaskRe  = regexp.MustCompile(`^    (.+) :((?:crit|done), )?([0-9]+), ([0-9]+)$`)
 )
 
@@ -40,7 +40,7 @@ func ganttProblem(src string) string {
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(src, header), "\n"), "\n") {
 		var name string
-		if m := ganttSection.FindStringSubmatch(l); m != nil {
+		if m := ganttSectionRe.FindStringSubmatch(l); m != nil {
 			name = m[1]
 		} else if m := ganttTaskRe.FindStringSubmatch(l); m != nil {
 			name = m[1]
