@@ -74,10 +74,14 @@ type Project struct {
 	Gate    *Gate    `json:"gate,omitempty"`    // apply runs only
 }
 
-// Phase is how long a project spent in one phase.
+// Phase is how long a project spent in one phase, and when: Started is when it first
+// entered it, Finished when it last left it (the job summary's timeline draws the same
+// times). Both are nil when the phase's times are unknown.
 type Phase struct {
-	Name    string  `json:"name"`
-	Seconds float64 `json:"seconds"`
+	Name     string     `json:"name"`
+	Seconds  float64    `json:"seconds"`
+	Started  *time.Time `json:"started,omitempty"`
+	Finished *time.Time `json:"finished,omitempty"`
 }
 
 // Changes are the resources a project's plan changes: the plan made (plan, drift) or the
@@ -277,7 +281,8 @@ func changes(s plan.Summary) *Changes {
 	return &Changes{Add: s.Add, Change: s.Change, Destroy: s.Destroy, Replace: s.Replace, Import: s.Import, Move: s.Move, Drift: s.Drift}
 }
 
-// merged sums the phases of the same name, in the order each was first entered.
+// merged sums the phases of the same name, in the order each was first entered; each
+// starts when first entered and finishes when last left.
 func merged(phases []report.Phase) []Phase {
 	out := []Phase{}
 	index := map[string]int{}
@@ -291,6 +296,16 @@ func merged(phases []report.Phase) []Phase {
 			sums = append(sums, 0)
 		}
 		sums[i] += ph.Duration
+		if ph.Start.IsZero() {
+			continue
+		}
+		start, end := ph.Start.UTC().Truncate(time.Millisecond), ph.End().UTC().Truncate(time.Millisecond) // as the timeline draws them
+		if out[i].Started == nil || start.Before(*out[i].Started) {
+			out[i].Started = &start
+		}
+		if out[i].Finished == nil || end.After(*out[i].Finished) {
+			out[i].Finished = &end
+		}
 	}
 	for i := range out {
 		out[i].Seconds = seconds(sums[i])

@@ -36,6 +36,17 @@ func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
 func ph(name string, msec int) report.Phase { return report.Phase{Name: name, Duration: ms(msec)} }
 
+// seq gives phases their start times: one after the other, from 100 ms after the run
+// started.
+func seq(phs ...report.Phase) []report.Phase {
+	at := started.Add(ms(100))
+	for i := range phs {
+		phs[i].Start = at
+		at = at.Add(phs[i].Duration)
+	}
+	return phs
+}
+
 // planRun has one project of each outcome a plan can have.
 func planRun() (report.Run, map[string][]report.Phase) {
 	deny := policy.Result{Verdict: policy.VerdictDeny, Findings: []policy.Finding{
@@ -52,11 +63,11 @@ func planRun() (report.Run, map[string][]report.Phase) {
 		{Name: "later", Dir: "later", Workspace: "default", Status: report.StatusNotStarted},
 	}}
 	phases := map[string][]report.Phase{
-		"envs/dev/app": {ph("queued", 100), ph("init", 900), ph("workspace", 100), ph("plan", 700), ph("show", 200), ph("policy", 50)},
-		"envs/prod/db": {ph("init", 1000), ph("workspace", 100), ph("plan", 1500), ph("show", 300), ph("policy", 60)},
+		"envs/dev/app": seq(ph("queued", 100), ph("init", 900), ph("workspace", 100), ph("plan", 700), ph("show", 200), ph("policy", 50)),
+		"envs/prod/db": seq(ph("init", 1000), ph("workspace", 100), ph("plan", 1500), ph("show", 300), ph("policy", 60)),
 		// Entered init twice (around a wait): summed once.
-		"envs/prod/network": {ph("init", 300), ph("queued", 100), ph("init", 200), ph("workspace", 100), ph("plan", 90)},
-		"slow":              {ph("init", 1000), ph("plan", 3900)},
+		"envs/prod/network": seq(ph("init", 300), ph("queued", 100), ph("init", 200), ph("workspace", 100), ph("plan", 90)),
+		"slow":              seq(ph("init", 1000), ph("plan", 3900)),
 	}
 	return run, phases
 }
@@ -67,9 +78,9 @@ func driftRun() (report.Run, map[string][]report.Phase) {
 			{Name: "core", Dir: "core", Workspace: "default", Status: report.StatusPending, Duration: ms(1200), Changes: &plan.Changes{Summary: plan.Summary{Add: 1}}},
 			{Name: "net", Dir: "net", Workspace: "default", Status: report.StatusInSync, Duration: ms(900), Changes: &plan.Changes{}},
 		}}, map[string][]report.Phase{
-			"app":  {ph("init", 500), ph("workspace", 100), ph("plan", 700), ph("show", 150)},
-			"core": {ph("init", 400), ph("workspace", 100), ph("plan", 500), ph("show", 150)},
-			"net":  {ph("init", 300), ph("workspace", 100), ph("plan", 400), ph("show", 100)},
+			"app":  seq(ph("init", 500), ph("workspace", 100), ph("plan", 700), ph("show", 150)),
+			"core": seq(ph("init", 400), ph("workspace", 100), ph("plan", 500), ph("show", 150)),
+			"net":  seq(ph("init", 300), ph("workspace", 100), ph("plan", 400), ph("show", 100)),
 		}
 }
 
@@ -86,8 +97,8 @@ func applyRun() (report.Run, map[string][]report.Phase) {
 			{Name: "net", Dir: "net", Workspace: "default", Status: report.StatusRefused,
 				Gate: &report.Gate{Reasons: []report.Reason{{Code: "stale-inputs", Text: "the plan is stale"}}}},
 		}}, map[string][]report.Phase{
-			"core": {ph("init", 1000), ph("workspace", 100), ph("apply", 2800)},
-			"app":  {ph("init", 900), ph("workspace", 100), ph("apply", 1400)},
+			"core": seq(ph("init", 1000), ph("workspace", 100), ph("apply", 2800)),
+			"app":  seq(ph("init", 900), ph("workspace", 100), ph("apply", 1400)),
 		}
 }
 
@@ -118,7 +129,10 @@ func TestFromRun(t *testing.T) {
 		}
 	}
 	net := m.Projects[2]
-	wantPhases := []Phase{{"init", 0.5}, {"queued", 0.1}, {"workspace", 0.1}, {"plan", 0.09}}
+	at := func(msec int) *time.Time { t := started.Add(ms(msec)); return &t }
+	// init: first entered at 100 ms, last left at 700 (300 ms, 100 queued, 200 more).
+	wantPhases := []Phase{{"init", 0.5, at(100), at(700)}, {"queued", 0.1, at(400), at(500)},
+		{"workspace", 0.1, at(700), at(800)}, {"plan", 0.09, at(800), at(890)}}
 	if !reflect.DeepEqual(net.Phases, wantPhases) {
 		t.Errorf("phases of a project that entered init twice: %+v, want %+v", net.Phases, wantPhases)
 	}
@@ -309,7 +323,7 @@ func TestOpenMetricsHostileNames(t *testing.T) {
 	phases := map[string][]report.Phase{}
 	for _, n := range names {
 		run.Projects = append(run.Projects, report.Project{Name: n, Dir: n, Status: report.StatusFailed, Duration: ms(10)})
-		phases[n] = []report.Phase{ph("init", 10)}
+		phases[n] = seq(ph("init", 10))
 	}
 	var buf bytes.Buffer
 	if err := WriteOpenMetrics(&buf, build(run, phases, 1)); err != nil {

@@ -83,6 +83,7 @@ func families(m Metrics) []*family {
 
 	duration := gauge("project_duration_seconds", "seconds", "Wall time of a project's job, from its start to its result.")
 	phase := gauge("project_phase_duration_seconds", "seconds", "Time a project spent in one phase (queued, init, workspace, plan, show, policy, apply).")
+	phaseStart := gauge("project_phase_start_seconds", "seconds", "When a project first entered a phase, in seconds from the command's start.")
 	outcome := gauge("project_outcome", "", "1 for how the project's job ended (ok, failed, interrupted, not_started, refused), 0 for the others.")
 	failedPhase := gauge("project_failed_phase", "", "1 for the phase a failed or interrupted project was in (prepare: before its first phase).")
 	resources := gauge("project_resource_changes", "", "Resources the project's plan adds, changes, destroys or replaces (apply: the reviewed plan).")
@@ -94,6 +95,9 @@ func families(m Metrics) []*family {
 		duration.add(float(p.DurationSeconds), "command", cmd, "project", p.Name)
 		for _, ph := range p.Phases {
 			phase.add(float(ph.Seconds), "command", cmd, "project", p.Name, "phase", ph.Name)
+			if ph.Started != nil && !m.Started.IsZero() {
+				phaseStart.add(float(seconds(ph.Started.Sub(m.Started))), "command", cmd, "project", p.Name, "phase", ph.Name)
+			}
 		}
 		for _, oc := range Outcomes {
 			outcome.add(bit(p.Outcome == oc), "command", cmd, "project", p.Name, "outcome", string(oc))
@@ -154,7 +158,7 @@ func families(m Metrics) []*family {
 	waited.add(float(gh.RateLimitWaitSeconds), "command", cmd)
 
 	return []*family{runDuration, runEnd, exit, runProjects,
-		duration, phase, outcome, failedPhase, resources, drifted, verdict, gateAllowed, approvals,
+		duration, phase, phaseStart, outcome, failedPhase, resources, drifted, verdict, gateAllowed, approvals,
 		verdicts, drift, gate, calls, retries, waits, waited}
 }
 

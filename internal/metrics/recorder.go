@@ -17,7 +17,8 @@ type Progress interface {
 
 // Recorder is a Progress that times each project's phases and passes every call on to the
 // next Progress (the terminal's). A phase lasts from the call that enters it to the call
-// that enters the next one, or to the project's result. It is safe for concurrent use: the
+// that enters the next one, or to the project's result; it keeps when it began (the job
+// summary's timeline draws it on a clock). Its clock is injectable, so tests are exact. It is safe for concurrent use: the
 // pool reports from one goroutine per project.
 type Recorder struct {
 	next Progress
@@ -91,7 +92,7 @@ func (r *Recorder) close(project string, now time.Time) {
 		return
 	}
 	delete(r.open, project)
-	r.phases[project] = append(r.phases[project], report.Phase{Name: ph.name, Duration: now.Sub(ph.since)})
+	r.phases[project] = append(r.phases[project], report.Phase{Name: ph.name, Start: ph.since, Duration: now.Sub(ph.since)})
 }
 
 // Phases are the phases recorded so far, by project name, in the order entered. A phase
@@ -105,7 +106,7 @@ func (r *Recorder) Phases() map[string][]report.Phase {
 		out[name] = append([]report.Phase(nil), phs...)
 	}
 	for name, ph := range r.open {
-		out[name] = append(out[name], report.Phase{Name: ph.name, Duration: now.Sub(ph.since)})
+		out[name] = append(out[name], report.Phase{Name: ph.name, Start: ph.since, Duration: now.Sub(ph.since)})
 	}
 	return out
 }

@@ -40,6 +40,11 @@ func (c *calls) Phase(p, ph string)        { c.add("phase " + p + " " + ph) }
 func (c *calls) Detail(p, d string)        { c.add("detail " + p + " " + d) }
 func (c *calls) Finished(r report.Project) { c.add("finished " + r.Name) }
 
+// at is the test clock's start plus msec milliseconds.
+func at(msec int) time.Time { return time.Unix(0, 0).Add(time.Duration(msec) * time.Millisecond) }
+
+// TestRecorder: each phase from the call that enters it to the next one, with when it began
+// (on the injected clock).
 func TestRecorder(t *testing.T) {
 	c := &clock{t: time.Unix(0, 0)}
 	next := &calls{}
@@ -58,8 +63,9 @@ func TestRecorder(t *testing.T) {
 
 	got := r.Phases()
 	want := map[string][]report.Phase{
-		"a": {report.Phase{Name: "queued", Duration: 100 * time.Millisecond}, report.Phase{Name: "init", Duration: time.Second}, report.Phase{Name: "plan", Duration: 2 * time.Second}},
-		"b": {report.Phase{Name: "init", Duration: 3500 * time.Millisecond}}, // still running: counted until now
+		"a": {report.Phase{Name: "queued", Start: at(0), Duration: 100 * time.Millisecond}, report.Phase{Name: "init", Start: at(100), Duration: time.Second},
+			report.Phase{Name: "plan", Start: at(1100), Duration: 2 * time.Second}},
+		"b": {report.Phase{Name: "init", Start: at(100), Duration: 3500 * time.Millisecond}}, // still running: counted until now
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("phases %v, want %v", got, want)

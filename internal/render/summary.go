@@ -18,11 +18,11 @@ const StepSummaryLimit = 1 << 20
 // details it leaves out and where to find them.
 //
 // An apply run's summary is its comment (ApplyComment) without the marker. With
-// opts.Timings, a collapsed timing table (per project: total and each phase) comes before
-// the footer.
+// opts.Timings, the timeline (mdTimeline: a Gantt chart of each project's phases) and a
+// collapsed timing table (per project: total and each phase) come before the footer.
 func StepSummary(r report.Run, opts MarkdownOptions) string {
 	limit := opts.limit(StepSummaryLimit)
-	timing := mdTimings(r, opts.Timings)
+	timing := mdTimeline(r, opts.Timings) + mdTimings(r, opts.Timings)
 	limit -= cost(timing)
 	if r.Kind == report.KindApply {
 		s := fitApply(r, opts, limit, false, "the CI run's log")

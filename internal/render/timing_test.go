@@ -9,16 +9,23 @@ import (
 	"github.com/tfgate/tfgate/internal/report"
 )
 
+// runStart is when the test runs' projects start: each project's phases follow one another
+// from it, as if every project started at once.
+var runStart = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
 func phases(kv ...any) []report.Phase {
 	var out []report.Phase
+	at := runStart
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, report.Phase{Name: kv[i].(string), Duration: time.Duration(kv[i+1].(int)) * time.Millisecond})
+		d := time.Duration(kv[i+1].(int)) * time.Millisecond
+		out = append(out, report.Phase{Name: kv[i].(string), Start: at, Duration: d})
+		at = at.Add(d)
 	}
 	return out
 }
 
-// TestStepSummaryTimings: the job summary's timing table, with fixed durations. Without
-// Timings there is none (TestStepSummary's goldens are unchanged).
+// TestStepSummaryTimings: the job summary's timeline and timing table, with fixed times.
+// Without Timings there is neither (TestStepSummary's goldens are unchanged).
 func TestStepSummaryTimings(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -48,13 +55,16 @@ func TestStepSummaryTimings(t *testing.T) {
 			s := StepSummary(tt.r, opts)
 			golden(t, []byte(s))
 			without := StepSummary(tt.r, testMarkdownOptions)
-			if strings.Contains(without, "Timing per project") {
-				t.Error("a timing table without timings")
+			if strings.Contains(without, "Timing per project") || strings.Contains(without, "mermaid") {
+				t.Error("a timing table or timeline without timings")
 			}
-			table := mdTimings(tt.r, tt.timings)
+			if !strings.Contains(s, "```mermaid\n%%{init: {\"gantt\"") {
+				t.Error("no timeline")
+			}
+			table := mdTimeline(tt.r, tt.timings) + mdTimings(tt.r, tt.timings)
 			checkMarkdown(t, table)
 			if strings.Replace(s, table, "", 1) != without {
-				t.Error("the timings change more than the table")
+				t.Error("the timings change more than the timeline and the table")
 			}
 		})
 	}

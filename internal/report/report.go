@@ -104,11 +104,20 @@ type Project struct {
 }
 
 // Phase is one phase of a project's job as progress reported it ("init", "plan", "apply",
-// …) and how long it lasted. A Project does not carry its phases: whoever watches the
-// progress records them (metrics.Recorder), by project name.
+// …): when it began and how long it lasted. A Project does not carry its phases: whoever
+// watches the progress records them (metrics.Recorder), by project name.
 type Phase struct {
 	Name     string
+	Start    time.Time // when the project entered it; zero when unknown
 	Duration time.Duration
+}
+
+// End is when the project left the phase; zero when its start is unknown.
+func (p Phase) End() time.Time {
+	if p.Start.IsZero() {
+		return time.Time{}
+	}
+	return p.Start.Add(p.Duration)
 }
 
 // Verdict is the approval gate's verdict on a pull request, as its commit status says it.
