@@ -23,7 +23,7 @@ func CommentParts(r report.Run, opts MarkdownOptions) []string {
 	if r.Kind == report.KindApply {
 		return []string{ApplyComment(r, opts)}
 	}
-	return splitDocument(r, opts, opts.limit(github.MaxCommentChars)).bodies(r, opts)
+	return commentSplit(r, opts, opts.limit(github.MaxCommentChars)).bodies(r, opts) // markdown_scope.go
 }
 
 func (o MarkdownOptions) limit(def int) int {
