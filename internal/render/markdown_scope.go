@@ -12,7 +12,7 @@ import (
 // comment no extra part, and otherwise says it left it out and how to draw it.
 
 // graphSummary is the graph's <details> summary (tfgate's own text: raw HTML).
-const graphSummary = "Why these projects: changed files → local modules → projects (graph)"
+const graphSummary = "Why these projects (graph of changed files, local modules and projects)"
 
 // graphLeftOut replaces the graph when the comment has no room for it.
 const graphLeftOut = "*The graph of why these projects are planned is left out: the comment has no room for it. `tfgate projects --changed --format mermaid` draws it.*"
@@ -20,7 +20,7 @@ const graphLeftOut = "*The graph of why these projects are planned is left out: 
 // hasGraph reports whether r has a scope graph to draw.
 func hasGraph(r report.Run) bool {
 	s := r.Scope
-	return r.Kind == report.KindPlan && s != nil && (len(s.Touches) > 0 || len(s.Dropped) > 0 || len(s.Shared) > 0)
+	return (r.Kind == report.KindPlan || r.Kind == "") && s != nil && (len(s.Touches) > 0 || len(s.Dropped) > 0 || len(s.Shared) > 0)
 }
 
 // graphSection is the comment's graph, or the note that it was left out (opts.noGraph).

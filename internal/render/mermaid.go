@@ -21,7 +21,8 @@ import (
 //     first shown as escapes (clean), so a label is always one line.
 //   - dotLabel writes a double-quoted DOT string: backslashes (DOT's own escapes, \N \G \l)
 //     and quotes are backslash-escaped, "&" becomes "&amp;" (Graphviz decodes entities in
-//     labels), control characters are shown as escapes.
+//     labels) and "#" "&#35;" (so no "##[" reads as a workflow command on stdout), control
+//     characters are shown as escapes.
 //
 // Both cut a label to maxLabelRunes first: a path can be long, a diagram should not be.
 
@@ -56,7 +57,7 @@ func mermaidSafe(r rune) bool {
 		r == ' ' || r == '/' || r == '.' || r == '-' || r == '_'
 }
 
-var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "&", "&amp;")
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "&", "&amp;", "#", "&#35;")
 
 // dotLabel is s as a quoted DOT string.
 func dotLabel(s string) string {
