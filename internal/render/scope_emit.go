@@ -14,6 +14,7 @@ var verdictWords = map[string]string{
 	"changes":  "changes",
 	"nochange": "no changes",
 	"destroys": "destroys",
+	"replaces": "replaces",
 	"denied":   "denied",
 	"failed":   "failed",
 	"refused":  "refused",
@@ -29,6 +30,7 @@ var graphStyles = map[string][2]string{
 	"changes":   {"#ddf4ff", "#0969da"},
 	"nochange":  {"#f6f8fa", "#8c959f"},
 	"destroys":  {"#ffebe9", "#cf222e"},
+	"replaces":  {"#fff1e5", "#bc4c00"},
 	"denied":    {"#ffcecb", "#82071e"},
 	"failed":    {"#fff8c5", "#9a6700"},
 	"refused":   {"#fff1e5", "#bc4c00"},
@@ -54,8 +56,10 @@ func projectVerdict(p report.Project) string {
 	switch {
 	case p.Policy != nil && p.Policy.Denied():
 		return "denied"
-	case p.Changes != nil && p.Changes.Summary.Destroy+p.Changes.Summary.Replace > 0:
+	case p.Changes != nil && p.Changes.Summary.Destroy > 0:
 		return "destroys"
+	case p.Changes != nil && p.Changes.Summary.Replace > 0:
+		return "replaces"
 	case p.Changes != nil && p.Changes.Summary.HasChanges():
 		return "changes"
 	}
