@@ -15,9 +15,11 @@ func (m *merger) addScope(s *report.Scope) {
 	}
 	if m.scope == nil {
 		m.scope = &report.Scope{Files: s.Files, Shared: s.Shared, Dropped: s.Dropped}
+		m.touched = map[report.Touch]bool{}
 	}
 	for _, t := range s.Touches {
-		if !slices.Contains(m.scope.Touches, t) {
+		if !m.touched[t] { // a project two results hold is drawn once
+			m.touched[t] = true
 			m.scope.Touches = append(m.scope.Touches, t)
 		}
 	}

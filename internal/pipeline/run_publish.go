@@ -195,6 +195,7 @@ type merger struct {
 	projects   []merged
 	problems   []string
 	scope      *report.Scope // the results' scopes merged (publish_scope.go)
+	touched    map[report.Touch]bool
 }
 
 type merged struct {

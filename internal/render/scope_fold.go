@@ -18,6 +18,7 @@ type folding struct {
 	keys   int // nodes the files take
 	budget int
 	notes  []string
+	perDir map[string][2]int // files and shared files per drawn directory, once counted
 }
 
 // newFolding picks the deepest drawing of files that leaves room for others nodes within
@@ -69,15 +70,18 @@ func (f *folding) node(g *scopeGraph, file string) int {
 		return g.node("f\x00"+file, gNode{label: label, class: class, kind: class, group: path.Dir(file)})
 	}
 	dir := dirPrefix(path.Dir(file), f.depth)
-	n, shared := 0, 0
-	for _, other := range f.files {
-		if dirPrefix(path.Dir(other), f.depth) == dir {
-			n++
+	if f.perDir == nil {
+		f.perDir = map[string][2]int{}
+		for _, other := range f.files {
+			c := f.perDir[dirPrefix(path.Dir(other), f.depth)]
+			c[0]++
 			if f.shared[other] {
-				shared++
+				c[1]++
 			}
+			f.perDir[dirPrefix(path.Dir(other), f.depth)] = c
 		}
 	}
+	n, shared := f.perDir[dir][0], f.perDir[dir][1]
 	label := english.Plural(n, "changed file", "changed files")
 	if f.depth > 0 {
 		label = pick(dir == ".", "(root)", dir+"/") + " · " + label

@@ -71,14 +71,17 @@ type projectRef struct {
 func graphProjects(s *report.Scope, verdict func(name, workspace string) (word, class string)) ([]projectRef, []string) {
 	var projects []projectRef
 	var modules []string
+	seen := map[string]bool{}
 	for _, t := range s.Touches {
-		if t.Module != "" && !slices.Contains(modules, t.Module) {
+		if t.Module != "" && !seen["m\x00"+t.Module] {
+			seen["m\x00"+t.Module] = true
 			modules = append(modules, t.Module)
 		}
 		key := "p\x00" + t.Project + "\x00" + t.Workspace
-		if slices.ContainsFunc(projects, func(p projectRef) bool { return p.key == key }) {
+		if seen[key] {
 			continue
 		}
+		seen[key] = true
 		word, class := verdict(t.Project, t.Workspace)
 		label := t.Project
 		if t.Workspace != "" && t.Workspace != "default" {
@@ -146,6 +149,9 @@ func (g *scopeGraph) moduleNode(m string, modules []string, fold bool) int {
 
 // projectNode is the project's node: its own among the first named, else its verdict's.
 func (g *scopeGraph) projectNode(key string, projects []projectRef, named int) int {
+	if i, ok := g.index[key]; ok {
+		return i
+	}
 	i := slices.IndexFunc(projects, func(p projectRef) bool { return p.key == key })
 	p := projects[i]
 	if i < named {
