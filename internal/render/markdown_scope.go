@@ -47,6 +47,9 @@ func commentSplit(r report.Run, opts MarkdownOptions, limit int) *splitParts {
 		return splitDocument(r, opts, limit)
 	}
 	with := splitDocument(r, opts, limit)
+	if len(with.parts) == 1 && with.shortened == 0 {
+		return with // the graph costs no part (and a part holds it whole)
+	}
 	without := opts
 	without.noGraph = true
 	sp := splitDocument(r, without, limit)
