@@ -27,7 +27,7 @@ import (
 // Both cut a label to maxLabelRunes first: a path can be long, a diagram should not be.
 
 // maxLabelRunes bounds a label before escaping (an entity code is at most 10 bytes).
-const maxLabelRunes = 120
+const maxLabelRunes = 160
 
 // mermaidLabel is s as a quoted Mermaid label, "…" included.
 func mermaidLabel(s string) string {

@@ -108,12 +108,12 @@ func buildScopeGraph(s *report.Scope, verdict func(name, workspace string) (word
 	g.folded = f.notes
 	foldModules := len(modules) > 1 && f.over(len(modules)+len(projects)+len(s.Dropped)) > 0
 	if foldModules {
-		g.folded = append(g.folded, fmt.Sprintf("%d local modules drawn as one node", len(modules)))
+		g.folded = append(g.folded, english.Plural(len(modules), "local module", "local modules")+" drawn as one node")
 	}
 	named := len(projects)
 	if over := f.over(pick1(foldModules, 1, len(modules)) + len(projects) + len(s.Dropped)); over > 0 {
 		named = max(0, len(projects)-over-distinctClasses(projects))
-		g.folded = append(g.folded, fmt.Sprintf("%d projects drawn by verdict", len(projects)-named))
+		g.folded = append(g.folded, english.Plural(len(projects)-named, "project", "projects")+" drawn by verdict")
 	}
 	for _, t := range s.Touches {
 		from := f.node(g, t.File)

@@ -159,6 +159,12 @@ func TestScopeGraphBudget(t *testing.T) {
 		if nodes > GraphBudget {
 			t.Errorf("%d projects: %d nodes, over %d", n, nodes, GraphBudget)
 		}
+		if n == 2000 {
+			note := g.nodes[len(g.nodes)-1]
+			if note.kind != kindNote || !strings.HasSuffix(note.label, "1,944 projects drawn by verdict") || strings.HasSuffix(mermaidLabel(note.label), `#8230;"`) {
+				t.Errorf("the note does not say (in full) what was folded: %q", note.label)
+			}
+		}
 		total := 2*n + 2*min(n, 17) // projects, their files, the modules and their files
 		if folded := len(g.folded) > 0; folded != (total > GraphBudget) {
 			t.Errorf("%d projects (%d nodes unfolded): folded %v (%v)", n, total, folded, g.folded)
