@@ -21,18 +21,21 @@ type folding struct {
 	perDir map[string][2]int // files and shared files per drawn directory, once counted
 }
 
-// newFolding picks the deepest drawing of files that leaves room for others nodes within
-// budget. When even one node per top-level directory leaves none, it still keeps them if
-// they take at most a third of the budget (the modules and projects fold next), else it
-// draws every file as one node.
-func newFolding(files []string, shared map[string]bool, modules, others, budget int) *folding {
+// newFolding picks the deepest drawing of files, down to maxDepth (-1: each file), that
+// leaves room for others nodes within budget. When even one node per top-level directory
+// leaves none, it still keeps them if they take at most a third of the budget (the modules
+// and projects fold next), else it draws every file as one node.
+func newFolding(files []string, shared map[string]bool, modules, others, budget, maxDepth int) *folding {
 	f := &folding{files: files, shared: shared, depth: -1, keys: len(files), budget: budget}
-	if len(files)+modules+others <= budget {
+	if maxDepth < 0 && len(files)+modules+others <= budget {
 		return f
 	}
 	deepest := 0
 	for _, file := range files {
 		deepest = max(deepest, dirDepth(path.Dir(file)))
+	}
+	if maxDepth >= 0 {
+		deepest = min(deepest, maxDepth)
 	}
 	for d := deepest; d >= 0; d-- {
 		f.depth, f.keys = d, f.count(d)

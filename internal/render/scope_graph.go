@@ -95,25 +95,50 @@ func graphProjects(s *report.Scope, verdict func(name, workspace string) (word, 
 	return projects, modules
 }
 
-// buildScopeGraph lays out s within budget nodes. verdict gives a project's label suffix
-// and class by its name and workspace ("" suffix: none, as in `tfgate projects`).
+// maxGraphEdges bounds a graph's edges, well below Mermaid's default limit (maxEdges, 500),
+// over which it draws an error instead of the diagram.
+const maxGraphEdges = 400
+
+// maxDroppedNodes is the most projects the change dropped that a graph names; beyond, they
+// are drawn by how they were dropped.
+const maxDroppedNodes = 10
+
+// buildScopeGraph lays out s within budget nodes and maxGraphEdges edges, folding more at
+// each level until it fits: level 1 draws the modules as one node, level 2 the files by
+// top-level directory, level 3 the files as one node and the projects by verdict. verdict
+// gives a project's label suffix and class by its name and workspace ("" suffix: none, as
+// in `tfgate projects`).
 func buildScopeGraph(s *report.Scope, verdict func(name, workspace string) (word, class string), budget int) *scopeGraph {
+	var g *scopeGraph
+	for level := 0; level <= 3; level++ {
+		if g = layoutScopeGraph(s, verdict, budget, level); len(g.edges) <= maxGraphEdges {
+			break
+		}
+	}
+	return g
+}
+
+func layoutScopeGraph(s *report.Scope, verdict func(name, workspace string) (word, class string), budget, level int) *scopeGraph {
 	g := &scopeGraph{index: map[string]int{}, seen: map[gEdge]bool{}}
 	projects, modules := graphProjects(s, verdict)
 	shared := map[string]bool{}
 	for _, f := range s.Shared {
 		shared[f] = true
 	}
-	f := newFolding(drawnFiles(s), shared, len(modules), len(projects)+len(s.Dropped), budget)
+	dropped := pick1(len(s.Dropped) > maxDroppedNodes || level >= 3, len(droppedKinds(s.Dropped)), len(s.Dropped))
+	f := newFolding(drawnFiles(s), shared, len(modules), len(projects)+dropped, budget, []int{-1, -1, 1, 0}[level])
 	g.folded = f.notes
-	foldModules := len(modules) > 1 && f.over(len(modules)+len(projects)+len(s.Dropped)) > 0
+	foldModules := len(modules) > 1 && (level >= 1 || f.over(len(modules)+len(projects)+dropped) > 0)
 	if foldModules {
 		g.folded = append(g.folded, english.Plural(len(modules), "local module", "local modules")+" drawn as one node")
 	}
 	named := len(projects)
-	if over := f.over(pick1(foldModules, 1, len(modules)) + len(projects) + len(s.Dropped)); over > 0 {
-		named = max(0, len(projects)-over-distinctClasses(projects))
+	if over := f.over(pick1(foldModules, 1, len(modules)) + len(projects) + dropped); over > 0 || level >= 3 {
+		named = pick1(level >= 3, 0, max(0, len(projects)-over-distinctClasses(projects)))
 		g.folded = append(g.folded, english.Plural(len(projects)-named, "project", "projects")+" drawn by verdict")
+	}
+	if dropped < len(s.Dropped) {
+		g.folded = append(g.folded, english.Plural(len(s.Dropped), "dropped project", "dropped projects")+" drawn by how")
 	}
 	for _, t := range s.Touches {
 		from := f.node(g, t.File)
@@ -127,16 +152,36 @@ func buildScopeGraph(s *report.Scope, verdict func(name, workspace string) (word
 	for _, sf := range s.Shared {
 		f.node(g, sf)
 	}
-	for _, d := range s.Dropped {
-		x := g.node("x\x00"+d.Name, gNode{label: d.Name + " · " + dropWord(d.How), class: kindDropped, kind: kindDropped})
+	g.droppedNodes(s.Dropped, f, dropped < len(s.Dropped))
+	if len(g.folded) > 0 {
+		g.node("note", gNode{label: fmt.Sprintf("Folded to stay within %d nodes%s: %s", budget, pick(level > 0, " and "+fmt.Sprint(maxGraphEdges)+" edges", ""), strings.Join(g.folded, "; ")), class: kindNote, kind: kindNote})
+	}
+	return g
+}
+
+// droppedNodes draws the projects the change dropped, each, or by how when folded, with a
+// dotted edge from each file that dropped them.
+func (g *scopeGraph) droppedNodes(ds []report.Dropped, f *folding, byHow bool) {
+	kinds := droppedKinds(ds)
+	for _, d := range ds {
+		key, label := "x\x00"+d.Name, d.Name+" · "+dropWord(d.How)
+		if byHow {
+			key, label = "x\x00how\x00"+string(d.How), english.Plural(kinds[d.How], "project", "projects")+" · "+dropWord(d.How)
+		}
+		x := g.node(key, gNode{label: label, class: kindDropped, kind: kindDropped})
 		for _, file := range d.Files {
 			g.edge(f.node(g, file), x, true)
 		}
 	}
-	if len(g.folded) > 0 {
-		g.node("note", gNode{label: fmt.Sprintf("Folded to stay within %d nodes: %s", budget, strings.Join(g.folded, "; ")), class: kindNote, kind: kindNote})
+}
+
+// droppedKinds counts the dropped projects by how they were dropped.
+func droppedKinds(ds []report.Dropped) map[report.DropKind]int {
+	out := map[report.DropKind]int{}
+	for _, d := range ds {
+		out[d.How]++
 	}
-	return g
+	return out
 }
 
 // moduleNode is module m's node, or the one node of every module when they are folded.

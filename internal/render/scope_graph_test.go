@@ -340,3 +340,32 @@ func TestCommentPartsGraph(t *testing.T) {
 		}
 	})
 }
+
+// TestScopeGraphEdges: a change whose modules each reach every project would draw more
+// edges than Mermaid draws (it shows an error past 500): the graph folds further until it
+// is within maxGraphEdges, and many dropped projects are drawn by how, both said.
+func TestScopeGraphEdges(t *testing.T) {
+	s := &report.Scope{}
+	for p := range 25 {
+		for m := range 25 {
+			mod := fmt.Sprintf("modules/m%02d", m)
+			s.Touches = append(s.Touches, report.Touch{Project: fmt.Sprintf("envs/p%02d", p), File: mod + "/main.tf", Module: mod})
+		}
+	}
+	for i := range 40 {
+		s.Dropped = append(s.Dropped, report.Dropped{Name: fmt.Sprintf("old/o%02d", i), How: report.DropRemoved, Files: []string{fmt.Sprintf("old/o%02d/main.tf", i)}})
+	}
+	g := buildScopeGraph(s, verdicts(nil), GraphBudget)
+	if len(g.edges) > maxGraphEdges || len(g.nodes) > GraphBudget+1 {
+		t.Errorf("%d edges, %d nodes: over %d, %d", len(g.edges), len(g.nodes), maxGraphEdges, GraphBudget)
+	}
+	note := g.nodes[len(g.nodes)-1].label
+	for _, want := range []string{"and 400 edges", "25 local modules drawn as one node", "40 dropped projects drawn by how"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q does not say %q", note, want)
+		}
+	}
+	src := scopeMermaid(g)
+	checkMermaid(t, src)
+	goldenfile.Check(t, mmdPath(t), []byte(src))
+}
