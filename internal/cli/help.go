@@ -17,7 +17,7 @@ var (
 	reportFormats      = []string{"text", "markdown", "json"} // --format of the commands that report plans
 	dataFormats        = []string{"text", "json"}             // --format of the others
 	publishModes       = []string{"auto", "github", "none"}   // --publish, --report
-	projectsFormats    = []string{"table", "json", "matrix"}
+	projectsFormats    = []string{"table", "json", "matrix", "mermaid", "dot"}
 	notifyPublishModes = []string{"auto", "github"} // notify-stale only reads and dispatches
 	replanModes        = []string{pipeline.ReplanAuto, pipeline.ReplanAlways, pipeline.ReplanNever}
 )

@@ -160,7 +160,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"plan", "--format", ""}, "text\nmarkdown\njson\n:4\n"},
 		{[]string{"apply", "--publish", ""}, "auto\ngithub\nnone\n:4\n"},
 		{[]string{"notify-stale", "--publish", ""}, "auto\ngithub\n:4\n"},
-		{[]string{"projects", "--format", "m"}, "table\njson\nmatrix\n:4\n"}, // the shell filters
+		{[]string{"projects", "--format", "m"}, "table\njson\nmatrix\nmermaid\ndot\n:4\n"}, // the shell filters
 		{[]string{"-C", dir, "plan", ""}, "app\nnetwork\n:4\n"},
 		{[]string{"-C", dir, "drift", "app", ""}, "network\n:4\n"},
 		{[]string{"-C", dir, "recover", "n"}, "network\n:4\n"},

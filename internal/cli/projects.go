@@ -25,7 +25,8 @@ func newProjectsCmd(a *app) *cobra.Command {
 		Short: "List the Terraform projects of the repository (or the changed ones)",
 		Example: `  tfgate projects
   tfgate projects --changed --base origin/main
-  tfgate projects --changed --format matrix > matrix.json`,
+  tfgate projects --changed --format matrix > matrix.json
+  tfgate projects --changed --format mermaid`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProjects(cmd, a, opts)
@@ -33,7 +34,7 @@ func newProjectsCmd(a *app) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.Changed, "changed", false, "only projects touched since the base ref")
 	cmd.Flags().StringVar(&opts.Base, "base", "", "base `ref` for --changed (default: the remote default branch)")
-	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table, json or matrix")
+	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table, json, matrix, or with --changed the graph of why each project is selected: mermaid or dot")
 	completeValues(cmd, "format", projectsFormats)
 	return cmd
 }
@@ -41,6 +42,9 @@ func newProjectsCmd(a *app) *cobra.Command {
 func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 	if err := oneOf("--format", opts.Format, projectsFormats...); err != nil {
 		return err
+	}
+	if (opts.Format == "mermaid" || opts.Format == "dot") && !opts.Changed {
+		return fmt.Errorf("--format %s draws why change detection selects each project: add --changed", opts.Format)
 	}
 	ctx := cmd.Context()
 	root, cfg, err := a.repository(ctx)
@@ -65,6 +69,8 @@ func runProjects(cmd *cobra.Command, a *app, opts projectsOptions) error {
 		return render.ProjectsJSON(a.stdout, sel.Projects, sel.Why)
 	case "matrix":
 		return render.ProjectsMatrix(a.stdout, sel.Projects)
+	case "mermaid", "dot":
+		return projectsGraph(a, opts, sel)
 	}
 	return render.ProjectsTable(a.stdout, sel.Projects, sel.Why, render.ProjectsOptions{
 		TextOptions: render.TextOptions{Color: a.color(a.rawOut), Width: a.width(a.rawOut)}, Changed: opts.Changed, Base: sel.Base})
@@ -85,4 +91,13 @@ func (a *app) projectNames(ctx context.Context) ([]string, error) {
 		names[i] = p.Name
 	}
 	return names, nil
+}
+
+// projectsGraph prints why change detection selected each project, as the plan comment's
+// graph draws it (without verdicts: nothing was planned).
+func projectsGraph(a *app, opts projectsOptions, sel stage.Selection) error {
+	if opts.Format == "dot" {
+		return render.ScopeDOT(a.stdout, sel.Scope(), nil)
+	}
+	return render.ScopeMermaid(a.stdout, sel.Scope(), nil)
 }

@@ -45,6 +45,9 @@ type File struct {
 	// Run is the run itself, in full (see encodeRun). Bundle paths in it are relative to the
 	// directory holding the file.
 	Run json.RawMessage `json:"run"`
+	// Scope is why change detection chose the run's projects (the comment's graph); absent
+	// when the run did not detect changes.
+	Scope *Scope `json:"scope,omitempty"`
 }
 
 // Result is a File read back: the run decoded, its bundle paths under Dir.
@@ -66,7 +69,7 @@ func Write(dir string, f File, run report.Run) error {
 	if err != nil {
 		return fmt.Errorf("encode the run: %w", err)
 	}
-	f.Version, f.Report, f.Run = Version, bytes.TrimSpace(rep.Bytes()), enc
+	f.Version, f.Report, f.Run, f.Scope = Version, bytes.TrimSpace(rep.Bytes()), enc, encodeScope(run.Scope)
 	if f.Asked == nil {
 		f.Asked = []string{}
 	}
@@ -109,5 +112,6 @@ func Read(path string) (Result, error) {
 	if r.Decoded, err = decodeRun(r.Run, r.Dir); err != nil {
 		return Result{}, fmt.Errorf("%s: %w", path, err)
 	}
+	r.Decoded.Scope = decodeScope(r.Scope)
 	return r, nil
 }

@@ -39,6 +39,10 @@ func richRun(t *testing.T, dir string) report.Run {
 		Kind: report.KindPlan, Base: "0123456789abcdef0123456789abcdef01234567", MergeBase: "3f2c1aa",
 		Policies: "policies/ at base commit 3f2c1aa (origin/main)", PolicyNotes: []string{"this change edits policies/x.rego"},
 		Notes: []string{"the Terraform code in old was removed"},
+		Scope: &report.Scope{Files: []string{"envs/dev/app/main.tf", "modules/a/x.tf", "old/main.tf", "scripts/x.sh"},
+			Touches: []report.Touch{{Project: "envs/dev/app", Workspace: "default", File: "envs/dev/app/main.tf"},
+				{Project: "envs/prod/app", Workspace: "prod", File: "modules/a/x.tf", Module: "modules/a"}},
+			Shared: []string{"scripts/x.sh"}, Dropped: []report.Dropped{{Name: "old", How: report.DropRemoved, Files: []string{"old/main.tf"}}}},
 		Projects: []report.Project{
 			{Name: "envs/dev/app", Dir: "envs/dev/app", Workspace: "default", Status: report.StatusPlanned,
 				Duration: 2100*time.Millisecond + 7, Changes: readPlan(t, "terraform-1.5.7"), Bundle: filepath.Join(dir, "envs_dev_app", "tfplan"),

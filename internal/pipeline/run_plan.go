@@ -142,6 +142,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	run.Base, run.MergeBase, run.Notes = sel.Base, git.ShortSHA(sel.MergeBase), sel.Notes
+	run.Scope = sel.Scope() // the comment's graph: why these projects
 	if len(sel.Projects) == 0 {
 		return run, nil
 	}

@@ -194,6 +194,8 @@ type merger struct {
 	headerFrom string
 	projects   []merged
 	problems   []string
+	scope      *report.Scope // the results' scopes merged (publish_scope.go)
+	touched    map[report.Touch]bool
 }
 
 type merged struct {
@@ -234,6 +236,7 @@ func (m *merger) add(r matrixresult.Result) {
 	for _, p := range run.Projects {
 		m.put(merged{p: p, dir: r.Dir, from: r.Path})
 	}
+	m.addScope(run.Scope)
 }
 
 // failAll reports every project of a result that cannot be used as failed, with why;
@@ -308,6 +311,7 @@ func (m *merger) run() report.Run {
 	for i, x := range m.projects {
 		run.Projects[i] = x.p
 	}
+	run.Scope = m.mergedScope(index)
 	return run
 }
 

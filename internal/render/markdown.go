@@ -29,6 +29,8 @@ type MarkdownOptions struct {
 	// adds a timing table of them. nil: no table (durations would make goldens and
 	// comments differ from run to run; only the job summary has one).
 	Timings map[string][]report.Phase
+	// noGraph leaves the scope graph out of the document, saying so (markdown_scope.go).
+	noGraph bool
 }
 
 // Markdown writes the whole report as one markdown document, unsplit and without a
@@ -77,6 +79,9 @@ func mdDocument(r report.Run, opts MarkdownOptions) []mdSection {
 		return gateSections(r)
 	}
 	out := []mdSection{mdHeader(r)}
+	if g, ok := graphSection(r, opts); ok { // markdown_scope.go
+		out = append(out, g)
+	}
 	for _, p := range r.Projects {
 		if s, ok := mdProject(r, p); ok {
 			out = append(out, s)

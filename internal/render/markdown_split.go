@@ -14,8 +14,9 @@ import (
 // table, so a reviewer never needs the later parts to decide; the rest continues in
 // parts headed "tfgate plan (2/3)". Parts break between projects when they can, and
 // inside a project's diff when one project alone is too large (the <details> and code
-// fence are closed and reopened). Nothing is dropped: only a single line too long for any
-// comment is shortened, and it says so.
+// fence are closed and reopened). Nothing is dropped but the graph of why these projects
+// are planned (markdown_scope.go), which is left out first, saying so, when it would cost a
+// part: otherwise only a single line too long for any comment is shortened, and it says so.
 //
 // An apply run's comment is the one audit record of the merge and is never split: see
 // ApplyComment.
@@ -23,7 +24,7 @@ func CommentParts(r report.Run, opts MarkdownOptions) []string {
 	if r.Kind == report.KindApply {
 		return []string{ApplyComment(r, opts)}
 	}
-	return splitDocument(r, opts, opts.limit(github.MaxCommentChars)).bodies(r, opts)
+	return commentSplit(r, opts, opts.limit(github.MaxCommentChars)).bodies(r, opts) // markdown_scope.go
 }
 
 func (o MarkdownOptions) limit(def int) int {

@@ -76,6 +76,9 @@ type Run struct {
 	// repository (removing code destroys nothing). Plain sentences; renderers escape them.
 	Notes    []string
 	Projects []Project // in project order
+	// Scope is why change detection chose the projects (plan runs; nil otherwise): the
+	// comment's graph draws it (render.ScopeMermaid).
+	Scope *Scope `json:"-"`
 }
 
 // Project is one project's part of a run. Fields that do not apply to the run's kind or to
