@@ -106,6 +106,7 @@ func DriftBody(p report.Project, st DriftState, o DriftBodyOptions) string {
 		room := github.MaxCommentChars - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
 		b.WriteString(render.DriftIssueDetails(p, room))
 	}
+	b.WriteString(render.DriftFoldBack(p)) // tfgate drift --fold-back-pr (foldback_pr.go)
 	b.WriteString(tail)
 	return b.String()
 }

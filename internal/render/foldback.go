@@ -1,0 +1,110 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/github"
+	"github.com/tfgate/tfgate/internal/report"
+)
+
+// The words of drift's fold-back pull requests (tfgate drift --fold-back-pr): the pull
+// request's title and body, the note that closes it, and the section of the drift issue
+// that links it or says why there is none.
+
+// FoldBackTitle is the fold-back pull request's title: plain text (control characters
+// dropped), within GitHub's limit.
+func FoldBackTitle(project string) string {
+	name := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, project)
+	prefix := "Fold drift back into the code: "
+	return prefix + english.Clip(name, github.MaxIssueTitle-utf8.RuneCountInString(prefix))
+}
+
+// FoldBackBodyOptions is what a fold-back pull request's body says.
+type FoldBackBodyOptions struct {
+	Project string
+	Branch  string
+	Issue   string   // the drift issue's URL; "" when not known yet
+	Edits   []string // the project's fold-back suggestions, one line each, already masked
+	Version string
+}
+
+// FoldBackBody is the fold-back pull request's body below tfgate's marker. It holds no
+// time and no run link, so that the same drift renders the same body every night.
+func FoldBackBody(o FoldBackBodyOptions) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Drift found in %s: the infrastructure was changed outside Terraform. "+
+		"This pull request changes the code to say what the infrastructure already is, so that its plan proposes **no change**.\n\n",
+		mdCode(o.Project))
+	if o.Issue != "" {
+		fmt.Fprintf(&b, "**Drift issue:** %s\n\n", o.Issue)
+	}
+	b.WriteString("**Edits:**\n\n")
+	b.WriteString(mdCodeBlock("", "", foldBackEdits(o.Edits)).text())
+	b.WriteString("\n")
+	b.WriteString("Review it as any pull request — plan, policies and the approval gate apply as usual. " +
+		"Merge it to accept the drift; or close it and revert the change made outside Terraform instead.\n\n")
+	fmt.Fprintf(&b, "tfgate's nightly drift check keeps this pull request current: a new commit on %s when the drift changes, "+
+		"none while it stays the same, and the pull request closed with a note when the project is back in sync. "+
+		"A commit pushed to the branch by anyone else stops that: tfgate then leaves the branch alone.\n", mdCode(o.Branch))
+	if o.Version != "" {
+		fmt.Fprintf(&b, "\n<sub>tfgate %s</sub>\n", mdText(o.Version))
+	}
+	return b.String()
+}
+
+// maxFoldBackEdits keeps a body with a line per edited attribute within GitHub's limit.
+const maxFoldBackEdits = 300
+
+func foldBackEdits(edits []string) []string {
+	out := make([]string, 0, min(len(edits), maxFoldBackEdits)+1)
+	for i, e := range edits {
+		if i == maxFoldBackEdits {
+			out = append(out, fmt.Sprintf("… %d more (the commit has them all)", len(edits)-i))
+			break
+		}
+		out = append(out, codeLine(english.Clip(e, 400)))
+	}
+	return out
+}
+
+// FoldBackCloseNote is the comment that closes a fold-back pull request whose drift is
+// gone or can no longer be folded back.
+func FoldBackCloseNote(p report.Project) string {
+	switch {
+	case p.Status == report.StatusInSync:
+		return "✅ The drift is gone: infrastructure, state and code agree without this change. Closing; " +
+			"tfgate opens a new pull request if the project drifts again."
+	case p.FoldBack != nil && p.FoldBack.Why != "":
+		return "Closing: " + mdText(p.FoldBack.Why) + ". The drift issue says what changed."
+	}
+	return "Closing: this pull request no longer describes the drift. The drift issue says what changed."
+}
+
+// DriftFoldBack is the drift issue's fold-back section: the pull request that accepts the
+// drift, or why there is none; "" when fold-back pull requests were not asked for.
+func DriftFoldBack(p report.Project) string {
+	fb := p.FoldBack
+	if fb == nil {
+		return ""
+	}
+	switch fb.Done {
+	case report.FoldBackOpened, report.FoldBackUpdated, report.FoldBackKept:
+		return fmt.Sprintf("**Fold back:** pull request #%d (%s, branch %s) changes the code to match the infrastructure; "+
+			"its plan proposes no change. Review and merge it to accept the drift.\n\n", fb.Number, fb.PR, mdCode(fb.Branch))
+	case report.FoldBackClosed:
+		return fmt.Sprintf("**Fold back:** pull request #%d (%s) was closed: %s.\n\n", fb.Number, fb.PR, mdText(fb.Why))
+	}
+	if fb.Why == "" {
+		return ""
+	}
+	return fmt.Sprintf("**Fold back:** no pull request: %s.\n\n", mdText(fb.Why))
+}
