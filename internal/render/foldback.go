@@ -61,17 +61,18 @@ func FoldBackBody(o FoldBackBodyOptions) string {
 	return b.String()
 }
 
-// maxFoldBackEdits keeps a body with a line per edited attribute within GitHub's limit.
-const maxFoldBackEdits = 300
+// foldBackEditChars keeps the edits within GitHub's limit on a body, beside the rest.
+const foldBackEditChars = 50000
 
 func foldBackEdits(edits []string) []string {
-	out := make([]string, 0, min(len(edits), maxFoldBackEdits)+1)
+	var out []string
+	n := 0
 	for i, e := range edits {
-		if i == maxFoldBackEdits {
-			out = append(out, fmt.Sprintf("… %d more (the commit has them all)", len(edits)-i))
-			break
+		line := codeLine(english.Clip(e, 400))
+		if n += utf8.RuneCountInString(line) + 1; n > foldBackEditChars {
+			return append(out, fmt.Sprintf("… %d more (the commit has them all)", len(edits)-i))
 		}
-		out = append(out, codeLine(english.Clip(e, 400)))
+		out = append(out, line)
 	}
 	return out
 }
