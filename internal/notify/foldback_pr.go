@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -60,6 +61,7 @@ func PublishFoldBacks(ctx context.Context, o FoldBacks, run report.Run, plans []
 			ours[p.HeadRef] = p
 		}
 	}
+	run.Projects = slices.Clone(run.Projects) // the caller's run is left as it was
 	pulls := map[int]github.Pull{}
 	var errs []string
 	for _, pl := range plans {

@@ -171,10 +171,13 @@ func FoldBackBranch(name, workspace string) string {
 	}
 	slug := strings.Trim(slugUnsafe.ReplaceAllString(key, "-"), "-.")
 	slug = strings.ReplaceAll(slug, "..", "-") // git refuses ".." in a branch name
+	slug = strings.TrimSuffix(slug, ".lock")   // and a name ending in .lock
 	if slug != key || slug == "" {
 		sum := sha256.Sum256([]byte(key))
-		slug = strings.TrimSuffix(slug+"-"+hex.EncodeToString(sum[:3]), "-")
+		if slug != "" {
+			slug += "-"
+		}
+		slug += hex.EncodeToString(sum[:3])
 	}
-	slug = strings.TrimSuffix(slug, ".lock") // git refuses a name ending in .lock
 	return notify.FoldBackBranchPrefix + slug
 }
