@@ -102,11 +102,12 @@ func DriftBody(p report.Project, st DriftState, o DriftBodyOptions) string {
 		"or bring the code in line and merge it through a reviewed pull request. This issue is updated on every " +
 		"drift check and closed when the project is back in sync.\n\n" +
 		render.Footer(render.MarkdownOptions{Commit: o.Commit, RunURL: o.RunURL, Version: o.Version})
+	fold := render.DriftFoldBack(p) // tfgate drift --fold-back-pr (foldback_pr.go)
 	if p.Status != report.StatusInSync {
-		room := github.MaxCommentChars - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
+		room := github.MaxCommentChars - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail+fold) - 64
 		b.WriteString(render.DriftIssueDetails(p, room))
 	}
-	b.WriteString(render.DriftFoldBack(p)) // tfgate drift --fold-back-pr (foldback_pr.go)
+	b.WriteString(fold)
 	b.WriteString(tail)
 	return b.String()
 }

@@ -142,7 +142,7 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 		if err != nil {
 			return nil, github.Pull{}, err
 		}
-		if err := o.API.CreateBranch(ctx, o.Repo, pl.Branch, sha); err != nil {
+		if err := o.API.CreateBranch(ctx, o.Repo, pl.Branch, sha); err != nil && !o.createdAnyway(ctx, pl.Branch, sha, err) {
 			return nil, github.Pull{}, err
 		}
 	}
@@ -156,6 +156,16 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 		done = report.FoldBackOpened
 	}
 	return &report.FoldBack{Branch: pl.Branch, PR: pr.HTMLURL, Number: pr.Number, Done: done}, pr, nil
+}
+
+// createdAnyway reports whether a branch creation that failed with "Reference already
+// exists" did create it: an answer lost and the request sent again.
+func (o FoldBacks) createdAnyway(ctx context.Context, branch, sha string, err error) bool {
+	if !errors.Is(err, github.ErrRefExists) {
+		return false
+	}
+	at, found, gerr := o.API.GetBranch(ctx, o.Repo, branch)
+	return gerr == nil && found && at == sha
 }
 
 // commit writes the fold-back commit: the checked commit's tree with the edited files, on

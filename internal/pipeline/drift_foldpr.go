@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/project"
+	"github.com/tfgate/tfgate/internal/render"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/secret"
 )
@@ -108,6 +110,11 @@ func FoldBackPRs(ctx context.Context, req FoldBackRequest, run report.Run, c *Fo
 		st.plans = append(st.plans, pl)
 	}
 	run, st.pulls, err = notify.PublishFoldBacks(ctx, st.opts, run, st.plans)
+	for _, p := range run.Projects {
+		if note := render.FoldBackNote(p); note != "" {
+			run.Notes = append(slices.Clip(run.Notes), note)
+		}
+	}
 	return run, st, err
 }
 

@@ -109,3 +109,21 @@ func DriftFoldBack(p report.Project) string {
 	}
 	return fmt.Sprintf("**Fold back:** no pull request: %s.\n\n", mdText(fb.Why))
 }
+
+// FoldBackNote is the run's note on a project's fold-back pull request (the report on the
+// terminal and in the job summary); "" when there is nothing to say.
+func FoldBackNote(p report.Project) string {
+	fb := p.FoldBack
+	if fb == nil {
+		return ""
+	}
+	switch fb.Done {
+	case report.FoldBackOpened, report.FoldBackUpdated, report.FoldBackKept, report.FoldBackClosed:
+		return fmt.Sprintf("Fold-back pull request of %s: %s (%s).", p.Name, fb.PR, fb.Done)
+	case report.FoldBackNone:
+		if fb.Why != "" {
+			return fmt.Sprintf("No fold-back pull request for %s: %s.", p.Name, fb.Why)
+		}
+	}
+	return ""
+}
