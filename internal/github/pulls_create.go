@@ -164,6 +164,9 @@ func (c *Client) CreatePull(ctx context.Context, repo Repo, p NewPull) (Pull, er
 			return open[0], nil
 		}
 	}
+	if HTTPStatus(err) == http.StatusForbidden && strings.Contains(err.Error(), "not permitted to create or approve pull requests") {
+		err = fmt.Errorf("%w (allow it in the repository's Settings → Actions → General, or use a GitHub App's token)", err)
+	}
 	return Pull{}, wrap(fmt.Sprintf("open a pull request from %s in %s", p.Head, repo), err)
 }
 
