@@ -127,3 +127,19 @@ func FoldBackNote(p report.Project) string {
 	}
 	return ""
 }
+
+// JSONFoldBack is a project's fold-back pull request in the JSON report: what the run did
+// (opened, updated, kept, closed or none), and the pull request or why there is none.
+type JSONFoldBack struct {
+	Done        report.FoldBackDone `json:"done"`
+	PullRequest string              `json:"pull_request,omitempty"`
+	Branch      string              `json:"branch,omitempty"`
+	Why         string              `json:"why,omitempty"`
+}
+
+func jsonFoldBack(fb *report.FoldBack) *JSONFoldBack {
+	if fb == nil {
+		return nil
+	}
+	return &JSONFoldBack{Done: fb.Done, PullRequest: fb.PR, Branch: fb.Branch, Why: fb.Why}
+}
