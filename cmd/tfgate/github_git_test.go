@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,8 @@ import (
 //	                                 refs/heads/BRANCH); fails unless git names each object as the fake does
 //	github pulls COUNT               the repository has exactly COUNT pull requests; writes pull-N.md (body),
 //	                                 pull-N.title, pull-N.state and pull-N.head (branch and commit) for each
+//	github closepull N               someone closes pull request N without merging it
+//	github branches FILE             writes the fake's branches (refs/heads/…), one a line, to FILE
 func ghGit(ts *testscript.TestScript, sub string, rest []string) {
 	s := ghServer(ts)
 	switch sub {
@@ -68,6 +71,23 @@ func ghGit(ts *testscript.TestScript, sub string, rest []string) {
 		gitRun(ts, dir, "update-ref", "refs/heads/"+rest[1], tip)
 	case "pulls":
 		ghPulls(ts, rest)
+	case "closepull":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github closepull N")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		s.ClosePull(scriptRepo, n)
+	case "branches":
+		if len(rest) != 1 {
+			ts.Fatalf("usage: github branches FILE")
+		}
+		var lines []string
+		for ref := range s.Refs(scriptRepo, "refs/heads/") {
+			lines = append(lines, ref+"\n")
+		}
+		sort.Strings(lines)
+		ts.Check(os.WriteFile(ts.MkAbs(rest[0]), []byte(strings.Join(lines, "")), 0o644))
 	}
 }
 

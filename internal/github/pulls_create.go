@@ -28,6 +28,10 @@ type FoldBackAPI interface {
 	CreateBranch(ctx context.Context, repo Repo, branch, sha string) error
 	// MoveBranch points branch at sha, forced (the caller made sure the branch is its own).
 	MoveBranch(ctx context.Context, repo Repo, branch, sha string) error
+	// DeleteBranch deletes branch (the caller made sure it is its own).
+	DeleteBranch(ctx context.Context, repo Repo, branch string) error
+	// ListClosedPulls lists the closed pull requests from branch of the repository.
+	ListClosedPulls(ctx context.Context, repo Repo, branch string) ([]Pull, error)
 	// CreatePull opens a pull request from head to base. When GitHub answers that one is
 	// open for head already (a lost answer retried, or a race), that one is returned.
 	CreatePull(ctx context.Context, repo Repo, p NewPull) (Pull, error)
@@ -71,20 +75,24 @@ func pull(pr *gh.PullRequest) Pull {
 }
 
 func (c *Client) ListOpenPulls(ctx context.Context, repo Repo) ([]Pull, error) {
-	return c.listPulls(ctx, repo, "")
+	return c.listPulls(ctx, repo, "open", "")
 }
 
-func (c *Client) listPulls(ctx context.Context, repo Repo, head string) ([]Pull, error) {
+func (c *Client) ListClosedPulls(ctx context.Context, repo Repo, branch string) ([]Pull, error) {
+	return c.listPulls(ctx, repo, "closed", repo.Owner+":"+branch)
+}
+
+func (c *Client) listPulls(ctx context.Context, repo Repo, state, head string) ([]Pull, error) {
 	var out []Pull
 	err := paginate(func(lo gh.ListOptions) (*gh.Response, error) {
 		prs, resp, err := c.gh.PullRequests.List(ctx, repo.Owner, repo.Name,
-			&gh.PullRequestListOptions{State: "open", Head: head, ListOptions: lo})
+			&gh.PullRequestListOptions{State: state, Head: head, ListOptions: lo})
 		for _, pr := range prs {
 			out = append(out, pull(pr))
 		}
 		return resp, err
 	})
-	return out, wrap(fmt.Sprintf("list open pull requests of %s", repo), err)
+	return out, wrap(fmt.Sprintf("list %s pull requests of %s", state, repo), err)
 }
 
 // GetBranch is GET /repos/{owner}/{repo}/git/ref/heads/{branch}. go-github sends the
@@ -151,6 +159,11 @@ func (c *Client) MoveBranch(ctx context.Context, repo Repo, branch, sha string) 
 	return wrap(fmt.Sprintf("move branch %s of %s", branch, repo), err)
 }
 
+func (c *Client) DeleteBranch(ctx context.Context, repo Repo, branch string) error {
+	_, err := c.gh.Git.DeleteRef(ctx, repo.Owner, repo.Name, "heads/"+branch)
+	return wrap(fmt.Sprintf("delete branch %s of %s", branch, repo), err)
+}
+
 func (c *Client) CreatePull(ctx context.Context, repo Repo, p NewPull) (Pull, error) {
 	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, &gh.NewPullRequest{
 		Title: gh.String(p.Title), Head: gh.String(p.Head), Base: gh.String(p.Base), Body: gh.String(p.Body),
@@ -159,7 +172,7 @@ func (c *Client) CreatePull(ctx context.Context, repo Repo, p NewPull) (Pull, er
 		return pull(pr), nil
 	}
 	if HTTPStatus(err) == http.StatusUnprocessableEntity && strings.Contains(err.Error(), "A pull request already exists") {
-		open, lerr := c.listPulls(ctx, repo, repo.Owner+":"+p.Head)
+		open, lerr := c.listPulls(ctx, repo, "open", repo.Owner+":"+p.Head)
 		if lerr == nil && len(open) > 0 {
 			return open[0], nil
 		}

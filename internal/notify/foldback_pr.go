@@ -90,22 +90,51 @@ func (o FoldBacks) project(ctx context.Context, p report.Project, pl FoldBackPla
 	case p.Status == report.StatusDrifted && pl.Files != nil:
 		return o.openOrUpdate(ctx, p, pl, pr, hasPR)
 	case hasPR && (p.Status == report.StatusInSync || pl.Why != ""):
-		fb := &report.FoldBack{Branch: pl.Branch, PR: pr.HTMLURL, Number: pr.Number, Done: report.FoldBackClosed, Why: pl.Why}
-		if fb.Why == "" {
-			fb.Why = "the drift is gone"
-		}
-		if _, err := o.API.CreateIssueComment(ctx, o.Repo, pr.Number, render.FoldBackCloseNote(report.Project{Status: p.Status, FoldBack: fb})); err != nil {
-			return nil, github.Pull{}, err
-		}
-		closed := "closed"
-		_, err := o.API.EditPull(ctx, o.Repo, pr.Number, nil, nil, &closed)
-		return fb, github.Pull{}, err
+		return o.close(ctx, p, pl, pr)
 	case hasPR: // failed or pending: the drift is unknown or beside the point; left as it is
 		return &report.FoldBack{Branch: pl.Branch, PR: pr.HTMLURL, Number: pr.Number, Done: report.FoldBackKept}, pr, nil
 	case pl.Why != "":
 		return &report.FoldBack{Done: report.FoldBackNone, Why: pl.Why}, github.Pull{}, nil
 	}
 	return nil, github.Pull{}, nil
+}
+
+// close closes a fold-back pull request with a note, and deletes its branch when the
+// branch is still tfgate's own: a closed pull request whose branch still exists was closed
+// by someone else (declined), not by tfgate.
+func (o FoldBacks) close(ctx context.Context, p report.Project, pl FoldBackPlan, pr github.Pull) (*report.FoldBack, github.Pull, error) {
+	fb := &report.FoldBack{Branch: pl.Branch, PR: pr.HTMLURL, Number: pr.Number, Done: report.FoldBackClosed, Why: pl.Why}
+	if fb.Why == "" {
+		fb.Why = "the drift is gone"
+	}
+	if _, err := o.API.CreateIssueComment(ctx, o.Repo, pr.Number, render.FoldBackCloseNote(report.Project{Status: p.Status, FoldBack: fb})); err != nil {
+		return nil, github.Pull{}, err
+	}
+	closed := "closed"
+	if _, err := o.API.EditPull(ctx, o.Repo, pr.Number, nil, nil, &closed); err != nil {
+		return nil, github.Pull{}, err
+	}
+	c, err := o.API.GetCommit(ctx, o.Repo, pr.HeadSHA)
+	if err != nil || !o.ours(c, p) {
+		return fb, github.Pull{}, err
+	}
+	return fb, github.Pull{}, o.API.DeleteBranch(ctx, o.Repo, pl.Branch)
+}
+
+func (o FoldBacks) ours(c github.GitCommit, p report.Project) bool {
+	return strings.Contains(c.Message, "\n"+foldBackTrailer+plainName(p.Name)+"\n")
+}
+
+// declined is the pull request someone closed without merging it while its branch was at
+// tip: tfgate opens no other for the same commit.
+func (o FoldBacks) declined(ctx context.Context, pl FoldBackPlan, tip string) (github.Pull, bool, error) {
+	closed, err := o.API.ListClosedPulls(ctx, o.Repo, pl.Branch)
+	for _, c := range closed {
+		if !c.Merged && c.HeadSHA == tip && c.BaseRef == o.Base {
+			return c, true, err
+		}
+	}
+	return github.Pull{}, false, err
 }
 
 // openOrUpdate makes the branch carry the fold-back commit (a new one only when its tree or
@@ -124,7 +153,7 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 		if err != nil {
 			return nil, github.Pull{}, err
 		}
-		if !strings.Contains(c.Message, "\n"+foldBackTrailer+plainName(p.Name)+"\n") {
+		if !o.ours(c, p) {
 			why := fmt.Sprintf("branch %s holds a commit tfgate did not make; tfgate leaves it alone", pl.Branch)
 			return &report.FoldBack{Done: report.FoldBackNone, Why: why}, github.Pull{}, nil
 		}
@@ -136,6 +165,11 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 				return nil, github.Pull{}, err
 			}
 			done = report.FoldBackUpdated
+		} else if !hasPR {
+			if d, ok, err := o.declined(ctx, pl, tip); err != nil || ok {
+				why := fmt.Sprintf("pull request #%d with these edits was closed without merging; tfgate opens another when the drift changes", d.Number)
+				return &report.FoldBack{Done: report.FoldBackNone, Why: why}, github.Pull{}, err
+			}
 		}
 	} else {
 		sha, err := o.commit(ctx, p, pl)

@@ -15,6 +15,7 @@ import (
 // commits it is given, and every write it is asked for.
 type foldAPI struct {
 	pulls    []github.Pull
+	closed   []github.Pull
 	branches map[string]string
 	commits  map[string]github.GitCommit
 	calls    []string
@@ -55,6 +56,14 @@ func (f *foldAPI) CreateBranch(_ context.Context, _ github.Repo, b, sha string) 
 func (f *foldAPI) MoveBranch(_ context.Context, _ github.Repo, b, sha string) error {
 	f.calls = append(f.calls, "move branch "+b)
 	return nil
+}
+func (f *foldAPI) DeleteBranch(_ context.Context, _ github.Repo, b string) error {
+	f.calls = append(f.calls, "delete branch "+b)
+	return nil
+}
+func (f *foldAPI) ListClosedPulls(context.Context, github.Repo, string) ([]github.Pull, error) {
+	f.calls = append(f.calls, "list closed")
+	return f.closed, nil
 }
 func (f *foldAPI) CreatePull(_ context.Context, _ github.Repo, p github.NewPull) (github.Pull, error) {
 	f.calls = append(f.calls, "open "+p.Head+" into "+p.Base)
@@ -112,7 +121,16 @@ func TestPublishFoldBacks(t *testing.T) {
 			report.FoldBackUpdated, "", "list, get commit, tree, commit, move branch " + foldBranch, true},
 		{"branch left without a pull request", report.StatusDrifted, FoldBackPlan{Files: files, Tree: "tree-new"},
 			foldAPI{branches: map[string]string{foldBranch: "tip"}, commits: map[string]github.GitCommit{"tip": ours("tree-new", "checked")}},
-			report.FoldBackOpened, "", "list, get branch, get commit, open " + foldBranch + " into main", true},
+			report.FoldBackOpened, "", "list, get branch, get commit, list closed, open " + foldBranch + " into main", true},
+		{"closed by a human, the same drift", report.StatusDrifted, FoldBackPlan{Files: files, Tree: "tree-new"},
+			foldAPI{closed: []github.Pull{foldPull("tfgate[bot]")}, branches: map[string]string{foldBranch: "tip"},
+				commits: map[string]github.GitCommit{"tip": ours("tree-new", "checked")}},
+			report.FoldBackNone, "pull request #4 with these edits was closed without merging; tfgate opens another when the drift changes",
+			"list, get branch, get commit, list closed", false},
+		{"closed by a human, the drift changed", report.StatusDrifted, FoldBackPlan{Files: files, Tree: "tree-new"},
+			foldAPI{closed: []github.Pull{foldPull("tfgate[bot]")}, branches: map[string]string{foldBranch: "tip"},
+				commits: map[string]github.GitCommit{"tip": ours("tree-old", "checked")}},
+			report.FoldBackOpened, "", "list, get branch, get commit, tree, commit, move branch " + foldBranch + ", open " + foldBranch + " into main", true},
 		{"someone else's commit on the branch", report.StatusDrifted, FoldBackPlan{Files: files, Tree: "tree-new"},
 			foldAPI{branches: map[string]string{foldBranch: "tip"}, commits: map[string]github.GitCommit{"tip": {SHA: "tip", Tree: "t", Message: "mine\n"}}},
 			report.FoldBackNone, "branch tfgate/fold-back/app holds a commit tfgate did not make; tfgate leaves it alone", "list, get branch, get commit", false},
@@ -120,10 +138,15 @@ func TestPublishFoldBacks(t *testing.T) {
 			foldAPI{pulls: []github.Pull{foldPull("mallory")}, branches: map[string]string{foldBranch: "tip"},
 				commits: map[string]github.GitCommit{"tip": {SHA: "tip", Tree: "t", Message: "mine\n"}}},
 			report.FoldBackNone, "branch tfgate/fold-back/app holds a commit tfgate did not make; tfgate leaves it alone", "list, get branch, get commit", false},
-		{"back in sync", report.StatusInSync, FoldBackPlan{}, foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}},
-			report.FoldBackClosed, "the drift is gone", "list, comment #4, closed #4", false},
-		{"no longer foldable", report.StatusDrifted, FoldBackPlan{Why: "a secret"}, foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}},
-			report.FoldBackClosed, "a secret", "list, comment #4, closed #4", false},
+		{"back in sync", report.StatusInSync, FoldBackPlan{},
+			foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}, commits: map[string]github.GitCommit{"tip": ours("tree-new", "checked")}},
+			report.FoldBackClosed, "the drift is gone", "list, comment #4, closed #4, get commit, delete branch " + foldBranch, false},
+		{"back in sync, someone pushed to the branch", report.StatusInSync, FoldBackPlan{},
+			foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}, commits: map[string]github.GitCommit{"tip": {SHA: "tip", Message: "mine\n"}}},
+			report.FoldBackClosed, "the drift is gone", "list, comment #4, closed #4, get commit", false},
+		{"no longer foldable", report.StatusDrifted, FoldBackPlan{Why: "a secret"},
+			foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}, commits: map[string]github.GitCommit{"tip": ours("tree-new", "checked")}},
+			report.FoldBackClosed, "a secret", "list, comment #4, closed #4, get commit, delete branch " + foldBranch, false},
 		{"unfoldable", report.StatusDrifted, FoldBackPlan{Why: "a secret"}, foldAPI{}, report.FoldBackNone, "a secret", "list", false},
 		{"checks failed", report.StatusCheckFailed, FoldBackPlan{Why: "only checks failed"}, foldAPI{}, report.FoldBackNone, "only checks failed", "list", false},
 		{"check errored", report.StatusFailed, FoldBackPlan{}, foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}},

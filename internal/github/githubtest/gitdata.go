@@ -15,6 +15,7 @@ func (s *Server) gitDataRoutes() {
 	s.handle("GET /repos/{owner}/{repo}/git/ref/{ref}", s.getRef)
 	s.handle("POST /repos/{owner}/{repo}/git/refs", s.createRef)
 	s.handle("PATCH /repos/{owner}/{repo}/git/refs/{ref}", s.updateRef)
+	s.handle("DELETE /repos/{owner}/{repo}/git/refs/{ref}", s.deleteRef)
 	s.handle("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", s.getCommit)
 	s.handle("POST /repos/{owner}/{repo}/git/trees", s.createTree)
 	s.handle("POST /repos/{owner}/{repo}/git/commits", s.createCommit)
@@ -112,6 +113,20 @@ func (s *Server) updateRef(w http.ResponseWriter, r *request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, s.refJSON(rp, name))
+}
+
+// deleteRef deletes a reference: 204, or 422 "Reference does not exist".
+func (s *Server) deleteRef(w http.ResponseWriter, r *request) {
+	name, ok := refParam(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(r.param("owner"), r.param("repo"))
+	if _, found := rp.refs[name]; !ok || !found {
+		writeError(w, http.StatusUnprocessableEntity, "Reference does not exist")
+		return
+	}
+	delete(rp.refs, name)
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // gitUser is "Name <email> 1700000000 +0000" as the git-user object.

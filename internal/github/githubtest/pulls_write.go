@@ -176,3 +176,14 @@ func (s *Server) Pulls(fullName string) []PullView {
 	}
 	return out
 }
+
+// ClosePull closes pull request number without merging it, as a person does in the web UI.
+func (s *Server) ClosePull(fullName string, number int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.repoLocked(splitRepo(fullName)).issues[number]
+	if is == nil || is.pull == nil {
+		panic(fmt.Sprintf("githubtest: no pull request %d", number))
+	}
+	is.State, is.pull.State, is.UpdatedAt = "closed", "closed", s.tick()
+}
