@@ -98,6 +98,7 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 	cfg := env.Config
 	actions := ci.GitHubFromEnv(a.getenv)
 	api, err := githubAPI(actions, "--report", opts.Report, cfg.GitHub.Identity)
+	fold, err := newFoldBack(opts.FoldBackPR, api, err, actions, env) // githubAPI's error first (drift_foldpr.go)
 	if err != nil {
 		return err
 	}
@@ -106,10 +107,6 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
 	delete(env.TerraformEnv, webhookEnv) // terraform and its providers have no use for it
 	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
-	fold, err := newFoldBack(a, opts.FoldBackPR, api, actions, env)
-	if err != nil {
-		return err
-	}
 	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{Env: env, Names: opts.Projects, Suggest: fold.wrap(drift.Suggest), PatchFile: opts.Patch})
 	progress.Close()
 	col.run = run

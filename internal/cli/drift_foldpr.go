@@ -28,9 +28,11 @@ type foldBack struct {
 	err       error
 }
 
-func newFoldBack(_ *app, on bool, api github.API, env ci.GitHub, e stage.Env) (*foldBack, error) {
-	if !on {
-		return nil, nil
+// newFoldBack is nil without --fold-back-pr. apiErr is the error making the GitHub client,
+// returned first.
+func newFoldBack(on bool, api github.API, apiErr error, env ci.GitHub, e stage.Env) (*foldBack, error) {
+	if apiErr != nil || !on {
+		return nil, apiErr
 	}
 	if api == nil {
 		return nil, errors.New("--fold-back-pr needs GitHub: run it in GitHub Actions with a token, or with --report github")

@@ -77,7 +77,8 @@ func gitRepo(t *testing.T, s *githubtest.Server) (head, wantTree string) {
 // The fold-back calls against the fake: a tree written on a base tree is the tree git
 // makes; a branch created once (again: ErrRefExists), read with its slashes plain; a pull
 // request opened once (again: GitHub's 422, then the open one found by head); the branch
-// moved, the pull request's head following; the pull request closed.
+// moved, the pull request's head following; the pull request closed, listed by its
+// branch among the closed ones; the branch deleted.
 func TestFoldBackCalls(t *testing.T) {
 	ctx := context.Background()
 	s := githubtest.New(t)
@@ -138,6 +139,18 @@ func TestFoldBackCalls(t *testing.T) {
 	}
 	if open, err := c.ListOpenPulls(ctx, repo); err != nil || len(open) != 0 {
 		t.Errorf("after closing: %+v, %v", open, err)
+	}
+	if closedPRs, err := c.ListClosedPulls(ctx, repo, branch); err != nil || len(closedPRs) != 1 || closedPRs[0].Number != pr.Number || closedPRs[0].Merged {
+		t.Errorf("ListClosedPulls = %+v, %v", closedPRs, err)
+	}
+	if err := c.DeleteBranch(ctx, repo, branch); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, err := c.GetBranch(ctx, repo, branch); found || err != nil {
+		t.Errorf("after DeleteBranch: %v, %v", found, err)
+	}
+	if err := c.DeleteBranch(ctx, repo, branch); github.HTTPStatus(err) != 422 {
+		t.Errorf("DeleteBranch of a missing branch: %v, want 422", err)
 	}
 	if _, err := c.CreatePull(ctx, repo, github.NewPull{Title: "t", Head: "nope", Base: "main"}); github.HTTPStatus(err) != 422 {
 		t.Errorf("a pull request from a missing branch: %v, want 422", err)
