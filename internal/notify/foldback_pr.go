@@ -105,7 +105,7 @@ func (o FoldBacks) project(ctx context.Context, p report.Project, pl FoldBackPla
 func (o FoldBacks) close(ctx context.Context, p report.Project, pl FoldBackPlan, pr github.Pull) (*report.FoldBack, github.Pull, error) {
 	fb := &report.FoldBack{Branch: pl.Branch, PR: pr.HTMLURL, Number: pr.Number, Done: report.FoldBackClosed, Why: pl.Why}
 	if fb.Why == "" {
-		fb.Why = "the drift is gone"
+		fb.Why = render.FoldBackWhyGone
 	}
 	if _, err := o.API.CreateIssueComment(ctx, o.Repo, pr.Number, render.FoldBackCloseNote(report.Project{Status: p.Status, FoldBack: fb})); err != nil {
 		return nil, github.Pull{}, err
@@ -154,8 +154,7 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 			return nil, github.Pull{}, err
 		}
 		if !o.ours(c, p) {
-			why := fmt.Sprintf("branch %s holds a commit tfgate did not make; tfgate leaves it alone", pl.Branch)
-			return &report.FoldBack{Done: report.FoldBackNone, Why: why}, github.Pull{}, nil
+			return &report.FoldBack{Done: report.FoldBackNone, Why: render.FoldBackWhyNotOurs(pl.Branch)}, github.Pull{}, nil
 		}
 		if c.Tree != pl.Tree || len(c.Parents) != 1 || c.Parents[0] != o.Commit {
 			if tip, err = o.commit(ctx, p, pl); err != nil {
@@ -167,8 +166,7 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 			done = report.FoldBackUpdated
 		} else if !hasPR {
 			if d, ok, err := o.declined(ctx, pl, tip); err != nil || ok {
-				why := fmt.Sprintf("pull request #%d with these edits was closed without merging; tfgate opens another when the drift changes", d.Number)
-				return &report.FoldBack{Done: report.FoldBackNone, Why: why}, github.Pull{}, err
+				return &report.FoldBack{Done: report.FoldBackNone, Why: render.FoldBackWhyDeclined(d.Number)}, github.Pull{}, err
 			}
 		}
 	} else {
@@ -213,9 +211,7 @@ func (o FoldBacks) commit(ctx context.Context, p report.Project, pl FoldBackPlan
 		return "", fmt.Errorf("GitHub made tree %s of the edits, not %s as git does here: the commit checked is not the one on GitHub", tree, pl.Tree)
 	}
 	name := plainName(p.Name)
-	msg := fmt.Sprintf("Fold drift back into the code: %s\n\nThe infrastructure was changed outside Terraform; these edits make the code say what it is,\n"+
-		"so that a plan proposes no change (tfgate drift --fold-back-pr).\n\n%s%s\n", name, foldBackTrailer, name)
-	return o.API.CreateCommit(ctx, o.Repo, msg, tree, []string{o.Commit})
+	return o.API.CreateCommit(ctx, o.Repo, render.FoldBackCommitMessage(name, foldBackTrailer), tree, []string{o.Commit})
 }
 
 func (o FoldBacks) body(p report.Project, pl FoldBackPlan, issue string) string {

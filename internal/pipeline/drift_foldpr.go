@@ -105,7 +105,7 @@ func FoldBackPRs(ctx context.Context, req FoldBackRequest, run report.Run, c *Fo
 		case p.Status == report.StatusDrifted:
 			pl.Files, pl.Tree, pl.Why = foldBackFiles(ctx, g, req, top, run.Commit, c.of(p))
 		case p.Status == report.StatusCheckFailed:
-			pl.Why = "only checks failed, nothing drifted: there is nothing to fold back"
+			pl.Why = render.FoldBackWhyOnlyChecks
 		}
 		st.plans = append(st.plans, pl)
 	}
@@ -136,20 +136,20 @@ func (c *FoldBackCollector) of(p report.Project) collected {
 // has, or why the drift cannot be folded back whole (fail closed: then no pull request).
 func foldBackFiles(ctx context.Context, g git.Git, req FoldBackRequest, top, commit string, c collected) ([]github.TreeFile, string, string) {
 	if why := drift.Unfoldable(c.drifted, c.suggestions); why != "" {
-		return nil, "", req.Masker.String("not all of the drift can be folded back into the code: " + why)
+		return nil, "", req.Masker.String(render.FoldBackWhyPartial(why))
 	}
 	edited, err := drift.Edited(req.Root, c.suggestions)
 	if err != nil || len(edited) == 0 {
-		return nil, "", req.Masker.String(fmt.Sprintf("no edit folds the drift back (%v)", err))
+		return nil, "", req.Masker.String(render.FoldBackWhyNoEdit(err))
 	}
 	files := map[string][]byte{}
 	for f, content := range edited {
 		if req.Masker.String(string(content)) != string(content) {
-			return nil, "", "the edits would put a secret value into the code"
+			return nil, "", render.FoldBackWhySecret
 		}
 		rel, err := filepath.Rel(top, filepath.Join(req.Root, filepath.FromSlash(f)))
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return nil, "", fmt.Sprintf("%s is outside the repository", f)
+			return nil, "", render.FoldBackWhyNoEdit(fmt.Errorf("%s is outside the repository", f))
 		}
 		files[filepath.ToSlash(rel)] = content
 	}

@@ -143,3 +143,41 @@ func jsonFoldBack(fb *report.FoldBack) *JSONFoldBack {
 	}
 	return &JSONFoldBack{Done: fb.Done, PullRequest: fb.PR, Branch: fb.Branch, Why: fb.Why}
 }
+
+// Why a project has no fold-back pull request, or had it closed (report.FoldBack.Why):
+// plain text, escaped where it is rendered.
+const (
+	FoldBackWhyOnlyChecks = "only checks failed, nothing drifted: there is nothing to fold back"
+	FoldBackWhySecret     = "the edits would put a secret value into the code"
+	FoldBackWhyGone       = "the drift is gone"
+)
+
+// FoldBackWhyPartial: some of the drift has no edit (why lists it).
+func FoldBackWhyPartial(why string) string {
+	return "not all of the drift can be folded back into the code: " + why
+}
+
+// FoldBackWhyNoEdit: the edits could not be made (err says why).
+func FoldBackWhyNoEdit(err error) string {
+	if err == nil {
+		return "no edit folds the drift back"
+	}
+	return fmt.Sprintf("no edit folds the drift back (%v)", err)
+}
+
+// FoldBackWhyNotOurs: someone else's commit is on tfgate's branch.
+func FoldBackWhyNotOurs(branch string) string {
+	return fmt.Sprintf("branch %s holds a commit tfgate did not make; tfgate leaves it alone", branch)
+}
+
+// FoldBackWhyDeclined: someone closed the pull request with these edits without merging it.
+func FoldBackWhyDeclined(number int) string {
+	return fmt.Sprintf("pull request #%d with these edits was closed without merging; tfgate opens another when the drift changes", number)
+}
+
+// FoldBackCommitMessage is the fold-back commit's message; its last line is trailer+name,
+// by which tfgate knows the branch's commit for its own.
+func FoldBackCommitMessage(name, trailer string) string {
+	return fmt.Sprintf("Fold drift back into the code: %s\n\nThe infrastructure was changed outside Terraform; these edits make the code say what it is,\n"+
+		"so that a plan proposes no change (tfgate drift --fold-back-pr).\n\n%s%s\n", name, trailer, name)
+}

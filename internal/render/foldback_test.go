@@ -64,6 +64,8 @@ func TestDriftFoldBack(t *testing.T) {
 		{Done: report.FoldBackNone, Why: "not all of the drift can be folded back into the code: fakecloud_object.db.secret: sensitive: edit it by hand"},
 		{Done: report.FoldBackNone, Why: "only checks failed, nothing drifted: there is nothing to fold back"},
 		{Done: report.FoldBackNone, Why: hostileProject},
+		{Done: report.FoldBackNone, Why: FoldBackWhyDeclined(3)},
+		{Done: report.FoldBackNone, Why: FoldBackWhyNotOurs("tfgate/fold-back/app")},
 		nil,
 	} {
 		p := report.Project{Name: "app", FoldBack: fb}
@@ -73,6 +75,7 @@ func TestDriftFoldBack(t *testing.T) {
 	b.WriteString("close note, in sync:\n" + FoldBackCloseNote(report.Project{Status: report.StatusInSync}) + "\n----\n")
 	b.WriteString("close note, unfoldable:\n" + FoldBackCloseNote(report.Project{Status: report.StatusDrifted,
 		FoldBack: &report.FoldBack{Why: hostileProject}}) + "\n")
+	b.WriteString("----\ncommit message:\n" + FoldBackCommitMessage("envs/prod/app", "Tfgate-Fold-Back: "))
 	// The sections are markdown; a note is plain text, escaped where a report renders it.
 	if strings.Contains(sections.String(), "<!--") || strings.Contains(sections.String(), "@alice") {
 		t.Errorf("unescaped text:\n%s", sections.String())
