@@ -125,7 +125,8 @@ func (c *Client) CreateTree(ctx context.Context, repo Repo, baseTree string, fil
 	for i, f := range files {
 		entries[i] = &gh.TreeEntry{Path: gh.String(f.Path), Mode: gh.String(f.Mode), Type: gh.String("blob"), Content: gh.String(f.Content)}
 	}
-	t, _, err := c.gh.Git.CreateTree(ctx, repo.Owner, repo.Name, baseTree, entries)
+	// Sent again after a 5xx: git names a tree by its content, the same tree again.
+	t, _, err := c.gh.Git.CreateTree(idempotent(ctx), repo.Owner, repo.Name, baseTree, entries)
 	if err != nil {
 		return "", wrap(fmt.Sprintf("create a tree in %s", repo), err)
 	}
@@ -137,7 +138,8 @@ func (c *Client) CreateCommit(ctx context.Context, repo Repo, message, tree stri
 	for _, p := range parents {
 		cm.Parents = append(cm.Parents, &gh.Commit{SHA: gh.String(p)})
 	}
-	out, _, err := c.gh.Git.CreateCommit(ctx, repo.Owner, repo.Name, cm, nil)
+	// Sent again after a 5xx: a commit made twice leaves one unreferenced, harmless.
+	out, _, err := c.gh.Git.CreateCommit(idempotent(ctx), repo.Owner, repo.Name, cm, nil)
 	if err != nil {
 		return "", wrap(fmt.Sprintf("create a commit in %s", repo), err)
 	}
@@ -145,7 +147,9 @@ func (c *Client) CreateCommit(ctx context.Context, repo Repo, message, tree stri
 }
 
 func (c *Client) CreateBranch(ctx context.Context, repo Repo, branch, sha string) error {
-	_, _, err := c.gh.Git.CreateRef(ctx, repo.Owner, repo.Name,
+	// Sent again after a 5xx: a creation GitHub did answers "Reference already exists", which
+	// the caller checks (the branch at sha: done).
+	_, _, err := c.gh.Git.CreateRef(idempotent(ctx), repo.Owner, repo.Name,
 		&gh.Reference{Ref: gh.String("refs/heads/" + branch), Object: &gh.GitObject{SHA: gh.String(sha)}})
 	if HTTPStatus(err) == http.StatusUnprocessableEntity && strings.Contains(err.Error(), "Reference already exists") {
 		return fmt.Errorf("create branch %s in %s: %w", branch, repo, ErrRefExists)
@@ -165,7 +169,8 @@ func (c *Client) DeleteBranch(ctx context.Context, repo Repo, branch string) err
 }
 
 func (c *Client) CreatePull(ctx context.Context, repo Repo, p NewPull) (Pull, error) {
-	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, &gh.NewPullRequest{
+	// Sent again after a 5xx: one GitHub did opened answers 422, and is found by its head.
+	pr, _, err := c.gh.PullRequests.Create(idempotent(ctx), repo.Owner, repo.Name, &gh.NewPullRequest{
 		Title: gh.String(p.Title), Head: gh.String(p.Head), Base: gh.String(p.Base), Body: gh.String(p.Body),
 		MaintainerCanModify: gh.Bool(false)})
 	if err == nil {

@@ -156,3 +156,39 @@ func TestFoldBackCalls(t *testing.T) {
 		t.Errorf("a pull request from a missing branch: %v, want 422", err)
 	}
 }
+
+// GitHub does the write and answers 5xx: the tree and commit are sent again (the same tree;
+// a second commit), the branch's second creation is ErrRefExists, and the pull request's
+// second creation finds the one GitHub opened — never a second pull request.
+func TestFoldBackCallsWriteThenFail(t *testing.T) {
+	ctx := context.Background()
+	s := githubtest.New(t)
+	head, wantTree := gitRepo(t, s)
+	c := newClient(t, s, githubtest.InstallationToken)
+	base, err := c.GetCommit(ctx, repo, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"POST /repos/{owner}/{repo}/git/trees", "POST /repos/{owner}/{repo}/git/commits",
+		"POST /repos/{owner}/{repo}/git/refs", "POST /repos/{owner}/{repo}/pulls"} {
+		s.WriteThenFailNext(1, 502, m)
+	}
+	tree, err := c.CreateTree(ctx, repo, base.Tree, []github.TreeFile{{Path: "app/main.tf", Mode: "100644", Content: "content = \"v2\"\n"}})
+	if err != nil || tree != wantTree {
+		t.Fatalf("CreateTree = %s, %v", tree, err)
+	}
+	sha, err := c.CreateCommit(ctx, repo, "m\n", tree, []string{head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateBranch(ctx, repo, "tfgate/fold-back/app", sha); !errors.Is(err, github.ErrRefExists) {
+		t.Errorf("CreateBranch = %v, want ErrRefExists (the first attempt made it)", err)
+	}
+	pr, err := c.CreatePull(ctx, repo, github.NewPull{Title: "t", Head: "tfgate/fold-back/app", Base: "main"})
+	if err != nil || pr.Number == 0 {
+		t.Fatalf("CreatePull = %+v, %v", pr, err)
+	}
+	if open, _ := c.ListOpenPulls(ctx, repo); len(open) != 1 {
+		t.Errorf("%d pull requests open, want 1", len(open))
+	}
+}
