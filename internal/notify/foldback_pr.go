@@ -165,8 +165,10 @@ func (o FoldBacks) openOrUpdate(ctx context.Context, p report.Project, pl FoldBa
 			}
 			done = report.FoldBackUpdated
 		} else if !hasPR {
-			if d, ok, err := o.declined(ctx, pl, tip); err != nil || ok {
-				return &report.FoldBack{Done: report.FoldBackNone, Why: render.FoldBackWhyDeclined(d.Number)}, github.Pull{}, err
+			if d, ok, err := o.declined(ctx, pl, tip); err != nil {
+				return nil, github.Pull{}, err
+			} else if ok {
+				return &report.FoldBack{Done: report.FoldBackNone, Why: render.FoldBackWhyDeclined(d.Number)}, github.Pull{}, nil
 			}
 		}
 	} else {
