@@ -93,7 +93,7 @@ QUICK_SKIP_TESTS  := TestPluginCacheColdWarm TestPluginCacheConcurrent TestPlugi
 	TestSecretIsSensitive TestPostgresStopStartKeepsPortAndData TestPublishIssuesWithAnAppToken \
 	TestCancelReleasesStateLock
 QUICK_SKIP        := apply_again apply_artifact apply_catchup apply_catchup_bound apply_publish_deadline \
-	apply_rerun drift_issue drift_lost_write drift_projects drift_webhook forged_backend gate_stale \
+	apply_rerun drift_foldback_pr drift_issue drift_lost_write drift_projects drift_webhook forged_backend gate_stale \
 	gate_unread_pull getting_started github_fork github_lost_write github_pr github_split \
 	github_stopped github_timeout hostile_input integrity_backend integrity_base_view \
 	integrity_submodule_module integrity_workflow_commands interrupt leaks merge_queue_group \

@@ -401,6 +401,8 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghSetup(ts, sub, rest)
 	case "workflow", "dispatched", "labels", "token", "run", "forge":
 		ghStale(ts, sub, rest)
+	case "gitpush", "gitfetch", "pulls", "closepull", "branches":
+		ghGit(ts, sub, rest) // github_git_test.go
 	default:
 		ts.Fatalf("github: unknown subcommand %q", sub)
 	}

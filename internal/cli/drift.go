@@ -28,6 +28,7 @@ type driftOptions struct {
 	LockTimeout time.Duration
 	Install     bool
 	Patch       string
+	FoldBackPR  bool
 	Metrics     metricsOptions
 }
 
@@ -65,6 +66,7 @@ Exit codes: 0 all in sync, 2 drift, pending code or a failed check, 1 errors.`,
 	f.DurationVar(&opts.LockTimeout, "lock-timeout", stage.DefaultLockTimeout, "how long terraform waits for a state lock another run holds")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.Patch, "suggest-patch", "", "write the code edits that would accept the drift (literal attributes) to `file` as a unified diff, for review and git apply")
+	addFoldBackFlag(cmd, &opts.FoldBackPR) // drift_foldpr.go
 	addMetricsFlags(cmd, &opts.Metrics)
 	completeValues(cmd, "format", reportFormats)
 	completeValues(cmd, "report", publishModes)
@@ -96,6 +98,7 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 	cfg := env.Config
 	actions := ci.GitHubFromEnv(a.getenv)
 	api, err := githubAPI(actions, "--report", opts.Report, cfg.GitHub.Identity)
+	fold, err := newFoldBack(opts.FoldBackPR, api, err, actions, env) // githubAPI's error first (drift_foldpr.go)
 	if err != nil {
 		return err
 	}
@@ -104,16 +107,18 @@ func runDrift(cmd *cobra.Command, a *app, opts driftOptions, col *collector) err
 	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
 	delete(env.TerraformEnv, webhookEnv) // terraform and its providers have no use for it
 	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
-	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{Env: env, Names: opts.Projects, Suggest: drift.Suggest, PatchFile: opts.Patch})
+	run, err := pipeline.RunDrift(ctx, pipeline.DriftRequest{Env: env, Names: opts.Projects, Suggest: fold.wrap(drift.Suggest), PatchFile: opts.Patch})
 	progress.Close()
 	col.run = run
 	if err != nil && run.Projects == nil {
 		return err // nothing ran
 	}
+	run = fold.open(ctx, run) // before the issues, which link the pull requests
 	// Issues first, so the report below links them; reported even when interrupted.
 	run, perr := pipeline.PublishDrift(ctx, pipeline.DriftPublish{API: api, Env: actions, Identity: cfg.GitHub.Identity,
 		Labels: cfg.Drift.Labels, Version: version(), Webhook: webhook, Timings: col.phases}, run)
 	col.run = run
+	perr = fold.link(ctx, run, perr)
 	if werr := writeRun(a, opts.Format, run, actions.Actions); werr != nil && err == nil {
 		err = werr
 	}

@@ -152,6 +152,9 @@ func parseWorkflow(file string, data []byte) workflow {
 			for _, m := range runCommand.FindAllStringSubmatch(s.Run, -1) {
 				jb.commands = append(jb.commands, m[1])
 			}
+			if strings.Contains(s.With["args"]+" "+s.Run, "--fold-back-pr") && contains(jb.commands, "drift") {
+				jb.commands = append(jb.commands, foldBackPR) // its own permissions (need)
+			}
 		}
 		wf.jobs = append(wf.jobs, jb)
 	}
@@ -191,7 +194,11 @@ var need = map[string][]string{
 	"gate":    {"contents: read", "pull-requests: write", "statuses: write", "actions: read"},
 	"apply":   {"contents: read", "pull-requests: write", "statuses: write", "actions: read", "issues: write"},
 	"drift":   {"contents: read", "issues: write"},
+	// tfgate drift --fold-back-pr writes a branch and opens pull requests.
+	foldBackPR: {"contents: write", "pull-requests: write", "issues: write"},
 }
+
+const foldBackPR = "drift --fold-back-pr"
 
 func allows(have, want string) bool {
 	return have == want || (have == "write" && want == "read")

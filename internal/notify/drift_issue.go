@@ -101,11 +101,13 @@ func driftText(p report.Project, st DriftState, o DriftBodyOptions) string {
 		"when what it finds changes, and closes it when the project is back in sync: while it is open, the last check " +
 		"still found what it says.\n\n" +
 		render.Footer(render.MarkdownOptions{Commit: o.Commit, RunURL: o.RunURL, Version: o.Version})
+	fold := render.DriftFoldBack(p) // tfgate drift --fold-back-pr (foldback_pr.go)
 	if p.Status != report.StatusInSync {
 		room := github.MaxCommentChars - utf8.RuneCountInString(RecordMarker{Kind: DriftKind, Project: p.Name}.String()) -
-			metaReserve - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail) - 64
+			metaReserve - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(tail+fold) - 64
 		b.WriteString(render.DriftIssueDetails(p, room))
 	}
+	b.WriteString(fold)
 	b.WriteString(tail)
 	return b.String()
 }

@@ -101,7 +101,7 @@ func PublishDriftIssues(ctx context.Context, o DriftIssues, run report.Run) (rep
 	if len(labels) == 0 {
 		labels = DriftLabels
 	}
-	id, err := github.ResolveIdentity(ctx, o.API, o.Identity)
+	id, err := github.IdentityOf(ctx, o.API, o.Identity) // learnt once per run (fold-back pull requests ask too)
 	if err != nil {
 		return run, err
 	}

@@ -162,6 +162,9 @@ type JSONProject struct {
 	Issue string `json:"issue,omitempty"`
 	// Suggestions are the edits that would fold drift back into the code (drift runs).
 	Suggestions []string `json:"suggestions,omitempty"`
+	// FoldBack is the project's fold-back pull request, or why it has none (drift runs with
+	// --fold-back-pr; foldback.go).
+	FoldBack *JSONFoldBack `json:"fold_back,omitempty"`
 	// FailedChecks are the checks that failed or errored (check blocks, conditions;
 	// Terraform 1.5+), masked; absent when every check passed.
 	FailedChecks []JSONCheck `json:"failed_checks,omitempty"`
@@ -265,7 +268,7 @@ func JSON(w io.Writer, r report.Run) error {
 		jp := JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
-			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, FailedChecks: jsonChecks(p.Changes), JSONChanges: jsonChanges(p.Changes),
+			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, FoldBack: jsonFoldBack(p.FoldBack), FailedChecks: jsonChecks(p.Changes), JSONChanges: jsonChanges(p.Changes),
 		}
 		if review {
 			jp.JSONProjectReview = &JSONProjectReview{Gate: jsonGate(p.Gate), Apply: jsonApply(p.Apply)}

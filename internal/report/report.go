@@ -104,6 +104,9 @@ type Project struct {
 	Suggestions []string
 	// Issue (drift runs) is the URL of the project's drift issue, when one was published.
 	Issue string
+	// FoldBack (drift runs with --fold-back-pr) is the project's fold-back pull request, or
+	// why it has none; nil when fold-back pull requests were not asked for.
+	FoldBack *FoldBack
 }
 
 // Phase is one phase of a project's job as progress reported it ("init", "plan", "apply",

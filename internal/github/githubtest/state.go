@@ -29,10 +29,11 @@ type repo struct {
 	statuses    map[string][]*Status
 	labels      []*Label
 	artifacts   []*artifactState
-	releases    []*releaseState   // in publication order
-	perms       map[string]string // login → admin|maintain|write|triage|read|none
-	refs        map[string]string // git references (refs/heads/…) the test set → commit
-	rules       *rulesState       // rulesets, classic protection, secrets (rules.go)
+	releases    []*releaseState      // in publication order
+	perms       map[string]string    // login → admin|maintain|write|triage|read|none
+	refs        map[string]string    // git references (refs/heads/…) the test set → commit
+	objects     map[string]gitObject // git objects by name (gitobjects.go)
+	rules       *rulesState          // rulesets, classic protection, secrets (rules.go)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
