@@ -40,6 +40,8 @@ type PlanRequest struct {
 	GitHub *GitHubRun
 
 	Print io.Writer // print() output of policies; nil drops it
+	// Fresh (--fresh): reuse no plan of the pull request's previous push (plan_reuse.go).
+	Fresh bool
 }
 
 // RunPlan is `tfgate plan`: select the projects, load the policies that judge them, find
@@ -167,6 +169,9 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	unapplied := planUnapplied(ctx, req, sel.Projects) // plan_unapplied.go
+	reuse := previousPlans(ctx, req, rec)               // plan_reuse.go
+	defer reuse.close()
+	run.Notes = append(run.Notes, reuse.runNotes()...)
 	if unapplied.note != "" {
 		run.Notes = append(run.Notes, unapplied.note)
 	}
@@ -175,6 +180,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
 		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author, Infracost: infracost,
 		Unapplied: unapplied.byProject, UnappliedUnknown: unapplied.unknown,
+		Reuse: reuse.reuser(pols, bin, unapplied), // plan_reuse.go
 	})
 	run.Projects = planned.Projects
 	run.Notes = append(run.Notes, planned.Notes...)
