@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/gate"
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/matrixresult"
+	"github.com/tfgate/tfgate/internal/project"
 	"github.com/tfgate/tfgate/internal/report"
 	"github.com/tfgate/tfgate/internal/stage"
 	"github.com/tfgate/tfgate/internal/terraform"
@@ -29,12 +31,11 @@ import (
 
 // reusePlans are the previous head's plans, by project and workspace; nil reuses none.
 type reusePlans struct {
-	req      PlanRequest
-	scratch  string
-	from     string // the previous head
-	byKey    map[string]previousPlan
-	policies bool // policies judge this run's plans
-	notes    []string
+	req     PlanRequest
+	scratch string
+	from    string // the previous head
+	byKey   map[string]previousPlan
+	notes   []string
 }
 
 // previousPlan is one project's plan of the previous head.
@@ -131,52 +132,93 @@ func (rp *reusePlans) read(ctx context.Context, dir string) error {
 	return nil
 }
 
-// runNotes are the run's notes of reuse (a fresh plan forced).
-func (rp *reusePlans) runNotes() []string {
+// reusePrevious reuses what it may of the previous push's plans (previousPlans,
+// reuseAll): the reused projects' results by index in sel.Projects, and the run's notes.
+func reusePrevious(ctx context.Context, req PlanRequest, rec bundleRecord, sel stage.Selection, facts reuseRun) (map[int]report.Project, []string) {
+	rp := previousPlans(ctx, req, rec)
 	if rp == nil {
-		return nil
+		return nil, nil
 	}
-	return rp.notes
+	defer rp.close()
+	facts.changed, facts.shared = sel.Files, rec.shared
+	return rp.reuseAll(ctx, sel.Projects, stage.BundleDirs(sel.Projects), facts), rp.notes
 }
 
 // close removes what was fetched.
 func (rp *reusePlans) close() {
-	if rp != nil && rp.scratch != "" {
+	if rp.scratch != "" {
 		os.RemoveAll(rp.scratch)
 	}
 }
 
-// reuser is the plan stage's hook (stage.Reuser); nil when there is nothing to reuse.
-func (rp *reusePlans) reuser(pols stage.Policies, bin terraform.Binary, unapplied unappliedPlan) stage.Reuser {
-	if rp == nil || len(rp.byKey) == 0 {
+// reuseAll reissues the previous head's plan of every project of projects that may reuse
+// it, into its bundle directory under req.OutDir (dirs: stage.BundleDirs of projects), a
+// few at a time (it reads and writes small files; terraform runs none). reused holds, by
+// index, the reused projects' results; the others are to be planned.
+func (rp *reusePlans) reuseAll(ctx context.Context, projects []project.Project, dirs []string, facts reuseRun) map[int]report.Project {
+	if len(rp.byKey) == 0 {
 		return nil
 	}
-	rp.policies = pols.Engine != nil
-	return func(ctx context.Context, c stage.ReuseCandidate) (report.Project, bool) {
-		prev, ok := rp.byKey[c.Project.Name+"\x00"+c.Project.Workspace]
+	var (
+		mu     sync.Mutex
+		reused = map[int]report.Project{}
+		sem    = make(chan struct{}, reuseWorkers)
+		wg     sync.WaitGroup
+	)
+	for i, p := range projects {
+		prev, ok := rp.byKey[p.Name+"\x00"+p.Workspace]
 		if !ok {
-			return report.Project{}, false
+			continue
 		}
-		res, why, err := rp.reuse(ctx, c, prev, bin, unapplied)
-		switch {
-		case err != nil:
-			rp.req.Warn(fmt.Sprintf("%s: the previous push's plan could not be reused, so it is planned: %s", c.Project.Name, rp.req.Masker.String(err.Error())))
-		case why != "":
-			rp.req.Log.Info("planned again", "project", c.Project.Name, "why", why)
-		default:
-			return res, true
-		}
-		// Whatever the reissue left is not a bundle: the plan writes its own.
-		if err := os.RemoveAll(c.Dir); err == nil {
-			err = os.MkdirAll(c.Dir, 0o700)
-		}
-		return report.Project{}, false
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			start := rp.req.Now()
+			res, ok := rp.reuseOne(ctx, p, prev, filepath.Join(rp.req.OutDir, dirs[i]), facts)
+			if ok {
+				res.Duration = rp.req.Now().Sub(start)
+				mu.Lock()
+				reused[i] = res
+				mu.Unlock()
+			}
+		})
 	}
+	wg.Wait()
+	return reused
+}
+
+// reuseWorkers is how many projects reuseAll reissues at once.
+const reuseWorkers = 8
+
+// reuseRun is what reusing needs of the run: the terraform found, the policies, the files
+// changed and the shared files' sums, the merges not yet applied.
+type reuseRun struct {
+	bin       terraform.Binary
+	pols      stage.Policies
+	changed   []string
+	shared    map[string]string
+	unapplied unappliedPlan
+}
+
+// reuseOne reuses p's previous plan, or says why not (in the log; a failure as a warning)
+// and leaves dir as it found it.
+func (rp *reusePlans) reuseOne(ctx context.Context, p project.Project, prev previousPlan, dir string, facts reuseRun) (report.Project, bool) {
+	res, why, err := rp.reuse(ctx, p, prev, dir, facts)
+	switch {
+	case err != nil:
+		rp.req.Warn(fmt.Sprintf("%s: the previous push's plan could not be reused, so it is planned: %s", p.Name, rp.req.Masker.String(err.Error())))
+	case why != "":
+		rp.req.Log.Info("planned again", "project", p.Name, "why", why)
+	default:
+		return res, true
+	}
+	os.RemoveAll(dir) // whatever a failed reissue left is not a bundle: the plan writes its own
+	return report.Project{}, false
 }
 
 // reuse opens the previous plan (verified as apply verifies it), judges whether it may be
-// reused, and reissues it into c.Dir; why says why not.
-func (rp *reusePlans) reuse(ctx context.Context, c stage.ReuseCandidate, prev previousPlan, bin terraform.Binary, unapplied unappliedPlan) (report.Project, string, error) {
+// reused, and reissues it into dir; why says why not.
+func (rp *reusePlans) reuse(ctx context.Context, p project.Project, prev previousPlan, dir string, facts reuseRun) (report.Project, string, error) {
 	opened, err := os.MkdirTemp(rp.scratch, "open-")
 	if err != nil {
 		return report.Project{}, "", err
@@ -190,14 +232,19 @@ func (rp *reusePlans) reuse(ctx context.Context, c stage.ReuseCandidate, prev pr
 	if err != nil {
 		return report.Project{}, "", err
 	}
-	f := reuseFacts(rp.req, c, o.Manifest, basis, bin, unapplied)
-	if rp.policies && (c.PolicySum == "" || o.Manifest.Policy == nil) {
+	hash, err := inputHash(ctx, rp.req, p, facts.shared)
+	if err != nil {
+		return report.Project{}, "", err
+	}
+	sum := facts.pols.InputSum(p, facts.changed, rp.req.Author)
+	f := reuseFacts(rp.req, p, hash, sum, o.Manifest, basis, facts)
+	if facts.pols.Engine != nil && (sum == "" || o.Manifest.Policy == nil) {
 		f.Policies = "unknown" // policies judge, but what they read cannot be told
 	}
 	if ok, why := gate.Reusable(f); !ok {
 		return report.Project{}, why, nil
 	}
-	m, err := bundle.Reissue(ctx, o, c.Dir, rp.req.PlanKey, func(m bundle.Manifest) bundle.Manifest {
+	m, err := bundle.Reissue(ctx, o, dir, rp.req.PlanKey, func(m bundle.Manifest) bundle.Manifest {
 		if m.ReusedFrom == "" {
 			m.ReusedFrom = m.Commit
 			if m.PlannedCommit == "" {
@@ -211,28 +258,78 @@ func (rp *reusePlans) reuse(ctx context.Context, c stage.ReuseCandidate, prev pr
 		return report.Project{}, "", err
 	}
 	res := prev.result
-	res.Name, res.Dir, res.Workspace = c.Project.Name, c.Project.Dir, c.Project.Workspace
-	res.ReusedFrom, res.Bundle, res.Error = m.ReusedFrom, filepath.Join(c.Dir, bundle.PlanFile), ""
+	res.Name, res.Dir, res.Workspace = p.Name, p.Dir, p.Workspace
+	res.ReusedFrom, res.Bundle, res.Error = m.ReusedFrom, filepath.Join(dir, bundle.PlanFile), ""
 	if m.Encrypted {
-		res.Bundle = c.Dir
+		res.Bundle = dir
 	}
 	return res, "", nil
 }
 
+// inputHash is p's input hash as its bundle records it and apply checks it on the merge:
+// its files (outside --out) and the shared files.
+func inputHash(ctx context.Context, req PlanRequest, p project.Project, shared map[string]string) (string, error) {
+	files, err := project.InputFiles(ctx, req.Root, p)
+	if err != nil {
+		return "", err
+	}
+	sums, _, err := bundle.HashInputs(ctx, req.Root, stage.Outside(files, req.Root, req.OutDir))
+	if err != nil {
+		return "", err
+	}
+	for f, sum := range shared {
+		sums[f] = sum
+	}
+	return bundle.InputHash(sums), nil
+}
+
+// withReused is the run's projects in selection order: the reused ones (by index in all)
+// beside those planned (the rest, in order).
+func withReused(all []project.Project, reused map[int]report.Project, planned []report.Project) []report.Project {
+	if len(reused) == 0 {
+		return planned
+	}
+	out := make([]report.Project, 0, len(all))
+	next := 0
+	for i := range all {
+		if r, ok := reused[i]; ok {
+			out = append(out, r)
+		} else if next < len(planned) {
+			out = append(out, planned[next])
+			next++
+		}
+	}
+	return out
+}
+
+// toPlan are the projects not reused.
+func toPlan(all []project.Project, reused map[int]report.Project) []project.Project {
+	if len(reused) == 0 {
+		return all
+	}
+	var out []project.Project
+	for i, p := range all {
+		if _, ok := reused[i]; !ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // reuseFacts are the facts gate.Reusable judges of a project's earlier plan m.
-func reuseFacts(req PlanRequest, c stage.ReuseCandidate, m bundle.Manifest, basis bundle.PlanBasis, bin terraform.Binary, unapplied unappliedPlan) gate.ReuseFacts {
-	f := gate.ReuseFacts{PlannedHash: m.InputHash, Hash: c.InputHash,
-		PlannedFlavor: m.TerraformFlavor, PlannedVersion: m.TerraformVersion, RunFlavor: bin.Flavor,
-		PlannedPolicies: m.PolicySum, Policies: c.PolicySum,
-		PlannedUnapplied: mergeList(m.Unapplied), Unapplied: mergeList(unapplied.byProject[c.Project.Name]),
-		PlannedUnappliedUnknown: m.UnappliedUnknown, UnappliedUnknown: unapplied.unknown,
+func reuseFacts(req PlanRequest, p project.Project, hash, policySum string, m bundle.Manifest, basis bundle.PlanBasis, facts reuseRun) gate.ReuseFacts {
+	f := gate.ReuseFacts{PlannedHash: m.InputHash, Hash: hash,
+		PlannedFlavor: m.TerraformFlavor, PlannedVersion: m.TerraformVersion, RunFlavor: facts.bin.Flavor,
+		PlannedPolicies: m.PolicySum, Policies: policySum,
+		PlannedUnapplied: mergeList(m.Unapplied), Unapplied: mergeList(facts.unapplied.byProject[p.Name]),
+		PlannedUnappliedUnknown: m.UnappliedUnknown, UnappliedUnknown: facts.unapplied.unknown,
 		PlannedApplicable: m.Applicable && !m.Dirty, Applicable: !req.Fork,
 		PlannedLineage: basis.Lineage, PlannedSerial: basis.Serial, RemoteModules: basis.RemoteModules,
-		Unpinned: basis.Providers && m.Inputs[projectLockFile(c.Project.Dir)] == ""}
-	if bin.Version != nil {
-		f.RunVersion = bin.Version.String()
+		Unpinned: basis.Providers && m.Inputs[projectLockFile(p.Dir)] == ""}
+	if facts.bin.Version != nil {
+		f.RunVersion = facts.bin.Version.String()
 	}
-	f.Lineage, f.Serial, f.StateBackend = localState(req.Root, c.Project.Dir, c.Project.Workspace, basis.Backend)
+	f.Lineage, f.Serial, f.StateBackend = localState(req.Root, p.Dir, p.Workspace, basis.Backend)
 	return f
 }
 

@@ -169,20 +169,18 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	unapplied := planUnapplied(ctx, req, sel.Projects) // plan_unapplied.go
-	reuse := previousPlans(ctx, req, rec)               // plan_reuse.go
-	defer reuse.close()
-	run.Notes = append(run.Notes, reuse.runNotes()...)
 	if unapplied.note != "" {
 		run.Notes = append(run.Notes, unapplied.note)
 	}
+	reused, notes := reusePrevious(ctx, req, rec, sel, reuseRun{bin: bin, pols: pols, unapplied: unapplied}) // plan_reuse.go
+	run.Notes = append(run.Notes, notes...)
 	planned, err := stage.Plan(ctx, stage.PlanOptions{
-		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
+		Env: req.Env, Projects: toPlan(sel.Projects, reused), Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
 		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author, Infracost: infracost,
 		Unapplied: unapplied.byProject, UnappliedUnknown: unapplied.unknown,
-		Reuse: reuse.reuser(pols, bin, unapplied), // plan_reuse.go
 	})
-	run.Projects = planned.Projects
+	run.Projects = withReused(sel.Projects, reused, planned.Projects)
 	run.Notes = append(run.Notes, planned.Notes...)
 	return run, err
 }

@@ -57,9 +57,6 @@ type PlanOptions struct {
 	// run had applied (recorded in its bundle); UnappliedUnknown why that could not be told.
 	Unapplied        map[string][]bundle.UnappliedMerge
 	UnappliedUnknown string
-	// Reuse, when set, may reuse a project's earlier plan once its inputs are hashed
-	// (reuse.go): a push to a pull request that changed nothing the plan depends on.
-	Reuse Reuser
 
 	Procs int // terraform's GOMAXPROCS (TerraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
@@ -152,7 +149,6 @@ type ProjectRun struct {
 	unscope   func() error      // carries the working files back and removes the tree
 	inputs    map[string]string // bundle inputs, hashed before init
 	inputHash string
-	reused    bool // reusePlan reused the earlier plan: no stage after it runs
 	TF        terraform.Runner
 	PlanFile  string
 	doc       *plan.Document // the plan decoded for the policies, until they judge it
@@ -176,7 +172,6 @@ var PlanStages = []Stage{
 	{"", CheckProblems},
 	{"", RefuseTerraformFiles},
 	{"", hashInputs},
-	{"", reusePlan},   // a reused plan ends here (reuse.go)
 	{"", InitProject}, // reports "waiting" and "init" itself
 	{"workspace", SelectWorkspace},
 	{"plan", PlanProject},
@@ -223,9 +218,6 @@ func (r *ProjectRun) runStages(ctx context.Context, stages []Stage) error {
 		}
 		if err := s.Run(ctx, r); err != nil {
 			return r.scope.explain(err, r.Opts.Root, r.Project)
-		}
-		if r.reused {
-			return nil
 		}
 	}
 	return nil

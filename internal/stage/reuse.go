@@ -1,7 +1,6 @@
 package stage
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -11,40 +10,11 @@ import (
 	"slices"
 
 	"github.com/tfgate/tfgate/internal/project"
-	"github.com/tfgate/tfgate/internal/report"
 )
 
-// A push to a pull request reuses a project's earlier plan when nothing it depends on
-// changed (docs/busy-repositories.md). The run decides (pipeline, on gate's rule); this
-// is the stage that asks it, once the project's inputs are hashed, and what the policies
-// read beside a plan, summed so that the next push can tell.
-
-// ReuseCandidate is what the plan stage knows of a project when it asks whether its
-// earlier plan may be reused: its inputs as hashed for its bundle, and the directory its
-// bundle goes to.
-type ReuseCandidate struct {
-	Project   project.Project
-	InputHash string
-	PolicySum string // PolicyInputSum of the project in this run
-	Dir       string // the project's bundle directory, empty
-}
-
-// Reuser reissues the project's earlier plan into c.Dir and returns its result when it
-// may be reused; ok false plans the project.
-type Reuser func(ctx context.Context, c ReuseCandidate) (res report.Project, ok bool)
-
-// reusePlan is the stage that asks opts.Reuse; a reused plan ends the project's stages.
-func reusePlan(ctx context.Context, r *ProjectRun) error {
-	if r.Opts.Reuse == nil || r.Opts.OutDir == "" || r.inputHash == "" {
-		return nil
-	}
-	res, ok := r.Opts.Reuse(ctx, ReuseCandidate{Project: r.Project, InputHash: r.inputHash,
-		PolicySum: r.Opts.Policies.InputSum(r.Project, r.Opts.ChangedFiles, r.Opts.Author), Dir: r.Dir})
-	if ok {
-		r.Result, r.reused = res, true
-	}
-	return nil
-}
+// What the policies read beside a plan, summed so that a later push of the pull request
+// can tell whether they would judge its reused plan otherwise (docs/busy-repositories.md;
+// the reuse itself is the plan run's, pipeline/plan_reuse.go).
 
 // InputSum sums what the policies read of project p beside its plan: the policy files, the
 // name they know it by, its changed files and the author. "" without policies, and when
