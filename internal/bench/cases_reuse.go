@@ -16,8 +16,10 @@ import (
 // (e) A push re-plans only what changed (docs/busy-repositories.md): a pull request of 40
 // projects, all planned on its first push, gets a second push that changes one. With the
 // first push's plans in its artifact (on the fake GitHub), tfgate plan reuses 39 and plans
-// one; that is compared with planning that one project alone (--fresh). A second row
-// counts the push's GitHub API calls with reuse against the same push planned afresh.
+// one; that is compared with planning that one project alone: the same plan run of another
+// pull request that changes only that project (change detection over the repository's 40
+// projects included, as on any pull request). A second row counts the push's GitHub API
+// calls with reuse against the same push planned afresh (--fresh).
 
 const (
 	reuseProjects = 40
@@ -34,7 +36,7 @@ var reuseCalls [2]int
 func reuseRows(a, b Stats) []Row {
 	with, without := reuseCalls[0], reuseCalls[1]
 	return []Row{
-		{What: fmt.Sprintf("(e) a push changing 1 of %d planned projects: tfgate plan (reusing %d) ÷ planning the 1 alone", reuseProjects, reuseProjects-1),
+		{What: fmt.Sprintf("(e) a push changing 1 of %d planned projects: tfgate plan (reusing %d) ÷ a pull request changing that 1 alone", reuseProjects, reuseProjects-1),
 			A: ms(a.Wall()), B: ms(b.Wall()), Ratio: ratio(a.Wall(), b.Wall()), Target: 1.3},
 		{What: "(e) GitHub API calls of that push: with reuse ÷ planned afresh (at most 2 more)",
 			A: fmt.Sprint(with), B: fmt.Sprint(without), Ratio: float64(with) / float64(max(without, 1)), Target: float64(without+2) / float64(max(without, 1))},
@@ -68,7 +70,7 @@ func reusePush(ctx context.Context, t Tools) (Sequence, Sequence, error) {
 		return Sequence{}, Sequence{}, err
 	}
 	gh.AddPull(reuseRepo, githubtest.Pull{Number: 42, Title: "change", Author: githubtest.Alice, HeadSHA: first, BaseSHA: base, HeadRef: "change", BaseRef: "main"})
-	env, err := reuseEnv(t, gh, base, first, "")
+	env, err := reuseEnv(t, gh, 42, base, first, "")
 	if err != nil {
 		return Sequence{}, Sequence{}, err
 	}
@@ -83,7 +85,7 @@ func reusePush(ctx context.Context, t Tools) (Sequence, Sequence, error) {
 		return Sequence{}, Sequence{}, err
 	}
 	gh.AddPull(reuseRepo, githubtest.Pull{Number: 42, Title: "change", Author: githubtest.Alice, HeadSHA: second, BaseSHA: base, HeadRef: "change", BaseRef: "main"})
-	if env, err = reuseEnv(t, gh, base, second, first); err != nil {
+	if env, err = reuseEnv(t, gh, 42, base, second, first); err != nil {
 		return Sequence{}, Sequence{}, err
 	}
 	plan := func(out string, args ...string) []Command {
@@ -97,9 +99,29 @@ func reusePush(ctx context.Context, t Tools) (Sequence, Sequence, error) {
 		}
 		reuseCalls[i] = apiCalls(gh)
 	}
+	alone, err := aloneEnv(ctx, t, gh, dir, base)
+	if err != nil {
+		return Sequence{}, Sequence{}, err
+	}
 	a := Sequence{Name: "reusing", Commands: plan(filepath.Join(t.Work, "reuse-a"))}
-	b := Sequence{Name: "one alone", Commands: plan(filepath.Join(t.Work, "reuse-b"), reuseChanged, "--fresh")}
+	b := Sequence{Name: "one alone", Commands: []Command{{Args: []string{"rm", "-rf", filepath.Join(t.Work, "reuse-b")}, Dir: dir, Env: alone},
+		{Args: []string{t.Tfgate, "plan", "--out", filepath.Join(t.Work, "reuse-b"), "--parallel", "2"}, Dir: filepath.Join(t.Work, "reuse-alone"), Env: alone}}}
 	return a, b, nil
+}
+
+// aloneEnv checks out, beside dir, pull request 43 of one commit on base that changes only
+// the project the second push changes, and returns the environment of its plan run.
+func aloneEnv(ctx context.Context, t Tools, gh *githubtest.Server, dir, base string) ([]string, error) {
+	alone := filepath.Join(t.Work, "reuse-alone")
+	if err := git(ctx, dir, "worktree", "add", "-q", "-b", "alone", alone, base); err != nil {
+		return nil, err
+	}
+	head, err := push(ctx, alone, map[string]string{reuseChanged + "/extra.tf": "resource \"terraform_data\" \"extra\" {\n  input = \"second push\"\n}\n"})
+	if err != nil {
+		return nil, err
+	}
+	gh.AddPull(reuseRepo, githubtest.Pull{Number: 43, Title: "alone", Author: githubtest.Alice, HeadSHA: head, BaseSHA: base, HeadRef: "alone", BaseRef: "main"})
+	return reuseEnv(t, gh, 43, base, head, "")
 }
 
 // fakeGitHub starts githubtest's fake for the rest of the process. It wants a testing.TB:
@@ -124,12 +146,12 @@ func fakeGitHub() (*githubtest.Server, error) {
 	return nil, errSkip("the fake GitHub did not start (GitHub's OpenAPI description: make openapi)")
 }
 
-// reuseEnv is the environment of a pull_request run of head (a push after before, "" for
-// the first), as GitHub Actions sets it.
-func reuseEnv(t Tools, gh *githubtest.Server, base, head, before string) ([]string, error) {
+// reuseEnv is the environment of a pull_request run of pull request pr at head (a push
+// after before, "" for the first), as GitHub Actions sets it.
+func reuseEnv(t Tools, gh *githubtest.Server, pr int, base, head, before string) ([]string, error) {
 	ev := map[string]any{
-		"action": "synchronize", "number": 42,
-		"pull_request": map[string]any{"number": 42, "user": map[string]any{"login": githubtest.Alice.Login},
+		"action": "synchronize", "number": pr,
+		"pull_request": map[string]any{"number": pr, "user": map[string]any{"login": githubtest.Alice.Login},
 			"head": map[string]any{"sha": head, "ref": "change", "repo": map[string]any{"full_name": reuseRepo}},
 			"base": map[string]any{"sha": base, "ref": "main", "repo": map[string]any{"full_name": reuseRepo}}},
 		"repository": map[string]any{"full_name": reuseRepo, "name": "infra", "owner": map[string]any{"login": "acme"}},
