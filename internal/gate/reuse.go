@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/english"
+	"github.com/tfgate/tfgate/internal/plan"
 )
 
 // Reuse: whether a push to a pull request may reuse a project's plan of the pull request's
@@ -38,12 +39,17 @@ type ReuseFacts struct {
 	Unpinned bool
 	// RemoteModules are module calls from outside the repository: not among the inputs.
 	RemoteModules []string
+	// The plan's counts as its bundle records them (sealed with the key, when there is
+	// one), and as the earlier run's report (the comment reused) says them.
+	PlanSummary, ReportSummary plan.Summary
 }
 
 // Reusable reports whether the earlier plan may be reused, and else why it is planned
 // again (one clause, for the log and the run's notes).
 func Reusable(f ReuseFacts) (bool, string) {
 	switch {
+	case f.PlanSummary != f.ReportSummary:
+		return false, "the previous push's report does not match its plan"
 	case f.PlannedHash == "" || f.PlannedHash != f.Hash:
 		return false, "its inputs changed"
 	case f.PlannedVersion == "" || f.PlannedVersion != f.RunVersion || f.PlannedFlavor != f.RunFlavor:

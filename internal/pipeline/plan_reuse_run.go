@@ -229,6 +229,7 @@ func (rp *reusePlans) reuse(ctx context.Context, p project.Project, prev previou
 	}
 	sum := facts.pols.InputSum(p, facts.changed, rp.req.Author)
 	f := reuseFacts(rp.req, p, hash, sum, o.Manifest, basis, facts)
+	f.PlanSummary, f.ReportSummary = o.Manifest.Summary, prev.result.Changes.Summary
 	if facts.pols.Engine != nil && (sum == "" || o.Manifest.Policy == nil) {
 		f.Policies = "unknown" // policies judge, but what they read cannot be told
 	}
