@@ -100,7 +100,7 @@ QUICK_SKIP        := apply_again apply_artifact apply_catchup apply_catchup_boun
 	merge_queue_wait metrics metrics_apply pg_apply pg_apply_crash pg_apply_crash_push \
 	pg_apply_interrupt pg_apply_kill pg_apply_tfkill pg_down pg_interrupt pg_lock pg_plan \
 	pg_queue_wait pg_workspace plan_bundle plugin_cache policy_base policy_deny publish_matrix \
-	secrets stale_two_prs
+	secrets stale_two_prs apply_reuse plan_reuse
 # alternation joins words with |: $(call alternation,a b) is a|b.
 alternation        = $(subst $(space),|,$(strip $(1)))
 # Under make a missing tool fails its test (make test skips nothing); a plain `go test`

@@ -54,6 +54,7 @@ func ghServer(ts *testscript.TestScript) *githubtest.Server {
 //	github stallbody N DURATION MATCH   as stall, after sending the headers and half the body
 //	github empty|truncate|html N MATCH  the next N requests matching MATCH are answered 200 with an empty body, half
 //	                                    their body (malformed JSON), or an HTML page
+//	github label N LABEL...             adds the labels to pull request N (a later github pr lists them in its event)
 //	github calls MAX                    at most MAX requests since start (or reset); prints the counts
 //	github reset                        resets the request counts
 //	github issues COUNT                 the repository has exactly COUNT issues; writes issue-N.md (body), issue-N.title,
@@ -130,6 +131,10 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			gitRun(ts, dir, "merge", "-q", "--no-ff", "-m", "Merge "+head+" into "+base, head)
 		}
 		author := githubtest.Alice
+		before := "" // a new push to an open pull request: its previous head, as GitHub's "synchronize" says
+		if old, ok := ghServer(ts).PullState(scriptRepo, n); ok && old.HeadSHA != head && old.State != "closed" {
+			before = old.HeadSHA
+		}
 		labels := ghServer(ts).PullLabels(scriptRepo, n) // a new push keeps the pull request's labels
 		ghServer(ts).AddPull(scriptRepo, githubtest.Pull{Number: n, Title: "change", Author: author, HeadSHA: head, BaseSHA: base,
 			HeadRef: "change", BaseRef: "main", Fork: fork})
@@ -151,6 +156,9 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 			},
 			"repository": map[string]any{"full_name": scriptRepo, "name": "infra", "owner": map[string]any{"login": "acme"}},
 			"sender":     map[string]any{"login": author.Login},
+		}
+		if before != "" {
+			event["before"], event["after"] = before, head
 		}
 		data, _ := json.MarshalIndent(event, "", "  ")
 		path := filepath.Join(ts.Getenv("WORK"), fmt.Sprintf("event-%d.json", n))
@@ -232,6 +240,14 @@ func cmdGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ghServer(ts).FailNext(n, status, rest[2])
 	case "writefail", "stall", "stallbody", "empty", "truncate", "html":
 		cmdGitHubFault(ts, sub, rest)
+	case "label":
+		if len(rest) < 2 {
+			ts.Fatalf("usage: github label N LABEL...")
+		}
+		n, err := strconv.Atoi(rest[0])
+		ts.Check(err)
+		s := ghServer(ts)
+		s.SetLabels(scriptRepo, n, append(s.PullLabels(scriptRepo, n), rest[1:]...))
 	case "calls":
 		if len(rest) != 1 {
 			ts.Fatalf("usage: github calls MAX")

@@ -90,6 +90,7 @@ var cases = []Case{
 		Setup: parallelPlan,
 		Rows:  wallRow("(d) 40 projects: tfgate plan --all --parallel 2 ÷ sequential terraform loop", 0.6),
 	},
+	reuseCase, // cases_reuse.go
 }
 
 // fixedCost: one tiny project, `tfgate plan P` against the three terraform commands it

@@ -6,6 +6,9 @@
 //	    wall time and peak memory
 //	(d) `tfgate projects --changed` on 500 projects and 100 modules ÷ on 50 and 10; and 40
 //	    small projects planned with --parallel 2 ÷ a sequential terraform loop
+//	(e) a push to a pull request changing 1 of 40 planned projects, reusing the other 39
+//	    plans ÷ a pull request changing that one alone; and the push's API calls with reuse
+//	    ÷ without (cases_reuse.go)
 //
 // The two sides of a comparison run alternately in one loop and are summarised by their
 // medians, so that the load of a shared machine falls on both: only the ratios are
@@ -36,7 +39,7 @@ func main() {
 	flag.StringVar(&t.Terraform, "terraform", ".bin/terraform", "the terraform binary both sides run")
 	flag.StringVar(&t.Conftest, "conftest", ".bin/conftest", "the conftest binary (\"\" skips the policy comparison)")
 	flag.StringVar(&t.Policies, "policies", "policies", "the directory of tfgate's default policies")
-	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel); default all")
+	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel, reuse); default all")
 	flag.IntVar(&rounds, "rounds", 0, "rounds per comparison (default: each case's own)")
 	flag.Parse()
 

@@ -85,6 +85,15 @@ type Manifest struct {
 	// not be told ("" = it was, or the plan was not of a pull request on GitHub).
 	Unapplied        []UnappliedMerge `json:"unapplied,omitempty"`
 	UnappliedUnknown string           `json:"unapplied_unknown,omitempty"`
+	// PolicySum is what the policies read beside the plan, summed when it was judged (the
+	// policy files, the project's name for them, its changed files, the author): a later
+	// push reuses the plan only while it is the same (docs/busy-repositories.md). "" when
+	// no policies judged it, or before tfgate recorded it.
+	PolicySum string `json:"policy_sum,omitempty"`
+	// ReusedFrom is the commit whose plan this is when a later push of the pull request
+	// reused it (nothing it depends on changed): Commit is then the head it was reused
+	// for. "" = planned on Commit.
+	ReusedFrom string `json:"reused_from,omitempty"`
 }
 
 // UnappliedMerge is a pull request's merge on the default branch that no tfgate run had

@@ -55,6 +55,10 @@ func (m Manifest) check() error {
 		return bad("planned_commit %q is not a full commit SHA", clip(m.PlannedCommit))
 	case !sha256Hex.MatchString(m.InputHash):
 		return bad("input_hash %q is not a sha256 (64 lowercase hex digits)", clip(m.InputHash))
+	case m.ReusedFrom != "" && !commitHex.MatchString(m.ReusedFrom):
+		return bad("reused_from %q is not a full commit SHA", clip(m.ReusedFrom))
+	case m.PolicySum != "" && !sha256Hex.MatchString(m.PolicySum):
+		return bad("policy_sum %q is not a sha256 (64 lowercase hex digits)", clip(m.PolicySum))
 	case m.ChangesDigest != "" && !sha256Hex.MatchString(m.ChangesDigest):
 		return bad("changes_digest %q is not a sha256 (64 lowercase hex digits)", clip(m.ChangesDigest))
 	case m.Applicable && m.Dirty:

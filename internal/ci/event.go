@@ -38,6 +38,10 @@ type Event struct {
 	// Labels are the pull request's labels as the payload lists them, one per line (a
 	// string keeps Event comparable); see LabelList.
 	Labels string
+	// Before is the pull request's head before this push (pull_request and
+	// pull_request_target "synchronize": the payload's before); "" otherwise. A plan may
+	// reuse what that head's plan planned (docs/busy-repositories.md).
+	Before string
 	// DispatchBase is a workflow_dispatch's input base: the default branch's commit the
 	// pull request (input pr, in PRNumber) is to be planned on (tfgate notify-stale's
 	// re-plan).
@@ -170,6 +174,9 @@ func (ev *Event) pullRequest(p payload) error {
 	}
 	ev.HeadSHA, ev.HeadRef = pr.Head.SHA, pr.Head.Ref
 	ev.BaseSHA, ev.BaseRef = pr.Base.SHA, pr.Base.Ref
+	if ev.Name != "pull_request_review" && ev.Action == "synchronize" && isSHA(p.Before) && p.Before != pr.Head.SHA {
+		ev.Before = p.Before
+	}
 	if pr.User != nil {
 		ev.Author = pr.User.Login
 	}

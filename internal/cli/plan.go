@@ -30,6 +30,7 @@ type planOptions struct {
 	DetailedExitcode bool
 	Install          bool
 	PoliciesFrom     string
+	Fresh            bool
 	Publish          string
 	Metrics          metricsOptions
 }
@@ -70,6 +71,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
+	f.BoolVar(&opts.Fresh, "fresh", false, "plan every project afresh: reuse no plan of the pull request's previous push (as the label tfgate:fresh-plan does)")
 	addMetricsFlags(cmd, &opts.Metrics)
 	completeValues(cmd, "format", reportFormats)
 	completeValues(cmd, "publish", publishModes)
@@ -90,6 +92,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error
 		Env: env, Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,
 		PoliciesFrom: opts.PoliciesFrom, InCI: ci.FromEnv(a.getenv).CI,
 		OutDir: opts.Out, PlanKey: key, GitHub: gh, Print: a.printWriter(), CostFile: opts.Cost,
+		Fresh: opts.Fresh,
 	})
 	progress.Close()
 	col.run = run

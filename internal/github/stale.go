@@ -29,6 +29,11 @@ const MaxLabelChars = 50
 // need room): such a pull request is related to every change.
 const ManyProjectsLabel = ProjectLabelPrefix + "*"
 
+// FreshPlanLabel on a pull request makes every plan of it plan every project afresh,
+// reusing no plan of an earlier push (docs/busy-repositories.md). Plan keeps it: it is
+// no project's.
+const FreshPlanLabel = ProjectLabelPrefix + "fresh-plan"
+
 // MaxProjectLabels is how many project labels tfgate puts on one pull request.
 const MaxProjectLabels = 50
 

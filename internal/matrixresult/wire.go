@@ -50,6 +50,7 @@ type wireProject struct {
 	DurationNS  int64         `json:"duration_ns"`
 	Changes     *wireChanges  `json:"changes"`
 	Bundle      string        `json:"bundle"` // slash path relative to the result's directory when under it
+	ReusedFrom  string        `json:"reused_from,omitempty"`
 	Policy      *wirePolicy   `json:"policy"`
 	Cost        *cost.Cost    `json:"cost,omitempty"`
 	Gate        *wireGate     `json:"gate"`
@@ -155,7 +156,7 @@ func encodeRun(r report.Run, dir string) wireRun {
 	}
 	for i, p := range r.Projects {
 		w.Projects[i] = wireProject{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
-			DurationNS: int64(p.Duration), Changes: encodeChanges(p.Changes), Bundle: relBundle(p.Bundle, dir),
+			DurationNS: int64(p.Duration), Changes: encodeChanges(p.Changes), Bundle: relBundle(p.Bundle, dir), ReusedFrom: p.ReusedFrom,
 			Policy: encodePolicy(p.Policy), Cost: p.Cost, Gate: encodeGate(p.Gate), Apply: encodeApply(p.Apply), Suggestions: p.Suggestions, Issue: p.Issue}
 	}
 	return w
@@ -178,7 +179,7 @@ func decodeRun(raw json.RawMessage, dir string) (report.Run, error) {
 	}
 	for i, p := range w.Projects {
 		r.Projects[i] = report.Project{Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
-			Duration: time.Duration(p.DurationNS), Changes: decodeChanges(p.Changes), Bundle: absBundle(p.Bundle, dir),
+			Duration: time.Duration(p.DurationNS), Changes: decodeChanges(p.Changes), Bundle: absBundle(p.Bundle, dir), ReusedFrom: p.ReusedFrom,
 			Policy: decodePolicy(p.Policy), Cost: p.Cost, Gate: decodeGate(p.Gate), Apply: decodeApply(p.Apply), Suggestions: p.Suggestions, Issue: p.Issue}
 	}
 	return r, nil

@@ -45,7 +45,7 @@ func (pub *Plan) labelProjects(ctx context.Context, run report.Run) {
 	want := ProjectLabels(run)
 	var have []string
 	for _, l := range gh.Event.LabelList() {
-		if strings.HasPrefix(l, github.ProjectLabelPrefix) {
+		if strings.HasPrefix(l, github.ProjectLabelPrefix) && !strings.EqualFold(l, github.FreshPlanLabel) {
 			have = append(have, l)
 		}
 	}

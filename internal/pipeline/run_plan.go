@@ -40,6 +40,8 @@ type PlanRequest struct {
 	GitHub *GitHubRun
 
 	Print io.Writer // print() output of policies; nil drops it
+	// Fresh (--fresh): reuse no plan of the pull request's previous push (plan_reuse.go).
+	Fresh bool
 }
 
 // RunPlan is `tfgate plan`: select the projects, load the policies that judge them, find
@@ -130,6 +132,8 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return stage.ResolveTerraform(ctx, req.Config, req.Terraform)
 	})
 	defer tf.Stop()
+	prev := startPrevious(ctx, req) // plan_reuse.go: the previous push's plans
+	defer closePrevious(prev)
 	checkout := git.Git{Dir: req.Root}
 	var head *future[headFacts]
 	if req.OutDir != "" {
@@ -171,12 +175,12 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if unapplied.note != "" {
 		run.Notes = append(run.Notes, unapplied.note)
 	}
-	planned, err := stage.Plan(ctx, stage.PlanOptions{
+	planned, err := planProjects(ctx, rec, sel, stage.PlanOptions{ // plan_reuse_run.go: reusing the previous push's plans
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
 		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author, Infracost: infracost,
 		Unapplied: unapplied.byProject, UnappliedUnknown: unapplied.unknown,
-	})
+	}, prev, reuseRun{bin: bin, pols: pols, unapplied: unapplied})
 	run.Projects = planned.Projects
 	run.Notes = append(run.Notes, planned.Notes...)
 	return run, err

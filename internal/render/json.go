@@ -152,6 +152,10 @@ type JSONProject struct {
 	Error      string        `json:"error,omitempty"`     // why it failed
 	DurationMS int64         `json:"duration_ms"`         // wall time of init + plan + show
 	PlanFile   string        `json:"plan_file,omitempty"` // bundle directory when --out was given
+	// ReusedFrom is the commit whose plan a push reused (docs/busy-repositories.md), and
+	// Reused says so in words; both absent when the project was planned in this run.
+	ReusedFrom string `json:"reused_from,omitempty"`
+	Reused     string `json:"reused,omitempty"`
 	// Policy is the policies' verdict on this project's plan; null when it was not
 	// evaluated (no policies configured, or the project failed to plan).
 	Policy *JSONPolicy `json:"policy"`
@@ -268,7 +272,8 @@ func JSON(w io.Writer, r report.Run) error {
 		jp := JSONProject{
 			Name: p.Name, Dir: p.Dir, Workspace: p.Workspace, Status: p.Status, Error: p.Error,
 			DurationMS: p.Duration.Milliseconds(), PlanFile: p.Bundle,
-			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, FoldBack: jsonFoldBack(p.FoldBack), FailedChecks: jsonChecks(p.Changes), JSONChanges: jsonChanges(p.Changes),
+			ReusedFrom: p.ReusedFrom, Reused: ReusedNote(p.ReusedFrom), FoldBack: jsonFoldBack(p.FoldBack),
+			Policy: jsonPolicy(p.Policy), Cost: jsonCost(p.Cost), Issue: p.Issue, Suggestions: p.Suggestions, FailedChecks: jsonChecks(p.Changes), JSONChanges: jsonChanges(p.Changes),
 		}
 		if review {
 			jp.JSONProjectReview = &JSONProjectReview{Gate: jsonGate(p.Gate), Apply: jsonApply(p.Apply)}

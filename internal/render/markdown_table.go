@@ -48,6 +48,9 @@ func changesCell(p report.Project) string {
 	if !p.Status.Succeeded() || p.Changes == nil {
 		return statusIcon(p.Status) + " " + statusWord(p.Status)
 	}
+	if p.ReusedFrom != "" {
+		return shortCounts(p.Changes.Summary) + " · " + ReusedNote(p.ReusedFrom)
+	}
 	return shortCounts(p.Changes.Summary)
 }
 

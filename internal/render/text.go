@@ -137,6 +137,9 @@ func (t *textWriter) table(r report.Run) {
 			if d := p.Changes.Summary.Drift; d > 0 {
 				rw.status += fmt.Sprintf(", %d changed outside Terraform", d)
 			}
+			if p.ReusedFrom != "" {
+				rw.status += ", " + ReusedNote(p.ReusedFrom)
+			}
 		}
 		nameW = max(nameW, runes(rw.name))
 		countsW = max(countsW, runes(rw.countsPlain))

@@ -90,6 +90,9 @@ type Project struct {
 	Duration             time.Duration
 	Changes              *plan.Changes // the plan's redacted changes; nil when there is no plan
 	Bundle               string        // the plan file written with --out
+	// ReusedFrom is the commit whose plan a push of the pull request reused, nothing it
+	// depends on having changed (docs/busy-repositories.md); "" = planned in this run.
+	ReusedFrom string
 	// Policy is nil when no policies are configured or there was no plan to judge. Its
 	// messages quote plan values: the pipeline masks it before it lands here.
 	Policy *policy.Result

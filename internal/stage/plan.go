@@ -57,6 +57,9 @@ type PlanOptions struct {
 	// run had applied (recorded in its bundle); UnappliedUnknown why that could not be told.
 	Unapplied        map[string][]bundle.UnappliedMerge
 	UnappliedUnknown string
+	// Dirs names each project's bundle directory (BundleDirs of the whole selection, when a
+	// run plans it in parts: pipeline/plan_reuse.go); nil = BundleDirs(Projects).
+	Dirs []string
 
 	Procs int // terraform's GOMAXPROCS (TerraformProcs), set by the run
 	// keepDataDirs (tests): the projects' data directories go here and stay (datadir.go).
@@ -86,7 +89,10 @@ func Plan(ctx context.Context, opts PlanOptions) (report.Run, error) {
 	} else if err := os.MkdirAll(work, 0o700); err != nil {
 		return run, Optionf("{Out} %s: %w", work, err)
 	}
-	dirs := BundleDirs(opts.Projects)
+	dirs := opts.Dirs
+	if dirs == nil {
+		dirs = BundleDirs(opts.Projects)
+	}
 	byName := make(map[string]string, len(opts.Projects))
 	for i, p := range opts.Projects {
 		byName[p.Name+"\x00"+p.Workspace] = filepath.Join(work, dirs[i])

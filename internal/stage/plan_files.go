@@ -79,6 +79,7 @@ func writeBundle(ctx context.Context, r *ProjectRun) error {
 		HasChanges: c.Summary.HasChanges(), Summary: c.Summary, ChangesDigest: r.digest, Policy: PolicyVerdict(r.Result.Policy),
 		CreatedAt: r.Opts.Now().UTC(), TfgateVersion: r.Opts.TfgateVersion,
 		Unapplied: r.Opts.Unapplied[r.Project.Name], UnappliedUnknown: r.Opts.UnappliedUnknown,
+		PolicySum: r.Opts.Policies.InputSum(r.Project, r.Opts.ChangedFiles, r.Opts.Author),
 	})
 	if err != nil {
 		return err

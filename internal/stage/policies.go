@@ -51,6 +51,7 @@ type Policies struct {
 	// itself out of a per-project rule. nil when policies come from the working tree.
 	baseNames map[string]string
 	moved     map[string]string // Selection.MovedFrom
+	sum       string            // the policy files' (reuse.go)
 }
 
 // ProjectName is the name policies know the project by: its name in the base commit's
@@ -106,6 +107,7 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		out.Source = ""
 		return out, nil
 	}
+	out.sum = policyFilesSum(fsys, out.Paths)
 	out.Engine, err = policy.Load(ctx, policy.Source{FS: fsys, Paths: out.Paths, Name: out.Source}, policy.Options{PrintWriter: opts.Print})
 	if err == nil {
 		if out.Prices, err = cost.LoadCatalogue(fsys, out.Paths, where(opts.From, out.Source)); err != nil {
