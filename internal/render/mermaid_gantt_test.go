@@ -23,9 +23,9 @@ func mermaidGolden(t *testing.T, src string) {
 
 var (
 	// ganttStart is the chart's start: only the left padding and the axis's precision vary.
-	ganttStart   = regexp.MustCompile(`^%%\{init: \{"gantt": \{"leftPadding": [0-9]+\}\}\}%%\ngantt\n    dateFormat x\n    axisFormat %H:%M:%S(\.%L)?\n    todayMarker off\n`)
+	ganttStart     = regexp.MustCompile(`^%%\{init: \{"gantt": \{"leftPadding": [0-9]+\}\}\}%%\ngantt\n    dateFormat x\n    axisFormat %H:%M:%S(\.%L)?\n    todayMarker off\n`)
 	ganttSectionRe = regexp.MustCompile(`^    section (.+)$`)
-	ganttTaskRe  = regexp.MustCompile(`^    (.+) :((?:crit|done), )?([0-9]+), ([0-9]+)$`)
+	ganttTaskRe    = regexp.MustCompile(`^    (.+) :((?:crit|done), )?([0-9]+), ([0-9]+)$`)
 )
 
 // ganttProblem reads src the way Mermaid's gantt lexer and GitHub's markdown would where it
