@@ -36,7 +36,7 @@ func main() {
 	flag.StringVar(&t.Terraform, "terraform", ".bin/terraform", "the terraform binary both sides run")
 	flag.StringVar(&t.Conftest, "conftest", ".bin/conftest", "the conftest binary (\"\" skips the policy comparison)")
 	flag.StringVar(&t.Policies, "policies", "policies", "the directory of tfgate's default policies")
-	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel); default all")
+	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel, large, replan); default all")
 	flag.IntVar(&rounds, "rounds", 0, "rounds per comparison (default: each case's own)")
 	flag.Parse()
 
