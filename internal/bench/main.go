@@ -4,8 +4,10 @@
 //	(a) fixed cost: `tfgate plan P` on a tiny project ÷ terraform init, plan -out, show -json
 //	(b) `tfgate policy eval` ÷ `conftest test --all-namespaces` on a 10,000-change plan,
 //	    wall time and peak memory
+//	(c) `tfgate plan P` on 10,000 terraform_data ÷ raw `terraform plan` with its text output
 //	(d) `tfgate projects --changed` on 500 projects and 100 modules ÷ on 50 and 10; and 40
 //	    small projects planned with --parallel 2 ÷ a sequential terraform loop
+//	(e) a laptop's second `tfgate plan P`, nothing changed (init skipped) ÷ `terraform plan`
 //
 // The two sides of a comparison run alternately in one loop and are summarised by their
 // medians, so that the load of a shared machine falls on both: only the ratios are
