@@ -141,10 +141,7 @@ type runner struct {
 	initWait       func(waiting bool)
 	noNewWorkspace bool
 	pluginCache    string
-	// guard is the read guard, for the commands started in-process (guard_start.go);
-	// guardKeys the variables of the wrapper's re-exec, which those commands go without.
-	guard     *ReadGuard
-	guardKeys []string
+	inProcess      inProcessGuard // guard_start.go
 }
 
 // NewRunner returns a Runner for the terraform configuration in dir.
@@ -196,11 +193,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	r := &runner{
 		tf: tf, bin: bin, exe: exe, dir: dir, name: name, env: env,
 		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait, noNewWorkspace: opts.NoNewWorkspace,
-		pluginCache: opts.PluginCache, guard: opts.Guard,
-	}
-	for _, kv := range guardEnv {
-		k, _, _ := strings.Cut(kv, "=")
-		r.guardKeys = append(r.guardKeys, k)
+		pluginCache: opts.PluginCache, inProcess: newInProcessGuard(opts.Guard, guardEnv),
 	}
 	tf.SetStdout(log)
 	tf.SetStderr(io.MultiWriter(log, r.stderr))
