@@ -4,11 +4,13 @@
 //	(a) fixed cost: `tfgate plan P` on a tiny project ÷ terraform init, plan -out, show -json
 //	(b) `tfgate policy eval` ÷ `conftest test --all-namespaces` on a 10,000-change plan,
 //	    wall time and peak memory
+//	(c) `tfgate plan P` on 10,000 terraform_data ÷ raw `terraform plan` with its text output
 //	(d) `tfgate projects --changed` on 500 projects and 100 modules ÷ on 50 and 10; and 40
 //	    small projects planned with --parallel 2 ÷ a sequential terraform loop
 //	(e) a push to a pull request changing 1 of 40 planned projects, reusing the other 39
 //	    plans ÷ a pull request changing that one alone; and the push's API calls with reuse
 //	    ÷ without (cases_reuse.go)
+//	(f) a laptop's second `tfgate plan P`, nothing changed (init skipped) ÷ `terraform plan`
 //
 // The two sides of a comparison run alternately in one loop and are summarised by their
 // medians, so that the load of a shared machine falls on both: only the ratios are
@@ -39,7 +41,7 @@ func main() {
 	flag.StringVar(&t.Terraform, "terraform", ".bin/terraform", "the terraform binary both sides run")
 	flag.StringVar(&t.Conftest, "conftest", ".bin/conftest", "the conftest binary (\"\" skips the policy comparison)")
 	flag.StringVar(&t.Policies, "policies", "policies", "the directory of tfgate's default policies")
-	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel, reuse); default all")
+	flag.StringVar(&only, "only", "", "comma-separated cases to run (fixed, policy, growth, parallel, reuse, large, replan, fixed-ci); default all")
 	flag.IntVar(&rounds, "rounds", 0, "rounds per comparison (default: each case's own)")
 	flag.Parse()
 

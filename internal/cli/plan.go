@@ -87,6 +87,7 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error
 	ctx, env, gh, key := st.ctx, st.env, st.gh, st.key
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
+	env.Terraform.DataDirs = a.keptDataDirs() // init skipped when provably unneeded (laptop)
 	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
 		Env: env, Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,

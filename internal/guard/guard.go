@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 )
 
 // envVar carries a guarded start's request from Wrap to the re-executed binary's init.
@@ -86,6 +87,26 @@ func Wrap(spec Spec, target string) (path string, env []string, err error) {
 		return "", nil, err
 	}
 	return self, []string{envVar + "=" + string(data)}, nil
+}
+
+// Start starts cmd, whose Path is the target (an absolute path), guarded by spec, as
+// Wrap's re-exec would but without it: the rules are made here, at the start, and a thread
+// of this process restricted by them starts cmd (no second start of this binary, a few
+// milliseconds each). It fails, and cmd never starts, when the guard cannot be set up.
+// Wait for cmd as for any other; the rest of this process stays unrestricted.
+func Start(spec Spec, cmd *exec.Cmd) error {
+	if _, err := Available(); err != nil {
+		return err
+	}
+	req, err := resolve(request{Deny: spec.Deny, Allow: spec.Allow, ReadOnly: spec.ReadOnly, Target: cmd.Path})
+	if err != nil {
+		return fmt.Errorf("read guard: %w", err)
+	}
+	paths, err := rulePaths(req)
+	if err != nil {
+		return fmt.Errorf("read guard: %w", err)
+	}
+	return startConfined(paths, req.ReadOnly, cmd)
 }
 
 // init is the wrapper's half of Wrap: when the variable is set, this process exists only

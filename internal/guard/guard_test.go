@@ -29,14 +29,71 @@ type result struct {
 	code           int
 }
 
-// guarded runs target with args through Wrap's re-exec, in dir.
+// guarded runs target with args through Wrap's re-exec, in dir, and again through Start:
+// both must guard alike (the same exit, output and errors).
 func guarded(t *testing.T, spec Spec, dir, target string, args ...string) result {
 	t.Helper()
 	path, env, err := Wrap(spec, target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return run(t, dir, env, path, args...)
+	wrapped := run(t, dir, env, path, args...)
+	if started := started(t, spec, dir, target, args...); started != wrapped {
+		t.Errorf("%s %q: through Start %+v, through Wrap %+v; want the same", target, args, started, wrapped)
+	}
+	return wrapped
+}
+
+// started runs target with args through Start, in dir.
+func started(t *testing.T, spec Spec, dir, target string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(target, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := Start(spec, cmd); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return result{stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()}
+}
+
+// Start restricts the process it starts, never the caller: this process still reads the
+// checkout afterwards, from every thread; a spec it cannot enforce starts nothing.
+func TestStartLeavesTheCallerFree(t *testing.T) {
+	requireGuard(t)
+	l := newLayout(t)
+	spec := Spec{Deny: []string{l.repo}, Allow: []string{l.scoped}}
+	secret := filepath.Join(l.repo, "secret.txt")
+	for range 20 { // threads come and go: none of them may be left restricted
+		if r := started(t, spec, l.scoped, "/bin/cat", secret); r.code == 0 {
+			t.Fatalf("cat %s through Start: exit 0, stdout %q", secret, r.stdout)
+		}
+	}
+	done := make(chan error, 8)
+	for range cap(done) {
+		go func() { _, err := os.ReadFile(secret); done <- err }()
+	}
+	for range cap(done) {
+		if err := <-done; err != nil {
+			t.Errorf("the caller cannot read the checkout any more: %v", err)
+		}
+	}
+	if r := run(t, l.scoped, nil, "/bin/cat", secret); r.code != 0 {
+		t.Errorf("an unguarded start from the caller: exit %d, stderr %q", r.code, r.stderr)
+	}
+	marker := filepath.Join(l.outside, "ran")
+	cmd := exec.Command("/bin/touch", marker)
+	if err := Start(Spec{Deny: []string{l.repo}, Allow: []string{"/"}}, cmd); err == nil || !strings.Contains(err.Error(), "read guard") {
+		t.Errorf("Start with an allowed ancestor = %v, want refused", err)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the target ran (%v)", err)
+	}
 }
 
 func run(t *testing.T, dir string, env []string, path string, args ...string) result {

@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -58,6 +59,18 @@ const readRights = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_R
 // restriction applies to and which executes target; it returns only on failure.
 func confine(paths, readOnly []string, target string, argv, env []string) error {
 	runtime.LockOSThread() // never unlocked: the thread executes target, or the process exits
+	if err := restrictThread(paths, readOnly); err != nil {
+		return err
+	}
+	if err := syscall.Exec(target, argv, env); err != nil {
+		return fmt.Errorf("%s: %w", target, err)
+	}
+	return nil
+}
+
+// restrictThread restricts the calling thread, which must be locked to its goroutine (and
+// stay so), to paths, in full, and readOnly, to read: it and every process it starts.
+func restrictThread(paths, readOnly []string) error {
 	abi, err := Available()
 	if err != nil {
 		return err
@@ -86,10 +99,25 @@ func confine(paths, readOnly []string, target string, argv, env []string) error 
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
-	if err := syscall.Exec(target, argv, env); err != nil {
-		return fmt.Errorf("%s: %w", target, err)
-	}
 	return nil
+}
+
+// startConfined starts cmd from a thread of its own restricted to paths and readOnly: the
+// process inherits the restriction at fork. The thread ends with its goroutine, locked
+// (Go then terminates it rather than reuse it), and the Go runtime never clones a new
+// thread from a locked one (it asks its template thread), so the restriction reaches
+// nothing else of this process.
+func startConfined(paths, readOnly []string, cmd *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: see above
+		if err := restrictThread(paths, readOnly); err != nil {
+			done <- fmt.Errorf("read guard: %w", err)
+			return
+		}
+		done <- cmd.Start()
+	}()
+	return <-done
 }
 
 // addRule allows path rights if it is a directory, those of them a file can have if not. A path gone since it was listed (a temporary file) needs no rule.

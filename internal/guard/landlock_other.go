@@ -4,6 +4,7 @@ package guard
 
 import (
 	"errors"
+	"os/exec"
 	"runtime"
 )
 
@@ -17,5 +18,10 @@ func Available() (abi int, err error) {
 
 // confine cannot restrict anything here, so it never executes the target.
 func confine(paths, readOnly []string, target string, argv, env []string) error {
+	return errNotLinux
+}
+
+// startConfined cannot restrict anything here, so it never starts cmd.
+func startConfined(paths, readOnly []string, cmd *exec.Cmd) error {
 	return errNotLinux
 }

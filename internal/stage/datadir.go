@@ -15,7 +15,9 @@ import (
 // the project directory, is a directory of the repository, so a committed one would choose
 // the state, the modules and the workspace without review. Every project's run (plan,
 // drift, apply) gets a new, empty one outside the work tree instead, removed when the
-// project is done: what it holds is what `terraform init` wrote in this run.
+// project is done: what it holds is what `terraform init` wrote in this run — or, for a
+// laptop's plan, in an earlier run whose init read exactly what this one's would
+// (datadir_reuse.go).
 
 // dataDirPrefix names the projects' data directories in the temporary directory.
 const dataDirPrefix = "tfgate-tfdata-"
@@ -31,6 +33,11 @@ func (r *ProjectRun) newDataDir() (release func(), err error) {
 		}
 		r.dataDir = dir
 		return func() {}, nil
+	}
+	if kept := r.Opts.Terraform.DataDirs; kept != "" {
+		if release, ok := r.keptDataDir(kept); ok {
+			return release, nil
+		}
 	}
 	dir, err := os.MkdirTemp("", dataDirPrefix)
 	if err != nil {

@@ -99,6 +99,9 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*terraform.ReadGuard, error
 		allow = append(allow, cli)
 	}
 	deny := slices.Concat(g.deny, r.othersTemporary(allow))
+	if r.reuse != nil {
+		deny = append(deny, r.reuse.parent) // the other projects' kept data directories
+	}
 	if r.Opts.OutDir != "" && isDir(r.Opts.OutDir) {
 		deny = append(deny, r.Opts.OutDir) // the other projects' bundles; r.Dir stays allowed
 	}

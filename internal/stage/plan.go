@@ -151,6 +151,7 @@ type ProjectRun struct {
 	Masker  *secret.Masker // opts.Masker plus the values of the project's sensitive variables
 
 	dataDir   string            // terraform's data directory (datadir.go)
+	reuse     *reusedDataDir    // the data directory is a kept one (datadir_reuse.go)
 	scope     *scope            // the tree terraform runs in (scope.go), from InitProject on
 	unscope   func() error      // carries the working files back and removes the tree
 	inputs    map[string]string // bundle inputs, hashed before init
@@ -298,7 +299,15 @@ func InitProject(ctx context.Context, r *ProjectRun) error {
 		return err
 	}
 	r.TF = tf
-	if err := tf.Init(ctx); err != nil {
+	if r.reuse != nil {
+		return r.initKept(ctx)
+	}
+	return r.init(ctx)
+}
+
+// init runs terraform init.
+func (r *ProjectRun) init(ctx context.Context) error {
+	if err := r.TF.Init(ctx); err != nil {
 		if ce, ok := unreachableBackend(err); ok {
 			return errors.Join(fmt.Errorf("the state backend cannot be reached (%s could not connect to it): check that it is up and that this runner may reach it; nothing was planned or applied", ce.Command), err)
 		}

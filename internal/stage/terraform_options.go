@@ -21,6 +21,10 @@ type TerraformOptions struct {
 	// PluginCacheDir is where the shared provider cache goes by default (the runner's tool
 	// cache, the user's cache directory); "" = nowhere: no cache.
 	PluginCacheDir string
+	// DataDirs is where a laptop's plan keeps each project's terraform data directory
+	// between runs, so that init runs only when something it reads changed
+	// (datadir_reuse.go); "" = a new one every run (CI, and every command but plan).
+	DataDirs string
 	// VersionCache is the file remembering the versions of binaries already probed
 	// ("" = probe every time).
 	VersionCache string

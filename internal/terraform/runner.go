@@ -141,6 +141,7 @@ type runner struct {
 	initWait       func(waiting bool)
 	noNewWorkspace bool
 	pluginCache    string
+	inProcess      inProcessGuard // guard_start.go
 }
 
 // NewRunner returns a Runner for the terraform configuration in dir.
@@ -192,7 +193,7 @@ func NewRunner(dir string, bin Binary, opts RunnerOptions) (Runner, error) {
 	r := &runner{
 		tf: tf, bin: bin, exe: exe, dir: dir, name: name, env: env,
 		log: log, stderr: newTailBuffer(stderrTailBytes), grace: grace, initWait: opts.InitWait, noNewWorkspace: opts.NoNewWorkspace,
-		pluginCache: opts.PluginCache,
+		pluginCache: opts.PluginCache, inProcess: newInProcessGuard(opts.Guard, guardEnv),
 	}
 	tf.SetStdout(log)
 	tf.SetStderr(io.MultiWriter(log, r.stderr))
@@ -302,11 +303,11 @@ func (r *runner) init(ctx context.Context, env map[string]string) error {
 	// flags for pre-0.15 terraform, which tfgate does not support), one extra terraform
 	// process per project — a fifth of the run time of a small project.
 	return r.run(ctx, "init", func() error {
-		cmd := command(ctx, r.exe, r.dir, r.execEnvWith(env), r.grace,
+		cmd := r.direct(ctx, r.execEnvWith(env),
 			"init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false")
 		cmd.Stdout = r.log
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		return cmd.Run()
+		return r.runDirect(cmd)
 	})
 }
 
@@ -340,11 +341,11 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	}
 	var changes bool
 	err := r.run(ctx, "plan", func() error {
-		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, args...)
+		cmd := r.direct(ctx, r.execEnv(), args...)
 		ui := newUIStream(r.log, r.stderr, opts.Progress)
 		cmd.Stdout = ui
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		err := cmd.Run()
+		err := r.runDirect(cmd)
 		ui.close()
 		var exit *exec.ExitError
 		if errors.As(err, &exit) && exit.ExitCode() == 2 && ctx.Err() == nil {

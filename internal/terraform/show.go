@@ -17,10 +17,10 @@ func (r *runner) ShowPlan(ctx context.Context, planFile string) ([]byte, error) 
 	}
 	var out bytes.Buffer
 	err := r.run(ctx, "show", func() error {
-		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, "show", "-json", "-no-color", planFile)
+		cmd := r.direct(ctx, r.execEnv(), "show", "-json", "-no-color", planFile)
 		cmd.Stdout = &out
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		return cmd.Run()
+		return r.runDirect(cmd)
 	})
 	if err != nil {
 		return nil, err

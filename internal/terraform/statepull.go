@@ -12,10 +12,10 @@ import (
 func (r *runner) StatePull(ctx context.Context) ([]byte, error) {
 	var out bytes.Buffer
 	err := r.run(ctx, "state pull", func() error {
-		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, "state", "pull")
+		cmd := r.direct(ctx, r.execEnv(), "state", "pull")
 		cmd.Stdout = &out
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		return cmd.Run()
+		return r.runDirect(cmd)
 	})
 	if err != nil {
 		return nil, err
@@ -29,10 +29,10 @@ func (r *runner) StatePull(ctx context.Context) ([]byte, error) {
 func (r *runner) ShowState(ctx context.Context) ([]byte, error) {
 	var out bytes.Buffer
 	err := r.run(ctx, "show", func() error {
-		cmd := command(ctx, r.exe, r.dir, r.execEnv(), r.grace, "show", "-json", "-no-color")
+		cmd := r.direct(ctx, r.execEnv(), "show", "-json", "-no-color")
 		cmd.Stdout = &out
 		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		return cmd.Run()
+		return r.runDirect(cmd)
 	})
 	if err != nil {
 		return nil, err
