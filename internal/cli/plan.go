@@ -71,7 +71,7 @@ terraform init, workspace select, plan and show; the report goes to stdout, prog
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when any project has changes")
 	f.BoolVar(&opts.Install, "install", false, "download a matching terraform when none is installed")
 	f.StringVar(&opts.PoliciesFrom, "policies-from", "", "read policies from the base commit (\"base\", the default when comparing with a base) or the working tree (\"worktree\", for policy authors; refused in CI)")
-	f.BoolVar(&opts.Fresh, "fresh", false, "plan every project afresh: reuse no plan of the pull request's previous push (as the label tfgate:fresh-plan does)")
+	f.BoolVar(&opts.Fresh, "fresh", false, "plan every project afresh: reuse no plan of the pull request's previous push (as the label tfgate:fresh-plan does) and, on a laptop, no kept data directory (init runs)")
 	addMetricsFlags(cmd, &opts.Metrics)
 	completeValues(cmd, "format", reportFormats)
 	completeValues(cmd, "publish", publishModes)
@@ -87,7 +87,9 @@ func runPlan(cmd *cobra.Command, a *app, opts planOptions, col *collector) error
 	ctx, env, gh, key := st.ctx, st.env, st.gh, st.key
 	progress := render.NewProgress(a.stderr, isTerminal(a.rawErr), a.color(a.rawErr))
 	env.Terraform, env.TerraformEnv = a.terraformOptions(opts.Install), a.terraformEnv()
-	env.Terraform.DataDirs = a.keptDataDirs() // init skipped when provably unneeded (laptop)
+	if !opts.Fresh { // --fresh reuses nothing: no plan of a previous push, no kept data directory
+		env.Terraform.DataDirs = a.keptDataDirs() // init skipped when provably unneeded (laptop)
+	}
 	env.Parallel, env.LockTimeout, env.Progress = opts.Parallel, opts.LockTimeout, col.watch(progress)
 	run, err := pipeline.RunPlan(ctx, pipeline.PlanRequest{
 		Env: env, Names: opts.Projects, All: opts.All, Changed: opts.Changed, Base: opts.Base,
