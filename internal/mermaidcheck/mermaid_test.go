@@ -61,6 +61,7 @@ func TestMermaidDiagrams(t *testing.T) {
 	if len(accepted) == 0 || len(rejected) == 0 {
 		t.Fatalf("found %d diagrams to accept and %d to reject under the testdata directories; want some of each", len(accepted), len(rejected))
 	}
+	requireGoldens(t, accepted)
 	all := append(append([]diagram{}, accepted...), rejected...)
 	t.Logf("mermaid %s (%s), %s", mermaidVersion(mermaidJS), mermaidJS, chromium)
 	s := newSite(t, mermaidJS, all)
@@ -117,4 +118,29 @@ func checkRejected(t *testing.T, r result) {
 		t.Fatalf("mermaid.parse accepts a diagram it must reject (parsed %v, error %q)", r.Parsed, r.Error)
 	}
 	t.Logf("rejected, as it must be: %s", r.Error)
+}
+
+// renderGoldens are the diagrams tfgate draws whose goldens must be among those checked
+// (issue 31: the comment's graph and the summary's timeline, small, grouped and hostile):
+// a golden moved or renamed out of the search fails here, not silently.
+var renderGoldens = []string{
+	"internal/render/testdata/TestScopeMermaid_small.mmd",
+	"internal/render/testdata/TestScopeMermaid_grouped.mmd",
+	"internal/render/testdata/TestScopeMermaid_hostile.mmd",
+	"internal/render/testdata/TestGantt_small.mmd",
+	"internal/render/testdata/TestGantt_many.mmd",
+	"internal/render/testdata/TestGantt_hostile.mmd",
+}
+
+func requireGoldens(t *testing.T, accepted []diagram) {
+	t.Helper()
+	found := map[string]bool{}
+	for _, d := range accepted {
+		found[d.Name] = true
+	}
+	for _, g := range renderGoldens {
+		if !found[g] {
+			t.Errorf("%s is not among the diagrams checked", g)
+		}
+	}
 }
