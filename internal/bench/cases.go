@@ -78,8 +78,11 @@ var cases = []Case{
 		Setup: policyEval,
 		Rows: func(a, b Stats) []Row {
 			return []Row{
-				{What: "(b) policy eval, 10,000 changes: wall, tfgate ÷ conftest test --all-namespaces", A: ms(a.Wall()), B: ms(b.Wall()), Ratio: ratio(a.Wall(), b.Wall()), Target: 0.3},
-				{What: "(b) policy eval, 10,000 changes: max RSS, tfgate ÷ conftest", A: mib(a.MaxRSS()), B: mib(b.MaxRSS()), Ratio: ratio(a.MaxRSS(), b.MaxRSS()), Target: 0.3},
+				{What: "(b) policy eval, 10,000 changes: wall, tfgate ÷ conftest test --all-namespaces", A: ms(a.Wall()), B: ms(b.Wall()), Ratio: ratio(a.Wall(), b.Wall()), Target: 0.2},
+				{What: "(b) policy eval, 10,000 changes: max RSS, tfgate ÷ conftest", A: mib(a.MaxRSS()), B: mib(b.MaxRSS()), Ratio: ratio(a.MaxRSS(), b.MaxRSS()), Target: 0.2},
+				// The wall time's ratio on a busy machine swings by a third between runs; the CPU
+				// time's, the work each does, much less.
+				{What: "(b) policy eval, 10,000 changes: CPU (user+sys), tfgate ÷ conftest", A: ms(a.CPU()), B: ms(b.CPU()), Ratio: ratio(a.CPU(), b.CPU()), Target: 0.2},
 			}
 		},
 	},

@@ -33,6 +33,9 @@ type Sequence struct {
 type Sample struct {
 	Wall   time.Duration
 	MaxRSS int64 // bytes: the largest resident set of the sequence's processes
+	// CPU is the user and system time of the sequence's processes: unlike the wall time, it
+	// hardly depends on how many others share the CPUs.
+	CPU time.Duration
 }
 
 // run executes the sequence once and measures it. Output is discarded but kept for the
@@ -55,6 +58,7 @@ func (s Sequence) run(ctx context.Context) (Sample, error) {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			smp.MaxRSS = max(smp.MaxRSS, ru.Maxrss*1024) // Linux reports kilobytes
 		}
+		smp.CPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	smp.Wall = time.Since(start)
 	return smp, nil
@@ -78,6 +82,14 @@ func (st Stats) Wall() time.Duration {
 		w[i] = s.Wall
 	}
 	return median(w)
+}
+
+func (st Stats) CPU() time.Duration {
+	c := make([]time.Duration, len(st.Samples))
+	for i, s := range st.Samples {
+		c[i] = s.CPU
+	}
+	return median(c)
 }
 
 func (st Stats) MaxRSS() int64 {

@@ -70,8 +70,14 @@ type Engine struct {
 	// inputKeys are the top-level plan keys the policies read; nil means the
 	// whole plan (some policy reads input as a whole or by a computed key).
 	inputKeys map[string]bool
-	printer   *printer
-	timeout   time.Duration
+	// readsRisk is false when no policy can read data.tfgate.risk: it is then not counted.
+	readsRisk bool
+	// withDocs puts the plan and data.tfgate's documents in place with `with` modifiers
+	// (evalWith), for policies that define rules where those documents go; otherwise the
+	// plan is the input and the store serves the documents (evalStore).
+	withDocs bool
+	printer  *printer
+	timeout  time.Duration
 }
 
 type rule struct {
@@ -87,9 +93,10 @@ type rule struct {
 // ruleName matches the rule names conftest evaluates.
 var ruleName = regexp.MustCompile(`^(deny|violation|warn)(_[a-zA-Z0-9]+)*$`)
 
-// evalWith ends every query. The plan and the project travel together in
-// input so one immutable store serves every evaluation; the with modifiers
-// put them where policies expect them.
+// evalWith ends every query of policies that define rules at data.tfgate.project, author
+// or risk (see evalStore). The plan and the project then travel together in input so one
+// immutable store serves every evaluation; the with modifiers put them where policies
+// expect them, over those rules.
 const evalWith = " with input as input.plan with data.tfgate.project as input.project" +
 	" with data.tfgate.author as input.author with data.tfgate.risk as input.risk"
 
@@ -102,34 +109,20 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := inmem.NewFromObjectWithOpts(l.docs, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	store := evalStore{inmem.NewFromObjectWithOpts(l.docs, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))}
 	compiler, err := compile(ctx, store, caps, l.modules, opts.PrintWriter != nil)
 	if err != nil {
 		return nil, fmt.Errorf("compile policies%s:\n%w", src.where(), err)
 	}
 
-	e := &Engine{files: l.files, timeout: opts.EvalTimeout}
+	e := &Engine{files: l.files, timeout: opts.EvalTimeout, withDocs: definesTfgateDocs(compiler)}
 	if e.timeout <= 0 {
 		e.timeout = DefaultEvalTimeout
 	}
 	if opts.PrintWriter != nil {
 		e.printer = &printer{w: opts.PrintWriter}
 	}
-	prepare := func(query string) (rego.PreparedEvalQuery, error) {
-		body, err := ast.ParseBody(query + evalWith)
-		if err != nil {
-			return rego.PreparedEvalQuery{}, fmt.Errorf("build query %s: %w", query, err)
-		}
-		return rego.New(
-			rego.Compiler(compiler),
-			rego.Store(store),
-			rego.ParsedQuery(body),
-			rego.Capabilities(caps),
-			rego.StrictBuiltinErrors(true),
-			rego.EnablePrintStatements(e.printer != nil),
-		).PrepareForEval(ctx)
-	}
-
+	prepare := e.preparer(ctx, compiler, store, caps)
 	if err := e.collectRules(compiler, l.files, prepare); err != nil {
 		return nil, err
 	}
@@ -146,12 +139,35 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
 	e.inputKeys = inputKeysRead(compiler)
-	if e.inputKeys != nil && (len(e.approvals) > 0 || readsRisk(compiler)) {
+	e.readsRisk = len(e.approvals) > 0 || readsRisk(compiler)
+	if e.inputKeys != nil && e.readsRisk {
 		for _, k := range riskKeys { // data.tfgate.risk is counted from them
 			e.inputKeys[k] = true
 		}
 	}
 	return e, nil
+}
+
+// preparer returns the function preparing the engine's queries.
+func (e *Engine) preparer(ctx context.Context, compiler *ast.Compiler, store storage.Store, caps *ast.Capabilities) func(string) (rego.PreparedEvalQuery, error) {
+	with := ""
+	if e.withDocs {
+		with = evalWith
+	}
+	return func(query string) (rego.PreparedEvalQuery, error) {
+		body, err := ast.ParseBody(query + with)
+		if err != nil {
+			return rego.PreparedEvalQuery{}, fmt.Errorf("build query %s: %w", query, err)
+		}
+		return rego.New(
+			rego.Compiler(compiler),
+			rego.Store(store),
+			rego.ParsedQuery(body),
+			rego.Capabilities(caps),
+			rego.StrictBuiltinErrors(true),
+			rego.EnablePrintStatements(e.printer != nil),
+		).PrepareForEval(ctx)
+	}
 }
 
 // collectRules prepares a query for each rule of files the engine evaluates: findings

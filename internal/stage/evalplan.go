@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
 	"github.com/tfgate/tfgate/internal/policy"
@@ -29,24 +31,35 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 	if err != nil {
 		return policy.Result{}, err
 	}
-	// One decoding: the policies' input and the plan's secrets come from the same pass.
-	doc, err := plan.Open(opts.Plan, plan.OpenOptions{Masker: opts.Masker, Keep: engine.Reads})
-	if err != nil {
-		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
-	}
-	mask := doc.Masker()
-	// input.cost, as a plan run gives it, from the policies' price catalogue.
-	prices, err := cost.LoadCatalogue(opts.Source.FS, opts.Source.Paths, "")
+	project := policy.Project{Name: opts.Project, Dir: ".", Workspace: "default", ChangedFiles: []string{}}
+	input, mask, err := policyInput(engine, opts)
 	if err != nil {
 		return policy.Result{}, err
 	}
+	// Nothing holds the plan's text from here on (opts is not used again): the policies
+	// run while the collector may free it, a third of a large plan's peak memory.
+	project.Masker = mask
+	res := engine.EvalValue(ctx, input, project)
+	return res.Masked(mask), nil
+}
+
+// policyInput decodes the plan of opts for the engine's policies, once: the input they read
+// (with input.cost, as a plan run gives it, from the policies' price catalogue) and the
+// masker of the plan's secrets.
+func policyInput(engine *policy.Engine, opts EvalOptions) (ast.Value, *secret.Masker, error) {
+	doc, err := plan.Open(opts.Plan, plan.OpenOptions{Masker: opts.Masker, Keep: engine.Reads})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", opts.PlanName, err)
+	}
+	prices, err := cost.LoadCatalogue(opts.Source.FS, opts.Source.Paths, "")
+	if err != nil {
+		return nil, nil, err
+	}
 	c, err := PriceCost(opts.Plan, nil, prices, ".", "default")
 	if err != nil {
-		return policy.Result{}, fmt.Errorf("%s: %w", opts.PlanName, err)
+		return nil, nil, fmt.Errorf("%s: %w", opts.PlanName, err)
 	}
-	res := engine.EvalValue(ctx, cost.Input(doc.Input(), c), policy.Project{Name: opts.Project, Dir: ".", Workspace: "default",
-		ChangedFiles: []string{}, Masker: mask})
-	return res.Masked(mask), nil
+	return cost.Input(doc.Input(), c), doc.Masker(), nil
 }
 
 // ReadPlan decodes a plan JSON document (`tfgate render`) into its redacted changes, masked
