@@ -117,18 +117,7 @@ func parseWorkflow(file string, data []byte) workflow {
 		wf.err = err
 		return wf
 	}
-	switch doc.On.Kind {
-	case yaml.ScalarNode:
-		wf.triggers[doc.On.Value] = true
-	case yaml.SequenceNode:
-		for _, n := range doc.On.Content {
-			wf.triggers[n.Value] = true
-		}
-	case yaml.MappingNode:
-		for i := 0; i < len(doc.On.Content); i += 2 {
-			wf.triggers[doc.On.Content[i].Value] = true
-		}
-	}
+	readTriggers(&doc.On, wf.triggers)
 	top := readPerms(&doc.Permissions)
 	names := make([]string, 0, len(doc.Jobs))
 	for n := range doc.Jobs {
@@ -159,6 +148,23 @@ func parseWorkflow(file string, data []byte) workflow {
 		wf.jobs = append(wf.jobs, jb)
 	}
 	return wf
+}
+
+// readTriggers puts the events of a workflow's `on:` in triggers: a name, a list of names,
+// or a mapping of names to their filters.
+func readTriggers(on *yaml.Node, triggers map[string]bool) {
+	switch on.Kind {
+	case yaml.ScalarNode:
+		triggers[on.Value] = true
+	case yaml.SequenceNode:
+		for _, n := range on.Content {
+			triggers[n.Value] = true
+		}
+	case yaml.MappingNode:
+		for i := 0; i < len(on.Content); i += 2 {
+			triggers[on.Content[i].Value] = true
+		}
+	}
 }
 
 // isTfgateAction: tfgate/tfgate@REF, or the action of tfgate's own repository (./).

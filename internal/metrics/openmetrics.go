@@ -57,14 +57,23 @@ func (f *family) add(value string, labels ...string) {
 
 // families are the metrics, in the order written.
 func families(m Metrics) []*family {
-	cmd := m.Command
-	gauge := func(name, unit, help string) *family {
-		return &family{name: "tfgate_" + name, typ: "gauge", unit: unit, help: help}
-	}
-	counter := func(name, unit, help string) *family {
-		return &family{name: "tfgate_" + name, typ: "counter", unit: unit, help: help}
-	}
+	fs := runFamilies(m)
+	fs = append(fs, projectFamilies(m)...)
+	fs = append(fs, totalFamilies(m)...)
+	return append(fs, githubFamilies(m)...)
+}
 
+func gauge(name, unit, help string) *family {
+	return &family{name: "tfgate_" + name, typ: "gauge", unit: unit, help: help}
+}
+
+func counter(name, unit, help string) *family {
+	return &family{name: "tfgate_" + name, typ: "counter", unit: unit, help: help}
+}
+
+// runFamilies are the whole command's: its wall time, end, exit code and projects by outcome.
+func runFamilies(m Metrics) []*family {
+	cmd := m.Command
 	runDuration := gauge("run_duration_seconds", "seconds", "Wall time of the whole tfgate command.")
 	runEnd := gauge("run_timestamp_seconds", "seconds", "When the command finished, in seconds since the Unix epoch.")
 	exit := gauge("run_exit_code", "", "Exit code of the command: 0 ok, 1 error, 2 changes or drift, 3 policy denied, 4 gate refused.")
@@ -80,7 +89,12 @@ func families(m Metrics) []*family {
 	for i, n := range []int{o.OK, o.Failed, o.Interrupted, o.NotStarted, o.Refused} {
 		runProjects.add(strconv.Itoa(n), "command", cmd, "outcome", string(Outcomes[i]))
 	}
+	return []*family{runDuration, runEnd, exit, runProjects}
+}
 
+// projectFamilies are each project's: its time, phases, outcome, changes, policies and gate.
+func projectFamilies(m Metrics) []*family {
+	cmd := m.Command
 	duration := gauge("project_duration_seconds", "seconds", "Wall time of a project's job, from its start to its result.")
 	phase := gauge("project_phase_duration_seconds", "seconds", "Time a project spent in one phase (queued, init, workspace, plan, show, policy, apply).")
 	phaseStart := gauge("project_phase_start_seconds", "seconds", "When a project first entered a phase, in seconds from the command's start.")
@@ -124,7 +138,12 @@ func families(m Metrics) []*family {
 			approvals.add(strconv.Itoa(g.Approvals), "command", cmd, "project", p.Name)
 		}
 	}
+	return []*family{duration, phase, phaseStart, outcome, failedPhase, resources, drifted, verdict, gateAllowed, approvals}
+}
 
+// totalFamilies count the projects by the policies', drift's and the gate's verdicts.
+func totalFamilies(m Metrics) []*family {
+	cmd := m.Command
 	verdicts := gauge("policy_verdicts", "", "Projects by the policies' verdict on their plan.")
 	if pc := m.Totals.Policy; pc != (PolicyCounts{}) {
 		for _, v := range []struct {
@@ -146,7 +165,12 @@ func families(m Metrics) []*family {
 		gate.add(strconv.Itoa(g.Pending), "command", cmd, "outcome", "pending")
 		gate.add(strconv.Itoa(g.Refused), "command", cmd, "outcome", "refused")
 	}
+	return []*family{verdicts, drift, gate}
+}
 
+// githubFamilies count the command's requests to GitHub, retries and rate-limit waits.
+func githubFamilies(m Metrics) []*family {
+	cmd := m.Command
 	gh := m.GitHub
 	calls := counter("github_api_calls", "", "HTTP requests sent to the GitHub API, retries included.")
 	calls.add(strconv.FormatInt(gh.Calls, 10), "command", cmd)
@@ -156,10 +180,7 @@ func families(m Metrics) []*family {
 	waits.add(strconv.FormatInt(gh.RateLimitWaits, 10), "command", cmd)
 	waited := counter("github_rate_limit_wait_seconds", "seconds", "Time spent waiting for GitHub rate limits.")
 	waited.add(float(gh.RateLimitWaitSeconds), "command", cmd)
-
-	return []*family{runDuration, runEnd, exit, runProjects,
-		duration, phase, phaseStart, outcome, failedPhase, resources, drifted, verdict, gateAllowed, approvals,
-		verdicts, drift, gate, calls, retries, waits, waited}
+	return []*family{calls, retries, waits, waited}
 }
 
 // writeLabels writes {name="value",…}; values are escaped, names are tfgate's own.
