@@ -23,6 +23,9 @@ type ReuseFacts struct {
 	// PlannedPolicies and Policies sum what the policies read beside the plan ("" = none
 	// configured).
 	PlannedPolicies, Policies string
+	// PlannedEnv and Env sum the TF_VAR_* and TF_CLI_ARGS* terraform had, and has ("" =
+	// not recorded).
+	PlannedEnv, Env string
 	// The merges of the default branch not yet applied that change the project, and why
 	// that could not be told.
 	PlannedUnapplied, Unapplied               []string
@@ -56,6 +59,8 @@ func Reusable(f ReuseFacts) (bool, string) {
 		return false, fmt.Sprintf("it was planned with %s %s, this run has %s %s", f.PlannedFlavor, f.PlannedVersion, f.RunFlavor, f.RunVersion)
 	case f.PlannedPolicies != f.Policies:
 		return false, "what its policies read changed (the policies, or the files the change touches in it)"
+	case f.PlannedEnv == "" || f.PlannedEnv != f.Env:
+		return false, "the TF_VAR_* or TF_CLI_ARGS* terraform is given differ from those it was planned with (or were not recorded)"
 	case !slices.Equal(f.PlannedUnapplied, f.Unapplied) || f.PlannedUnappliedUnknown != "" || f.UnappliedUnknown != "":
 		return false, "the default branch's merges not yet applied differ"
 	case !f.PlannedApplicable || !f.Applicable:
