@@ -90,6 +90,10 @@ type Manifest struct {
 	// push reuses the plan only while it is the same (docs/busy-repositories.md). "" when
 	// no policies judged it, or before tfgate recorded it.
 	PolicySum string `json:"policy_sum,omitempty"`
+	// EnvSum sums the TF_VAR_* and TF_CLI_ARGS* of terraform's environment when it planned
+	// (stage.EnvSum): a later push reuses the plan only while it is the same. "" before
+	// tfgate recorded it.
+	EnvSum string `json:"env_sum,omitempty"`
 	// ReusedFrom is the commit whose plan this is when a later push of the pull request
 	// reused it (nothing it depends on changed): Commit is then the head it was reused
 	// for. "" = planned on Commit.

@@ -59,6 +59,8 @@ func (m Manifest) check() error {
 		return bad("reused_from %q is not a full commit SHA", clip(m.ReusedFrom))
 	case m.PolicySum != "" && !sha256Hex.MatchString(m.PolicySum):
 		return bad("policy_sum %q is not a sha256 (64 lowercase hex digits)", clip(m.PolicySum))
+	case m.EnvSum != "" && !sha256Hex.MatchString(m.EnvSum):
+		return bad("env_sum %q is not a sha256 (64 lowercase hex digits)", clip(m.EnvSum))
 	case m.ChangesDigest != "" && !sha256Hex.MatchString(m.ChangesDigest):
 		return bad("changes_digest %q is not a sha256 (64 lowercase hex digits)", clip(m.ChangesDigest))
 	case m.Applicable && m.Dirty:

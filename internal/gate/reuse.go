@@ -20,9 +20,14 @@ type ReuseFacts struct {
 	PlannedHash, Hash string // the input hash (the project's files, its local modules, the shared files)
 	// The terraform that planned, and the one this run has ("" when unknown).
 	PlannedFlavor, PlannedVersion, RunFlavor, RunVersion string
+	// The tfgate that planned, and this one: another may check or render a plan otherwise.
+	PlannedTfgate, RunTfgate string
 	// PlannedPolicies and Policies sum what the policies read beside the plan ("" = none
 	// configured).
 	PlannedPolicies, Policies string
+	// PlannedEnv and Env sum the TF_VAR_* and TF_CLI_ARGS* terraform had, and has ("" =
+	// not recorded).
+	PlannedEnv, Env string
 	// The merges of the default branch not yet applied that change the project, and why
 	// that could not be told.
 	PlannedUnapplied, Unapplied               []string
@@ -54,8 +59,12 @@ func Reusable(f ReuseFacts) (bool, string) {
 		return false, "its inputs changed"
 	case f.PlannedVersion == "" || f.PlannedVersion != f.RunVersion || f.PlannedFlavor != f.RunFlavor:
 		return false, fmt.Sprintf("it was planned with %s %s, this run has %s %s", f.PlannedFlavor, f.PlannedVersion, f.RunFlavor, f.RunVersion)
+	case f.PlannedTfgate == "" || f.PlannedTfgate != f.RunTfgate:
+		return false, fmt.Sprintf("it was planned by tfgate %s, this is tfgate %s", f.PlannedTfgate, f.RunTfgate)
 	case f.PlannedPolicies != f.Policies:
 		return false, "what its policies read changed (the policies, or the files the change touches in it)"
+	case f.PlannedEnv == "" || f.PlannedEnv != f.Env:
+		return false, "the TF_VAR_* or TF_CLI_ARGS* terraform is given differ from those it was planned with (or were not recorded)"
 	case !slices.Equal(f.PlannedUnapplied, f.Unapplied) || f.PlannedUnappliedUnknown != "" || f.UnappliedUnknown != "":
 		return false, "the default branch's merges not yet applied differ"
 	case !f.PlannedApplicable || !f.Applicable:

@@ -9,7 +9,8 @@ import (
 // differs or is unknown plans again, and says why.
 func TestReusable(t *testing.T) {
 	same := ReuseFacts{PlannedHash: "h", Hash: "h", PlannedFlavor: "terraform", PlannedVersion: "1.5.7",
-		RunFlavor: "terraform", RunVersion: "1.5.7", PlannedPolicies: "p", Policies: "p",
+		RunFlavor: "terraform", RunVersion: "1.5.7", PlannedPolicies: "p", Policies: "p", PlannedEnv: "e", Env: "e",
+		PlannedTfgate: "1.4.0", RunTfgate: "1.4.0",
 		PlannedUnapplied: []string{"#5 abc"}, Unapplied: []string{"#5 abc"},
 		PlannedApplicable: true, Applicable: true, PlannedLineage: "L", Lineage: "L", PlannedSerial: 3, Serial: 3}
 	if ok, why := Reusable(same); !ok {
@@ -24,8 +25,12 @@ func TestReusable(t *testing.T) {
 		"version":           {func(f *ReuseFacts) { f.RunVersion = "1.6.0" }, "planned with terraform 1.5.7, this run has terraform 1.6.0"},
 		"flavor":            {func(f *ReuseFacts) { f.RunFlavor = "tofu" }, "this run has tofu"},
 		"unknown version":   {func(f *ReuseFacts) { f.PlannedVersion, f.RunVersion = "", "" }, "planned with"},
+		"tfgate":            {func(f *ReuseFacts) { f.RunTfgate = "1.5.0" }, "planned by tfgate 1.4.0, this is tfgate 1.5.0"},
+		"unknown tfgate":    {func(f *ReuseFacts) { f.PlannedTfgate = "" }, "planned by tfgate"},
 		"policies":          {func(f *ReuseFacts) { f.Policies = "q" }, "what its policies read changed"},
 		"policies added":    {func(f *ReuseFacts) { f.PlannedPolicies = "" }, "what its policies read changed"},
+		"environment":       {func(f *ReuseFacts) { f.Env = "other" }, "TF_VAR_* or TF_CLI_ARGS* terraform is given differ"},
+		"no environment":    {func(f *ReuseFacts) { f.PlannedEnv = "" }, "(or were not recorded)"},
 		"unapplied":         {func(f *ReuseFacts) { f.Unapplied = nil }, "merges not yet applied differ"},
 		"unapplied unknown": {func(f *ReuseFacts) { f.UnappliedUnknown = "403" }, "merges not yet applied differ"},
 		"not applicable":    {func(f *ReuseFacts) { f.PlannedApplicable = false }, "may not be applied"},

@@ -20,9 +20,15 @@ const FoldBackKind = "fold-back"
 // tfgate writes no other branch, and never the default branch.
 const FoldBackBranchPrefix = "tfgate/fold-back/"
 
-// foldBackTrailer ends every fold-back commit's message: a branch whose tip lacks it for its
-// project holds someone else's commit, and tfgate leaves it alone.
-const foldBackTrailer = "Tfgate-Fold-Back: "
+// foldBackTrailer ends every fold-back commit's message, after foldBackTreeTrailer with
+// the tree tfgate made the commit with: a branch whose tip lacks them for its project and
+// its own tree holds someone else's commit, and tfgate leaves it alone. The tree is what
+// tells a commit amended (or rebased) by someone, which keeps tfgate's message, from
+// tfgate's own: moving the branch would throw their work away.
+const (
+	foldBackTrailer     = "Tfgate-Fold-Back: "
+	foldBackTreeTrailer = "Tfgate-Fold-Back-Tree: "
+)
 
 // FoldBackPlan is what the drift check found for one project's fold-back pull request.
 type FoldBackPlan struct {
@@ -122,7 +128,7 @@ func (o FoldBacks) close(ctx context.Context, p report.Project, pl FoldBackPlan,
 }
 
 func (o FoldBacks) ours(c github.GitCommit, p report.Project) bool {
-	return strings.Contains(c.Message, "\n"+foldBackTrailer+plainName(p.Name)+"\n")
+	return c.Tree != "" && strings.Contains(c.Message, "\n"+foldBackTreeTrailer+c.Tree+"\n"+foldBackTrailer+plainName(p.Name)+"\n")
 }
 
 // declined is the pull request someone closed without merging it while its branch was at
@@ -213,7 +219,7 @@ func (o FoldBacks) commit(ctx context.Context, p report.Project, pl FoldBackPlan
 		return "", fmt.Errorf("GitHub made tree %s of the edits, not %s as git does here: the commit checked is not the one on GitHub", tree, pl.Tree)
 	}
 	name := plainName(p.Name)
-	return o.API.CreateCommit(ctx, o.Repo, render.FoldBackCommitMessage(name, foldBackTrailer), tree, []string{o.Commit})
+	return o.API.CreateCommit(ctx, o.Repo, render.FoldBackCommitMessage(name, foldBackTreeTrailer+tree, foldBackTrailer+name), tree, []string{o.Commit})
 }
 
 func (o FoldBacks) body(p report.Project, pl FoldBackPlan, issue string) string {

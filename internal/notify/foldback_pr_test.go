@@ -44,7 +44,7 @@ func (f *foldAPI) CreateTree(_ context.Context, _ github.Repo, base string, file
 }
 func (f *foldAPI) CreateCommit(_ context.Context, _ github.Repo, msg, tree string, parents []string) (string, error) {
 	f.calls = append(f.calls, "commit")
-	if !strings.HasSuffix(msg, "\n"+foldBackTrailer+"app\n") || fmt.Sprint(parents) != "[checked]" {
+	if !strings.HasSuffix(msg, "\n"+foldBackTreeTrailer+tree+"\n"+foldBackTrailer+"app\n") || fmt.Sprint(parents) != "[checked]" {
 		return "", fmt.Errorf("commit message %q, parents %v", msg, parents)
 	}
 	return "new", nil
@@ -91,7 +91,15 @@ func foldPull(author string) github.Pull {
 }
 
 func ours(tree string, parents ...string) github.GitCommit {
-	return github.GitCommit{SHA: "tip", Tree: tree, Parents: parents, Message: "Fold drift back\n\n" + foldBackTrailer + "app\n"}
+	return github.GitCommit{SHA: "tip", Tree: tree, Parents: parents, Message: "Fold drift back\n\n" + foldBackTreeTrailer + tree + "\n" + foldBackTrailer + "app\n"}
+}
+
+// amended is tfgate's commit amended by someone (or rebased): tfgate's message, another
+// tree than the one it records.
+func amended(tree string, parents ...string) github.GitCommit {
+	c := ours("tree-old", parents...)
+	c.Tree = tree
+	return c
 }
 
 // TestPublishFoldBacks: what each night does to a project's fold-back pull request, and
@@ -138,6 +146,15 @@ func TestPublishFoldBacks(t *testing.T) {
 			foldAPI{pulls: []github.Pull{foldPull("mallory")}, branches: map[string]string{foldBranch: "tip"},
 				commits: map[string]github.GitCommit{"tip": {SHA: "tip", Tree: "t", Message: "mine\n"}}},
 			report.FoldBackNone, "branch tfgate/fold-back/app holds a commit tfgate did not make; tfgate leaves it alone", "list, get branch, get commit", false},
+		{"tfgate's commit amended by someone", report.StatusDrifted, FoldBackPlan{Files: files, Tree: "tree-new"},
+			foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}, commits: map[string]github.GitCommit{"tip": amended("tree-theirs", "checked")}},
+			report.FoldBackNone, "branch tfgate/fold-back/app holds a commit tfgate did not make; tfgate leaves it alone", "list, get commit", false},
+		{"tfgate's commit rebased by someone", report.StatusDrifted, FoldBackPlan{Files: files, Tree: "tree-new"},
+			foldAPI{branches: map[string]string{foldBranch: "tip"}, commits: map[string]github.GitCommit{"tip": amended("tree-rebased", "newer")}},
+			report.FoldBackNone, "branch tfgate/fold-back/app holds a commit tfgate did not make; tfgate leaves it alone", "list, get branch, get commit", false},
+		{"back in sync, tfgate's commit amended", report.StatusInSync, FoldBackPlan{},
+			foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}, commits: map[string]github.GitCommit{"tip": amended("tree-theirs", "checked")}},
+			report.FoldBackClosed, "the drift is gone", "list, comment #4, closed #4, get commit", false},
 		{"back in sync", report.StatusInSync, FoldBackPlan{},
 			foldAPI{pulls: []github.Pull{foldPull("tfgate[bot]")}, commits: map[string]github.GitCommit{"tip": ours("tree-new", "checked")}},
 			report.FoldBackClosed, "the drift is gone", "list, comment #4, closed #4, get commit, delete branch " + foldBranch, false},

@@ -280,6 +280,8 @@ func reuseFacts(req PlanRequest, p project.Project, hash, policySum string, m bu
 	f := gate.ReuseFacts{PlannedHash: m.InputHash, Hash: hash,
 		PlannedFlavor: m.TerraformFlavor, PlannedVersion: m.TerraformVersion, RunFlavor: facts.bin.Flavor,
 		PlannedPolicies: m.PolicySum, Policies: policySum,
+		PlannedEnv: m.EnvSum, Env: stage.EnvSum(req.TerraformEnv, req.PlanKey),
+		PlannedTfgate: m.TfgateVersion, RunTfgate: req.TfgateVersion,
 		PlannedUnapplied: mergeList(m.Unapplied), Unapplied: mergeList(facts.unapplied.byProject[p.Name]),
 		PlannedUnappliedUnknown: m.UnappliedUnknown, UnappliedUnknown: facts.unapplied.unknown,
 		PlannedApplicable: m.Applicable && !m.Dirty, Applicable: !req.Fork,

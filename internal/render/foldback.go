@@ -175,9 +175,9 @@ func FoldBackWhyDeclined(number int) string {
 	return fmt.Sprintf("pull request #%d with these edits was closed without merging; tfgate opens another when the drift changes", number)
 }
 
-// FoldBackCommitMessage is the fold-back commit's message; its last line is trailer+name,
-// by which tfgate knows the branch's commit for its own.
-func FoldBackCommitMessage(name, trailer string) string {
+// FoldBackCommitMessage is the fold-back commit's message, ending with its trailers (one
+// line each, as given), by which tfgate knows the branch's commit for its own.
+func FoldBackCommitMessage(name string, trailers ...string) string {
 	return fmt.Sprintf("Fold drift back into the code: %s\n\nThe infrastructure was changed outside Terraform; these edits make the code say what it is,\n"+
-		"so that a plan proposes no change (tfgate drift --fold-back-pr).\n\n%s%s\n", name, trailer, name)
+		"so that a plan proposes no change (tfgate drift --fold-back-pr).\n\n%s\n", name, strings.Join(trailers, "\n"))
 }

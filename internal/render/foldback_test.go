@@ -75,7 +75,7 @@ func TestDriftFoldBack(t *testing.T) {
 	b.WriteString("close note, in sync:\n" + FoldBackCloseNote(report.Project{Status: report.StatusInSync}) + "\n----\n")
 	b.WriteString("close note, unfoldable:\n" + FoldBackCloseNote(report.Project{Status: report.StatusDrifted,
 		FoldBack: &report.FoldBack{Why: hostileProject}}) + "\n")
-	b.WriteString("----\ncommit message:\n" + FoldBackCommitMessage("envs/prod/app", "Tfgate-Fold-Back: "))
+	b.WriteString("----\ncommit message:\n" + FoldBackCommitMessage("envs/prod/app", "Tfgate-Fold-Back-Tree: 4b825dc642cb6eb9a060e54bf8d69288fbee4904", "Tfgate-Fold-Back: envs/prod/app"))
 	// The sections are markdown; a note is plain text, escaped where a report renders it.
 	if strings.Contains(sections.String(), "<!--") || strings.Contains(sections.String(), "@alice") {
 		t.Errorf("unescaped text:\n%s", sections.String())

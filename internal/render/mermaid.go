@@ -29,9 +29,17 @@ import (
 // maxLabelRunes bounds a label before escaping (an entity code is at most 10 bytes).
 const maxLabelRunes = 160
 
+// mermaidMaxText is the most characters Mermaid draws a diagram of (its maxTextSize,
+// 50,000 by default, as GitHub has it); a longer one is drawn as an error. A label's
+// entity codes take up to 9 characters a rune, so long non-ASCII names can pass it.
+const mermaidMaxText = 50000
+
 // mermaidLabel is s as a quoted Mermaid label, "…" included.
-func mermaidLabel(s string) string {
-	s = english.Clip(clean(s), maxLabelRunes)
+func mermaidLabel(s string) string { return mermaidLabelClip(s, maxLabelRunes) }
+
+// mermaidLabelClip is mermaidLabel with s cut to max runes.
+func mermaidLabelClip(s string, max int) string {
+	s = english.Clip(clean(s), max)
 	if s == "" {
 		s = " "
 	}

@@ -91,12 +91,29 @@ func ScopeMermaid(w io.Writer, s *report.Scope, projects []report.Project) error
 	return err
 }
 
+// scopeMermaid is the graph's Mermaid source, within mermaidMaxText: when whole labels
+// would pass it (long non-ASCII paths, each rune an entity code), they are cut shorter —
+// all but the fold note, which says what the graph leaves out.
 func scopeMermaid(g *scopeGraph) string {
+	var src string
+	for _, clip := range []int{maxLabelRunes, 80, 40, 20, 10} {
+		if src = scopeMermaidClip(g, clip); len(src) <= mermaidMaxText {
+			break
+		}
+	}
+	return src
+}
+
+func scopeMermaidClip(g *scopeGraph, clip int) string {
 	var b strings.Builder
 	b.WriteString("flowchart LR\n")
 	shape := func(i int) string {
 		n := g.nodes[i]
-		id, l := fmt.Sprintf("n%d", i+1), mermaidLabel(n.label)
+		max := clip
+		if n.kind == kindNote {
+			max = maxLabelRunes
+		}
+		id, l := fmt.Sprintf("n%d", i+1), mermaidLabelClip(n.label, max)
 		switch n.kind {
 		case kindModule:
 			return id + "([" + l + "])"
@@ -115,7 +132,7 @@ func scopeMermaid(g *scopeGraph) string {
 	}
 	slices.Sort(groups)
 	for gi, grp := range groups {
-		fmt.Fprintf(&b, "  subgraph g%d[%s]\n", gi+1, mermaidLabel(pick(grp == ".", "(root)", grp+"/")))
+		fmt.Fprintf(&b, "  subgraph g%d[%s]\n", gi+1, mermaidLabelClip(pick(grp == ".", "(root)", grp+"/"), clip))
 		for i, n := range g.nodes {
 			if n.group == grp {
 				b.WriteString("    " + shape(i) + "\n")

@@ -369,3 +369,29 @@ func TestScopeGraphEdges(t *testing.T) {
 	checkMermaid(t, src)
 	goldenfile.Check(t, mmdPath(t), []byte(src))
 }
+
+// TestScopeMermaidTextSize: long non-ASCII paths (each rune an entity code) would make the
+// source pass Mermaid's maxTextSize, which draws an error instead of the graph: labels are
+// cut shorter until it fits, the fold note kept whole.
+func TestScopeMermaidTextSize(t *testing.T) {
+	long := strings.Repeat("基础设施", 20)
+	for _, n := range []int{30, 31, 200} {
+		s := &report.Scope{}
+		for i := range n {
+			p := fmt.Sprintf("%s/p%d", long, i)
+			s.Touches = append(s.Touches, report.Touch{Project: p, File: fmt.Sprintf("%s/%s%d.tf", p, long, i)})
+		}
+		var b strings.Builder
+		if err := ScopeMermaid(&b, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		src := b.String()
+		if len(src) > mermaidMaxText {
+			t.Errorf("%d projects: %d characters, over Mermaid's %d", n, len(src), mermaidMaxText)
+		}
+		checkMermaid(t, src)
+		if g := buildScopeGraph(s, verdicts(nil), GraphBudget); len(g.folded) > 0 && !strings.Contains(src, mermaidLabel(g.nodes[len(g.nodes)-1].label)) {
+			t.Errorf("%d projects: the fold note was cut", n)
+		}
+	}
+}

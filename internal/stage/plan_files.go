@@ -80,6 +80,7 @@ func writeBundle(ctx context.Context, r *ProjectRun) error {
 		CreatedAt: r.Opts.Now().UTC(), TfgateVersion: r.Opts.TfgateVersion,
 		Unapplied: r.Opts.Unapplied[r.Project.Name], UnappliedUnknown: r.Opts.UnappliedUnknown,
 		PolicySum: r.Opts.Policies.InputSum(r.Project, r.Opts.ChangedFiles, r.Opts.Author),
+		EnvSum:    EnvSum(r.Opts.TerraformEnv, r.Opts.PlanKey),
 	})
 	if err != nil {
 		return err

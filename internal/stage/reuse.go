@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/tfgate/tfgate/internal/project"
 )
@@ -54,6 +56,33 @@ func policyFilesSum(fsys fs.FS, paths []string) string {
 		if err != nil {
 			return ""
 		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// EnvSum sums what terraform's environment (env) gives a plan beside its files: the
+// TF_VAR_* values and the TF_CLI_ARGS* arguments, name and value. A later push reuses the
+// plan only while it is the same: a CI secret or variable changed between two pushes
+// changes what terraform would plan. Never "" (an earlier bundle without it re-plans).
+//
+// With a key (TFGATE_PLAN_KEY, whose bundles are encrypted) it is an HMAC-SHA256 under a
+// key derived from it, as plan.Digest is: the clear manifest gives no way to test guesses
+// of a secret; without one the plan file itself holds the variables' values in clear.
+func EnvSum(env map[string]string, key string) string {
+	var names []string
+	for name := range env {
+		if strings.HasPrefix(name, "TF_VAR_") || strings.HasPrefix(name, "TF_CLI_ARGS") {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	if key != "" {
+		derived := sha256.Sum256([]byte("tfgate environment sum\x00" + key))
+		h = hmac.New(sha256.New, derived[:])
+	}
+	for _, name := range names {
+		fmt.Fprintf(h, "%s\x00%s\x00", name, env[name])
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

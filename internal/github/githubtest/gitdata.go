@@ -106,12 +106,7 @@ func (s *Server) updateRef(w http.ResponseWriter, r *request) {
 		return
 	}
 	rp.refs[name] = in.SHA
-	for _, is := range rp.issues {
-		if p := is.pull; p != nil && is.State == "open" && !p.Fork && "refs/heads/"+p.HeadRef == name {
-			p.HeadSHA = in.SHA
-			p.files = s.changedFilesLocked(rp, p.BaseSHA, in.SHA)
-		}
-	}
+	s.movePullHeadsLocked(rp, name, in.SHA)
 	writeJSON(w, http.StatusOK, s.refJSON(rp, name))
 }
 

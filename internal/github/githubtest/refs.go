@@ -28,6 +28,20 @@ func (s *Server) SetRef(fullName, ref, sha string) {
 		rp.refs = map[string]string{}
 	}
 	rp.refs[ref] = sha
+	if _, isCommit := rp.objectLocked(sha, "commit"); isCommit { // a push: as GitHub does
+		s.movePullHeadsLocked(rp, ref, sha)
+	}
+}
+
+// movePullHeadsLocked moves the head of every open pull request from branch ref (of the
+// repository itself) to sha, as GitHub does when the branch moves.
+func (s *Server) movePullHeadsLocked(rp *repo, ref, sha string) {
+	for _, is := range rp.issues {
+		if p := is.pull; p != nil && is.State == "open" && !p.Fork && "refs/heads/"+p.HeadRef == ref {
+			p.HeadSHA = sha
+			p.files = s.changedFilesLocked(rp, p.BaseSHA, sha)
+		}
+	}
 }
 
 // DeleteRef deletes the reference ref of "owner/name" (a merge queue deletes its branches
