@@ -79,3 +79,45 @@ func TestKeptDataDirCannotVouchForItself(t *testing.T) {
 		t.Errorf("planned %q, want module a's resource (the configuration's)", a)
 	}
 }
+
+// TestKeptDataDirHoldsNoSecret: what a kept data directory and its record keep between
+// runs holds no value of the environment (backend credentials, tokens) in the clear: the
+// record has hashes only, of which the salt is the only other field.
+func TestKeptDataDirHoldsNoSecret(t *testing.T) {
+	const value = "kept-secret-3f9a7c"
+	root := testenv.WriteTree(t, map[string]string{
+		"app/main.tf": "variable \"token\" {\n  type      = string\n  sensitive = true\n}\nresource \"terraform_data\" \"a\" {}\n",
+	})
+	kept := filepath.Join(t.TempDir(), "tfdata")
+	env := testenv.RunEnv()
+	env["AWS_SECRET_ACCESS_KEY"], env["TF_VAR_token"] = value, value
+	for _, want := range []string{"no earlier init recorded", "skipped"} {
+		if _, got := keptPlan(t, root, kept, env); got != want {
+			t.Fatalf("init %q, want %q", got, want)
+		}
+	}
+	records := 0
+	err := filepath.WalkDir(kept, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(b), value) {
+			t.Errorf("%s holds the secret", p)
+		}
+		if strings.HasSuffix(p, initRecordSuffix) {
+			records++
+			var fields map[string]string
+			if err := json.Unmarshal(b, &fields); err != nil || len(fields) != 3 || len(fields["inputs"]) != 64 || len(fields["data"]) != 64 {
+				t.Errorf("record %s = %s, want the salt and two hashes", p, b)
+			}
+		}
+		return nil
+	})
+	if err != nil || records != 1 {
+		t.Fatalf("walk: %v, %d records", err, records)
+	}
+}
