@@ -46,18 +46,27 @@ func asNobody(t *testing.T, run string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for d := dir; d != filepath.Dir(os.TempDir()); d = filepath.Dir(d) {
-		if err := os.Chmod(d, 0o755); err != nil && d != os.TempDir() {
-			t.Fatal(err)
-		}
+	// Not t.TempDir: its parent is its owner's alone. The temporary directory itself is
+	// left as it is: nobody must be able to reach it already (/tmp).
+	dir, err := os.MkdirTemp("", "guard-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	bin, err := os.ReadFile(self)
 	if err != nil {
 		t.Fatal(err)
 	}
 	copied := filepath.Join(dir, "guard.test")
-	writeFile(t, copied, string(bin), 0o755)
+	syscall.ForkLock.RLock() // no process started meanwhile inherits it open ("text file busy")
+	err = os.WriteFile(copied, bin, 0o755)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tmp := filepath.Join(dir, "tmp")
 	if err := os.Mkdir(tmp, 0o1777); err != nil {
 		t.Fatal(err)
