@@ -43,8 +43,10 @@ const initRecordSuffix = ".init.json"
 // uses it; another one at the same time gets a new data directory, as in CI.
 const dataDirLockSuffix = ".lock"
 
-// initRecord is what the record beside a kept data directory holds: hashes only (the environment holds secrets),
-// salted so that none can be tested against guesses.
+// initRecord is what the record beside a kept data directory holds: hashes only (the
+// environment holds secrets), salted so that no two records and no precomputed table can
+// be compared (a guess at one value can still be tested by whoever reads the record and
+// knows every other input: the user; terraform cannot reach it).
 type initRecord struct {
 	Salt   string `json:"salt"`
 	Inputs string `json:"inputs"` // initInputs
