@@ -14,6 +14,13 @@ func (a *app) keptDataDirs() string {
 	if ci.FromEnv(a.getenv).CI {
 		return ""
 	}
+	return a.dataDirsCache()
+}
+
+// dataDirsCache is where kept data directories are on this machine, "" without a cache
+// directory: denied to terraform by every command, in CI too
+// (stage.TerraformOptions.KeptDataDirs).
+func (a *app) dataDirsCache() string {
 	cache := userCacheDir(runtime.GOOS, a.getenv)
 	if cache == "" {
 		return ""

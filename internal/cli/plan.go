@@ -164,7 +164,7 @@ func (a *app) terraformOptions(install bool) stage.TerraformOptions {
 		plugins = filepath.Join(tools, "tfgate", "plugins")
 	}
 	return stage.TerraformOptions{Override: a.getenv("TFGATE_TERRAFORM"), PathEnv: a.getenv("PATH"), InstallDir: dir, Install: install,
-		PluginCacheDir: plugins, VersionCache: versions}
+		PluginCacheDir: plugins, VersionCache: versions, KeptDataDirs: a.dataDirsCache()}
 }
 
 // userCacheDir is os.UserCacheDir of the app's environment: $XDG_CACHE_HOME or ~/.cache,

@@ -74,6 +74,9 @@ func Wrap(spec Spec, target string) (path string, env []string, err error) {
 	if _, err := Available(); err != nil {
 		return "", nil, err
 	}
+	if err := sealSelf(); err != nil {
+		return "", nil, err
+	}
 	req, err := resolve(request{Deny: spec.Deny, Allow: spec.Allow, ReadOnly: spec.ReadOnly, Target: target})
 	if err != nil {
 		return "", nil, err
@@ -96,6 +99,9 @@ func Wrap(spec Spec, target string) (path string, env []string, err error) {
 // Wait for cmd as for any other; the rest of this process stays unrestricted.
 func Start(spec Spec, cmd *exec.Cmd) error {
 	if _, err := Available(); err != nil {
+		return err
+	}
+	if err := sealSelf(); err != nil {
 		return err
 	}
 	req, err := resolve(request{Deny: spec.Deny, Allow: spec.Allow, ReadOnly: spec.ReadOnly, Target: cmd.Path})

@@ -104,9 +104,11 @@ func restrictThread(paths, readOnly []string) error {
 
 // startConfined starts cmd from a thread of its own restricted to paths and readOnly: the
 // process inherits the restriction at fork. The thread ends with its goroutine, locked
-// (Go then terminates it rather than reuse it), and the Go runtime never clones a new
-// thread from a locked one (it asks its template thread), so the restriction reaches
-// nothing else of this process.
+// (Go then terminates it rather than reuse it; the main thread it wedges, never to run Go
+// code again), and the Go runtime never clones a new thread from a locked one (it asks its
+// template thread), so the restriction reaches no code of this process that runs later.
+// Such a thread shares the domain of the process it started, which may thus reach it as
+// a tracer would: Start makes this process not dumpable first (sealSelf).
 func startConfined(paths, readOnly []string, cmd *exec.Cmd) error {
 	done := make(chan error, 1)
 	go func() {
@@ -118,6 +120,21 @@ func startConfined(paths, readOnly []string, cmd *exec.Cmd) error {
 		done <- cmd.Start()
 	}()
 	return <-done
+}
+
+// sealSelf makes this process not dumpable, for good: a process of the same user without
+// CAP_SYS_PTRACE can no longer open its /proc/<pid>/environ (tfgate's environment as it
+// started, the plan key and the token among it), mem, maps or fds, nor ptrace it. Landlock
+// alone does not keep a guarded process from them: it leaves /proc/<pid>/environ of an
+// unrestricted process readable, and a thread Start restricted is in the very domain of the
+// process it starts, so that process may open the whole address space through it
+// (/proc/<pid>/mem of the main thread, which the Go runtime wedges, restricted, rather than
+// end, when the starting goroutine ran there). What terraform executes is dumpable again.
+func sealSelf() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("read guard: not dumpable: %w", err)
+	}
+	return nil
 }
 
 // addRule allows path rights if it is a directory, those of them a file can have if not. A path gone since it was listed (a temporary file) needs no rule.

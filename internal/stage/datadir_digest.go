@@ -16,8 +16,7 @@ const smallFile = 64 << 10
 
 // dataDirDigest is the salted digest of what dir holds — every entry's path, kind, size and
 // link target (and whether the link leads anywhere), the contents of the small files —
-// leaving out what changes without init: the selected workspace (environment) and
-// tfgate's record of the init.
+// leaving out what changes without init: the selected workspace (environment).
 func dataDirDigest(dir, salt string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "data dir v1\x00%s\x00", salt)
@@ -29,7 +28,7 @@ func dataDirDigest(dir, salt string) (string, error) {
 		if err != nil {
 			return err
 		}
-		if rel == "environment" || rel == initRecordFile {
+		if rel == "environment" {
 			return nil
 		}
 		fi, err := d.Info()

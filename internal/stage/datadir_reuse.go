@@ -21,7 +21,10 @@ import (
 // but plan), a project's data directory is not a new one per run but one of tfgate's own,
 // kept in the user's cache directory for that checkout, project and workspace, and init
 // runs only when it cannot be proven unnecessary. It is proven by a fingerprint that the
-// last successful init recorded in the directory (initRecordFile): everything init reads —
+// last successful init recorded beside the directory (initRecordSuffix), where terraform
+// cannot write (the read guard denies it every kept directory's parent): terraform, and
+// what a configuration runs, may change the data directory in full, so a record inside it
+// could be made to agree with any change (its salt is no key). Everything init reads —
 // the project's inputs as copied into its tree (configuration, local modules, var files,
 // the shared files), the dependency lock file as init left it, terraform's binary and
 // environment, the CLI configuration, the provider cache — and what init left in the data
@@ -32,15 +35,18 @@ import (
 // is not local (a registry or git module can move without the configuration changing).
 // Terraform's data directory still never comes from the repository.
 
-// initRecordFile is the fingerprint of the init that made the data directory, in it.
-const initRecordFile = "tfgate-init.json"
+// initRecordSuffix names the fingerprint of the init that made a kept data directory,
+// beside it.
+const initRecordSuffix = ".init.json"
 
 // dataDirLockSuffix names the lock beside each kept data directory: one run at a time
 // uses it; another one at the same time gets a new data directory, as in CI.
 const dataDirLockSuffix = ".lock"
 
-// initRecord is what initRecordFile holds: hashes only (the environment holds secrets),
-// salted so that none can be tested against guesses.
+// initRecord is what the record beside a kept data directory holds: hashes only (the
+// environment holds secrets), salted so that no two records and no precomputed table can
+// be compared (a guess at one value can still be tested by whoever reads the record and
+// knows every other input: the user; terraform cannot reach it).
 type initRecord struct {
 	Salt   string `json:"salt"`
 	Inputs string `json:"inputs"` // initInputs
@@ -51,6 +57,7 @@ type initRecord struct {
 type reusedDataDir struct {
 	dir    string // the data directory
 	parent string // where every kept data directory is: denied to terraform but for dir
+	record string // the fingerprint of the init that made dir, beside it (initRecordSuffix)
 }
 
 // keptDataDir opens r's kept data directory under parent, locked for this run: false when
@@ -70,14 +77,14 @@ func (r *ProjectRun) keptDataDir(parent string) (release func(), ok bool) {
 		return nil, false
 	}
 	r.dataDir = dir
-	r.reuse = &reusedDataDir{dir: dir, parent: parent}
+	r.reuse = &reusedDataDir{dir: dir, parent: parent, record: dir + initRecordSuffix}
 	return unlock, true
 }
 
 // initCurrent reports whether r's kept data directory is what init would make now, and if
 // not, why (for the log).
 func (r *ProjectRun) initCurrent(ctx context.Context) (bool, string) {
-	data, err := os.ReadFile(filepath.Join(r.dataDir, initRecordFile))
+	data, err := os.ReadFile(r.reuse.record)
 	if err != nil {
 		return false, "no earlier init recorded"
 	}
@@ -110,7 +117,7 @@ func (r *ProjectRun) resetDataDir() error {
 		return dataDirError(r.Project.Name, r.reuse.parent, err)
 	}
 	// The record goes first: a reset cut off half-way leaves no record behind.
-	if err := os.Remove(filepath.Join(r.dataDir, initRecordFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(r.reuse.record); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return dataDirError(r.Project.Name, r.reuse.parent, err)
 	}
 	for _, e := range entries {
@@ -143,7 +150,7 @@ func (r *ProjectRun) recordInit(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "", os.WriteFile(filepath.Join(r.dataDir, initRecordFile), data, 0o600)
+	return "", os.WriteFile(r.reuse.record, data, 0o600)
 }
 
 // remoteModules says which module of the data directory's record is not local ("" when

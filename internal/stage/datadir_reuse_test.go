@@ -118,7 +118,7 @@ func TestKeptDataDirSkipsInitOnlyWhenProvablyCurrent(t *testing.T) {
 					t.Fatal(err)
 				}
 			}},
-		{name: "data directory deleted", want: "no earlier init recorded",
+		{name: "data directory deleted", want: "the data directory changed since init", // the record beside it stays
 			change: func(t *testing.T, _, kept string, _ map[string]string) {
 				if err := os.RemoveAll(keptDir(t, kept)); err != nil {
 					t.Fatal(err)

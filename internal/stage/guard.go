@@ -102,6 +102,9 @@ func (r *ProjectRun) guardSpec(ctx context.Context) (*terraform.ReadGuard, error
 	if r.reuse != nil {
 		deny = append(deny, r.reuse.parent) // the other projects' kept data directories
 	}
+	if kept := r.Opts.Terraform.KeptDataDirs; kept != "" && isDir(kept) {
+		deny = append(deny, kept) // and so when this run keeps none (--fresh, busy, apply)
+	}
 	if r.Opts.OutDir != "" && isDir(r.Opts.OutDir) {
 		deny = append(deny, r.Opts.OutDir) // the other projects' bundles; r.Dir stays allowed
 	}

@@ -25,6 +25,10 @@ type TerraformOptions struct {
 	// between runs, so that init runs only when something it reads changed
 	// (datadir_reuse.go); "" = a new one every run (CI, and every command but plan).
 	DataDirs string
+	// KeptDataDirs is where kept data directories are on this machine, whether or not
+	// this run keeps one: denied to terraform in every run (a plan --fresh of a pull
+	// request must not change what a later plan's skipped init trusts); "" = none.
+	KeptDataDirs string
 	// VersionCache is the file remembering the versions of binaries already probed
 	// ("" = probe every time).
 	VersionCache string
