@@ -4,10 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +148,7 @@ func StateSerial(path string) (lineage string, serial int64, err error) {
 // makes of o's: the plan file is the same bytes, so its sha256 and changes digest are too.
 // With passphrase it is sealed again, as Write and Seal make a bundle.
 func Reissue(ctx context.Context, o Opened, dst, passphrase string, edit func(Manifest) Manifest) (Manifest, error) {
-	if err := os.MkdirAll(dst, 0o700); err != nil {
+	if err := ctx.Err(); err != nil {
 		return Manifest{}, err
 	}
 	data := o.Plan
@@ -155,12 +158,27 @@ func Reissue(ctx context.Context, o Opened, dst, passphrase string, edit func(Ma
 			return Manifest{}, fmt.Errorf("reissue bundle of %s: %w", o.Manifest.Project, err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dst, PlanFile), data, 0o600); err != nil {
+	// dst is new and empty, read by no one before the run ends: its two files are
+	// written once each, in place, rather than through a rename (WriteAtomic).
+	if err := os.Mkdir(dst, 0o700); errors.Is(err, fs.ErrNotExist) {
+		err = os.MkdirAll(dst, 0o700)
+	} else if err != nil && !errors.Is(err, fs.ErrExist) {
+		return Manifest{}, err
+	}
+	if err := writeNew(filepath.Join(dst, PlanFile), data); err != nil {
 		return Manifest{}, fmt.Errorf("reissue bundle of %s: %w", o.Manifest.Project, err)
 	}
+	// The sum of the bytes written, which are those read: a plan file changed on disk
+	// while it was read no longer matches what Open verified.
+	sum := sha256.Sum256(data)
 	m := edit(o.Manifest)
-	m.Encrypted = false
-	w, err := Write(ctx, dst, m)
+	w, err := complete(dst, m, hex.EncodeToString(sum[:]), func(dir string, m Manifest) error {
+		b, err := marshalManifest(m)
+		if err == nil {
+			err = writeNew(filepath.Join(dir, ManifestFile), b)
+		}
+		return err
+	})
 	if err != nil {
 		return w, err
 	}
@@ -174,4 +192,14 @@ func Reissue(ctx context.Context, o Opened, dst, passphrase string, edit func(Ma
 		w.Encrypted = true
 	}
 	return w, nil
+}
+
+// writeNew writes a file that must not exist yet (0600).
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
 }
