@@ -160,9 +160,11 @@ func Reissue(ctx context.Context, o Opened, dst, passphrase string, edit func(Ma
 	}
 	// dst is new and empty, read by no one before the run ends: its two files are
 	// written once each, in place, rather than through a rename (WriteAtomic).
-	if err := os.Mkdir(dst, 0o700); errors.Is(err, fs.ErrNotExist) {
+	err := os.Mkdir(dst, 0o700)
+	if errors.Is(err, fs.ErrNotExist) { // its parent is missing
 		err = os.MkdirAll(dst, 0o700)
-	} else if err != nil && !errors.Is(err, fs.ErrExist) {
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return Manifest{}, err
 	}
 	if err := writeNew(filepath.Join(dst, PlanFile), data); err != nil {
