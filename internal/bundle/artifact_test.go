@@ -160,3 +160,31 @@ func TestReadArtifactRefusesUnsafe(t *testing.T) {
 		t.Errorf("past the byte limit: %v, want ErrUnsafeArchive", err)
 	}
 }
+
+// TestArtifactOpenConcurrently: reuse opens an artifact's bundles from several workers at
+// once (run with -race).
+func TestArtifactOpenConcurrently(t *testing.T) {
+	out := t.TempDir()
+	for _, name := range []string{"a", "b", "c", "d"} {
+		writeBundle(t, filepath.Join(out, name), []byte("plan "+name), testManifest())
+	}
+	art, err := ReadArtifact(zipDir(t, out, nil, nil), "plan artifact x", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for _, name := range art.Bundles() {
+		go func() {
+			o, err := art.Open(context.Background(), name, "")
+			if err == nil && string(o.Plan) != "plan "+name {
+				err = errors.New(name + ": another plan: " + string(o.Plan))
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
