@@ -184,6 +184,11 @@ func Write(ctx context.Context, dir string, m Manifest) (Manifest, error) {
 	if err != nil {
 		return m, fmt.Errorf("bundle %s: %w", m.Project, err)
 	}
+	return complete(dir, m, sum, writeManifest)
+}
+
+// complete records sum, the plan file's sha256, in m and writes m into dir with write.
+func complete(dir string, m Manifest, sum string, write func(dir string, m Manifest) error) (Manifest, error) {
 	m.SchemaVersion = SchemaVersion
 	m.PlanFile = PlanFile
 	m.PlanSHA256 = sum
@@ -191,7 +196,7 @@ func Write(ctx context.Context, dir string, m Manifest) (Manifest, error) {
 	if err := m.check(); err != nil { // a bundle apply would refuse is a bug here, not there
 		return m, fmt.Errorf("bundle %s: %w", m.Project, err)
 	}
-	if err := writeManifest(dir, m); err != nil {
+	if err := write(dir, m); err != nil {
 		return m, fmt.Errorf("bundle %s: %w", m.Project, err)
 	}
 	return m, nil

@@ -25,6 +25,9 @@ type Opened struct {
 	Manifest Manifest // for a sealed bundle, the manifest sealed with the plan
 	Dir      string   // the directory holding the plan file: the bundle's, or one under scratch
 	PlanPath string   // the plan file whose sha256 equals Manifest.PlanSHA256
+	// Plan is the plan file itself, when it was opened in memory (Artifact.Open; no
+	// PlanPath, no Dir).
+	Plan []byte
 }
 
 // Open makes the bundle in dir ready to apply and proves its plan file is the one planned.
@@ -82,60 +85,79 @@ func openPlain(m Manifest, dir, passphrase string) (Opened, error) {
 
 func openSealed(ctx context.Context, clear Manifest, dir, passphrase, out string) (Opened, error) {
 	what := fmt.Sprintf("bundle of project %s in %s", clear.Project, dir)
-	id, err := age.NewScryptIdentity(passphrase)
-	if err != nil {
-		return Opened{}, fmt.Errorf("open %s: %w", what, err)
-	}
-	id.SetMaxWorkFactor(workFactor)
 	f, err := os.Open(filepath.Join(dir, SealedFile))
 	if err != nil {
 		return Opened{}, fmt.Errorf("open %s: %w", what, err)
 	}
 	defer f.Close()
-	dec, err := age.Decrypt(bufio.NewReaderSize(f, 64<<10), id)
-	var noMatch *age.NoIdentityMatchError
-	switch {
-	case errors.As(err, &noMatch):
-		return Opened{}, fmt.Errorf("TFGATE_PLAN_KEY does not decrypt the bundle of project %s (wrong key?) in %s: %w", clear.Project, dir, ErrWrongKey)
-	case err != nil:
-		return Opened{}, fmt.Errorf("%s: %s is damaged or not tfgate's: %v: %w", what, SealedFile, err, ErrTampered)
-	}
-
-	lim := &limitedReader{r: ctxReader{ctx, dec}, left: maxOpen}
-	manifest, err := untarBundle(lim, out)
-	if err != nil {
-		if ctx.Err() != nil {
-			return Opened{}, ctx.Err()
-		}
-		return Opened{}, fmt.Errorf("%s: %s: %w", what, SealedFile, err)
-	}
-	inner, err := parseManifest(manifest)
-	if err != nil {
-		return Opened{}, fmt.Errorf("%s: the sealed manifest: %w", what, err)
-	}
-	diff, err := diffFields(inner, clear)
+	planPath := filepath.Join(out, PlanFile)
+	inner, err := unseal(ctx, clear, dir, bufio.NewReaderSize(f, 64<<10), passphrase, func(r io.Reader) error {
+		return copyToFile(planPath, r)
+	})
 	if err != nil {
 		return Opened{}, err
 	}
-	if len(diff) > 0 {
-		verb := "differs"
-		if len(diff) > 1 {
-			verb = "differ"
-		}
-		return Opened{}, fmt.Errorf("%s: manifest.json was altered after sealing (%s %s from the sealed copy); plan again for a bundle to trust: %w",
-			what, strings.Join(diff, ", "), verb, ErrTampered)
-	}
-	planPath := filepath.Join(out, PlanFile)
 	if err := verifyPlan(inner, planPath); err != nil {
 		return Opened{}, err
 	}
 	return Opened{Manifest: inner, Dir: out, PlanPath: planPath}, nil
 }
 
+// unseal decrypts sealed, the bundle.age of the bundle in dir (its clear manifest:
+// clear), hands its plan file to plan, and returns the sealed manifest, which must equal
+// the clear one field by field (ErrTampered). The caller verifies the plan file's sha256.
+func unseal(ctx context.Context, clear Manifest, dir string, sealed io.Reader, passphrase string, plan func(io.Reader) error) (Manifest, error) {
+	what := fmt.Sprintf("bundle of project %s in %s", clear.Project, dir)
+	id, err := age.NewScryptIdentity(passphrase)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("open %s: %w", what, err)
+	}
+	id.SetMaxWorkFactor(workFactor)
+	dec, err := age.Decrypt(sealed, id)
+	var noMatch *age.NoIdentityMatchError
+	switch {
+	case errors.As(err, &noMatch):
+		return Manifest{}, fmt.Errorf("TFGATE_PLAN_KEY does not decrypt the bundle of project %s (wrong key?) in %s: %w", clear.Project, dir, ErrWrongKey)
+	case err != nil:
+		return Manifest{}, fmt.Errorf("%s: %s is damaged or not tfgate's: %v: %w", what, SealedFile, err, ErrTampered)
+	}
+
+	lim := &limitedReader{r: ctxReader{ctx, dec}, left: maxOpen}
+	manifest, err := untarTo(lim, plan)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Manifest{}, ctx.Err()
+		}
+		return Manifest{}, fmt.Errorf("%s: %s: %w", what, SealedFile, err)
+	}
+	inner, err := parseManifest(manifest)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("%s: the sealed manifest: %w", what, err)
+	}
+	diff, err := diffFields(inner, clear)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if len(diff) > 0 {
+		verb := "differs"
+		if len(diff) > 1 {
+			verb = "differ"
+		}
+		return Manifest{}, fmt.Errorf("%s: manifest.json was altered after sealing (%s %s from the sealed copy); plan again for a bundle to trust: %w",
+			what, strings.Join(diff, ", "), verb, ErrTampered)
+	}
+	return inner, nil
+}
+
 // untarBundle writes the sealed archive's two files into out and returns the manifest.
+func untarBundle(r io.Reader, out string) ([]byte, error) {
+	return untarTo(r, func(r io.Reader) error { return copyToFile(filepath.Join(out, PlanFile), r) })
+}
+
+// untarTo reads the sealed archive, hands its plan file to plan and returns the manifest.
 // It reads the decrypted stream to its end: age authenticates the last chunk only there,
 // so a truncated bundle.age is noticed.
-func untarBundle(r io.Reader, out string) ([]byte, error) {
+func untarTo(r io.Reader, plan func(io.Reader) error) ([]byte, error) {
 	tr := tar.NewReader(r)
 	var manifest []byte
 	seen := map[string]bool{}
@@ -169,7 +191,7 @@ func untarBundle(r io.Reader, out string) ([]byte, error) {
 			}
 			continue
 		}
-		if err := copyToFile(filepath.Join(out, PlanFile), &limitedReader{r: tr, left: maxOpen}); err != nil {
+		if err := plan(&limitedReader{r: tr, left: maxOpen}); err != nil {
 			return nil, damaged(err)
 		}
 	}
@@ -238,6 +260,11 @@ func verifyPlan(m Manifest, planPath string) error {
 	if err != nil {
 		return fmt.Errorf("plan file of project %s: %w", m.Project, err)
 	}
+	return checkPlanSum(m, planPath, sum)
+}
+
+// checkPlanSum: the plan file at planPath, of sha256 sum, is the one m records.
+func checkPlanSum(m Manifest, planPath, sum string) error {
 	if sum != m.PlanSHA256 {
 		return fmt.Errorf("plan file %s of project %s has sha256 %s, the manifest records %s: the plan file was changed after planning; plan again for a bundle to trust: %w",
 			planPath, m.Project, abbrev(sum), abbrev(m.PlanSHA256), ErrTampered)

@@ -4,10 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,15 +46,31 @@ func ReadPlanBasis(path string) (PlanBasis, error) {
 		return PlanBasis{}, fmt.Errorf("read plan file: %w", err)
 	}
 	defer zr.Close()
+	return planBasis(&zr.Reader)
+}
+
+// PlanBasisOf reads the basis of the plan an Opened holds: in memory, or at its PlanPath.
+func PlanBasisOf(o Opened) (PlanBasis, error) {
+	if o.Plan == nil {
+		return ReadPlanBasis(o.PlanPath)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(o.Plan), int64(len(o.Plan)))
+	if err != nil {
+		return PlanBasis{}, fmt.Errorf("read plan file: %w", err)
+	}
+	return planBasis(zr)
+}
+
+func planBasis(zr *zip.Reader) (PlanBasis, error) {
 	var b PlanBasis
-	tp, err := ReadTFPlan(&zr.Reader)
+	tp, err := ReadTFPlan(zr)
 	if err != nil {
 		return b, err
 	}
 	b.Backend = tp.Backend
 	entries := map[string][]byte{}
 	for _, name := range []string{"tfstate", ".terraform.lock.hcl", snapshotManifest} {
-		if entries[name], err = zipEntry(&zr.Reader, name); err != nil {
+		if entries[name], err = zipEntry(zr, name); err != nil {
 			return b, err
 		}
 	}
@@ -124,24 +143,44 @@ func StateSerial(path string) (lineage string, serial int64, err error) {
 	return st.Lineage, st.Serial, nil
 }
 
-// Reissue writes into dst (a new, empty bundle directory) the plan o opened (Open verified
-// its sha256, and the sealed manifest against the clear one) under the manifest edit
+// Reissue writes into dst (a new, empty bundle directory) the plan o opened (Open or
+// Artifact.Open verified its sha256, and the sealed manifest against the clear one) under the manifest edit
 // makes of o's: the plan file is the same bytes, so its sha256 and changes digest are too.
 // With passphrase it is sealed again, as Write and Seal make a bundle.
 func Reissue(ctx context.Context, o Opened, dst, passphrase string, edit func(Manifest) Manifest) (Manifest, error) {
-	if err := os.MkdirAll(dst, 0o700); err != nil {
+	if err := ctx.Err(); err != nil {
 		return Manifest{}, err
 	}
-	data, err := os.ReadFile(o.PlanPath)
-	if err != nil {
+	data := o.Plan
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(o.PlanPath); err != nil {
+			return Manifest{}, fmt.Errorf("reissue bundle of %s: %w", o.Manifest.Project, err)
+		}
+	}
+	// dst is new and empty, read by no one before the run ends: its two files are
+	// written once each, in place, rather than through a rename (WriteAtomic).
+	err := os.Mkdir(dst, 0o700)
+	if errors.Is(err, fs.ErrNotExist) { // its parent is missing
+		err = os.MkdirAll(dst, 0o700)
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return Manifest{}, err
+	}
+	if err := writeNew(filepath.Join(dst, PlanFile), data); err != nil {
 		return Manifest{}, fmt.Errorf("reissue bundle of %s: %w", o.Manifest.Project, err)
 	}
-	if err := os.WriteFile(filepath.Join(dst, PlanFile), data, 0o600); err != nil {
-		return Manifest{}, fmt.Errorf("reissue bundle of %s: %w", o.Manifest.Project, err)
-	}
+	// The sum of the bytes written, which are those read: a plan file changed on disk
+	// while it was read no longer matches what Open verified.
+	sum := sha256.Sum256(data)
 	m := edit(o.Manifest)
-	m.Encrypted = false
-	w, err := Write(ctx, dst, m)
+	w, err := complete(dst, m, hex.EncodeToString(sum[:]), func(dir string, m Manifest) error {
+		b, err := marshalManifest(m)
+		if err == nil {
+			err = writeNew(filepath.Join(dir, ManifestFile), b)
+		}
+		return err
+	})
 	if err != nil {
 		return w, err
 	}
@@ -155,4 +194,14 @@ func Reissue(ctx context.Context, o Opened, dst, passphrase string, edit func(Ma
 		w.Encrypted = true
 	}
 	return w, nil
+}
+
+// writeNew writes a file that must not exist yet (0600).
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
 }

@@ -106,9 +106,18 @@ func (s *githubStore) String() string {
 }
 
 func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, error) {
+	name, a, err := s.find(ctx, w)
+	if err != nil {
+		return "", err
+	}
+	return s.unpack(ctx, name, a, dest)
+}
+
+// find lists the artifacts called w's name and picks the one to fetch.
+func (s *githubStore) find(ctx context.Context, w Want) (string, github.Artifact, error) {
 	name := w.artifactName()
 	if name == "" {
-		return "", fmt.Errorf("GitHub store: no commit SHA or artifact name to look for")
+		return "", github.Artifact{}, fmt.Errorf("GitHub store: no commit SHA or artifact name to look for")
 	}
 	s.mu.Lock()
 	s.last = name
@@ -116,23 +125,23 @@ func (s *githubStore) Fetch(ctx context.Context, w Want, dest string) (string, e
 
 	list, err := s.api.ListArtifacts(ctx, s.repo, name, 0)
 	if err != nil {
-		return "", fmt.Errorf("look for plan artifact %q: %w", name, err)
+		return "", github.Artifact{}, fmt.Errorf("look for plan artifact %q: %w", name, err)
 	}
 	list, foreign := trusted(list, w.HeadSHA)
 	a, found, expired := newest(list, name)
 	switch {
 	case !found && expired > 0:
-		return "", fmt.Errorf("plan artifact %q in %s for %s has expired (the repository's artifact retention): a new plan is needed: re-run the plan workflow for that commit and have the plan reviewed: %w",
+		return "", github.Artifact{}, fmt.Errorf("plan artifact %q in %s for %s has expired (the repository's artifact retention): a new plan is needed: re-run the plan workflow for that commit and have the plan reviewed: %w",
 			name, s.repo, w.forWhat(), ErrNoBundle)
 	case !found && foreign > 0:
-		return "", fmt.Errorf("no plan artifact %q in %s for %s from the repository's own runs: %d uploaded by a fork's run, by a run for another commit or by a run GitHub does not describe were ignored (such code chooses the name it likes); the plan workflow must run for that commit: %w",
+		return "", github.Artifact{}, fmt.Errorf("no plan artifact %q in %s for %s from the repository's own runs: %d uploaded by a fork's run, by a run for another commit or by a run GitHub does not describe were ignored (such code chooses the name it likes); the plan workflow must run for that commit: %w",
 			name, s.repo, w.forWhat(), foreign, ErrNoBundle)
 	case !found:
-		return "", fmt.Errorf("no plan artifact %q in %s for %s: the plan workflow must run (again) for that commit and upload its bundles: %w",
+		return "", github.Artifact{}, fmt.Errorf("no plan artifact %q in %s for %s: the plan workflow must run (again) for that commit and upload its bundles: %w",
 			name, s.repo, w.forWhat(), ErrNoBundle)
 	}
 	s.remember(list, name, a)
-	return s.unpack(ctx, name, a, dest)
+	return name, a, nil
 }
 
 // unpack downloads artifact a (called name) and unzips it into dest.

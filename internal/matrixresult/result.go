@@ -93,6 +93,12 @@ func Read(path string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return Parse(data, path)
+}
+
+// Parse reads a result's content data, as Read reads the file at path (bundle paths in it
+// are relative to path's directory; path names it in errors).
+func Parse(data []byte, path string) (Result, error) {
 	var head struct {
 		Version *int `json:"tfgate_result"`
 	}
@@ -106,7 +112,8 @@ func Read(path string) (Result, error) {
 		return Result{}, fmt.Errorf("%s: result format %d, this tfgate reads %d: run the matrix jobs and publish with the same tfgate", path, *head.Version, Version)
 	}
 	r := Result{Path: path, Dir: filepath.Dir(path)}
-	if err := json.Unmarshal(data, &r.File); err != nil {
+	var err error
+	if err = json.Unmarshal(data, &r.File); err != nil {
 		return Result{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if r.Decoded, err = decodeRun(r.Run, r.Dir); err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/tfgate/tfgate/internal/bundle"
@@ -19,23 +17,25 @@ import (
 // request ("synchronize"), the plans of its previous head are fetched once (that head's
 // tfgate-plan-<sha> artifact: two requests), and each project whose plan depends on
 // nothing that changed (gate.Reusable) has that plan reissued for the new head, as apply
-// would find it: the same plan file, verified as apply verifies it (bundle.Open: its
-// sha256, the sealed manifest), its manifest recording the new head and reused_from. Its
-// result (changes, policy verdict, cost) is the earlier run's, from that artifact's
-// tfgate-result.json. Anything that cannot be fetched, read or proven plans afresh.
+// would find it: the same plan file, verified as apply verifies it (bundle.Artifact's
+// Open: its sha256, the sealed manifest), its manifest recording the new head and
+// reused_from. Its result (changes, policy verdict, cost) is the earlier run's, from that
+// artifact's tfgate-result.json. Anything that cannot be fetched, read or proven plans
+// afresh. The artifact is read in memory, never unpacked: writing dozens of bundles to
+// disk only to copy them into --out was most of what reuse cost.
 
 // reusePlans are the previous head's plans, by project and workspace; nil reuses none.
 type reusePlans struct {
-	req     PlanRequest
-	scratch string
-	from    string // the previous head
-	byKey   map[string]previousPlan
-	notes   []string
+	req   PlanRequest
+	art   *bundle.Artifact
+	from  string // the previous head
+	byKey map[string]previousPlan
+	notes []string
 }
 
 // previousPlan is one project's plan of the previous head.
 type previousPlan struct {
-	dir      string // its bundle directory, as fetched
+	dir      string // its bundle directory in the artifact
 	manifest bundle.Manifest
 	result   report.Project
 }
@@ -63,15 +63,11 @@ func previousPlans(ctx context.Context, req PlanRequest) *reusePlans {
 	if !ok {
 		return nil
 	}
-	scratch, err := os.MkdirTemp("", "tfgate-reuse-")
-	if err != nil {
-		return nil
-	}
-	rp := &reusePlans{req: req, scratch: scratch, from: gh.Event.Before, byKey: map[string]previousPlan{}}
-	store := bundle.GitHubStore(api, github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo})
-	dir, err := store.Fetch(ctx, bundle.Want{PR: gh.Event.PRNumber, HeadSHA: rp.from}, filepath.Join(scratch, "previous"))
+	rp := &reusePlans{req: req, from: gh.Event.Before, byKey: map[string]previousPlan{}}
+	art, err := bundle.FetchArtifact(ctx, api, github.Repo{Owner: gh.Event.Owner, Name: gh.Event.Repo}, bundle.Want{PR: gh.Event.PRNumber, HeadSHA: rp.from})
 	if err == nil {
-		err = rp.read(ctx, dir)
+		rp.art = art
+		err = rp.read(ctx)
 	}
 	if err != nil {
 		// Nothing to reuse (the previous push's run did not finish, or its artifact
@@ -98,12 +94,16 @@ func freshReason(req PlanRequest) string {
 	return ""
 }
 
-// read takes the previous head's run result and bundles from dir: each bundle of this
-// pull request on that head whose project planned.
-func (rp *reusePlans) read(ctx context.Context, dir string) error {
-	res, err := matrixresult.Read(filepath.Join(dir, matrixresult.FileName))
+// read takes the previous head's run result and bundles from its artifact: each bundle of
+// this pull request on that head whose project planned.
+func (rp *reusePlans) read(ctx context.Context) error {
+	data, err := rp.art.ReadFile(matrixresult.FileName, bundle.MaxOpenBytes)
 	if err != nil {
 		return err
+	}
+	res, err := matrixresult.Parse(data, matrixresult.FileName)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rp.art, err)
 	}
 	results := map[string]report.Project{}
 	for _, p := range res.Decoded.Projects {
@@ -111,12 +111,8 @@ func (rp *reusePlans) read(ctx context.Context, dir string) error {
 			results[p.Name+"\x00"+p.Workspace] = p
 		}
 	}
-	dirs, err := bundle.List(ctx, dir)
-	if err != nil {
-		return err
-	}
-	for _, d := range dirs {
-		m, err := bundle.Read(ctx, d)
+	for _, d := range rp.art.Bundles() {
+		m, err := rp.art.Manifest(ctx, d)
 		if err != nil {
 			return err
 		}
@@ -139,17 +135,8 @@ func (rp *reusePlans) usable(rec bundleRecord) bool {
 	return rp != nil && len(rp.byKey) > 0 && !rec.dirty && rec.commit == rp.req.GitHub.Event.HeadSHA
 }
 
-// closePrevious waits for the fetch to end and removes what it fetched.
+// closePrevious waits for the fetch to end (what it fetched is in memory only).
 func closePrevious(f *future[*reusePlans]) {
 	f.Stop()
-	if rp, _ := f.Wait(); rp != nil {
-		rp.close()
-	}
-}
-
-// close removes what was fetched.
-func (rp *reusePlans) close() {
-	if rp.scratch != "" {
-		os.RemoveAll(rp.scratch)
-	}
+	f.Wait()
 }

@@ -216,14 +216,11 @@ func (rp *reusePlans) reuseOne(ctx context.Context, p project.Project, prev prev
 // reuse opens the previous plan (verified as apply verifies it), judges whether it may be
 // reused (hash: p's input hash now), and reissues it into dir; why says why not.
 func (rp *reusePlans) reuse(ctx context.Context, p project.Project, prev previousPlan, hash, dir string, facts reuseRun) (report.Project, string, error) {
-	o, err := bundle.Open(ctx, prev.dir, rp.req.PlanKey, rp.scratch) // a sealed one opens into a new directory there
+	o, err := rp.art.Open(ctx, prev.dir, rp.req.PlanKey) // proven as bundle.Open proves one on disk
 	if err != nil {
 		return report.Project{}, "", err
 	}
-	if o.Dir != prev.dir {
-		defer os.RemoveAll(o.Dir)
-	}
-	basis, err := bundle.ReadPlanBasis(o.PlanPath)
+	basis, err := bundle.PlanBasisOf(o)
 	if err != nil {
 		return report.Project{}, "", err
 	}
