@@ -92,12 +92,8 @@ func reusePush(ctx context.Context, t Tools) (Sequence, Sequence, error) {
 		return []Command{{Args: []string{"rm", "-rf", out}, Dir: dir, Env: env},
 			{Args: append([]string{t.Tfgate, "plan", "--out", out, "--parallel", "2"}, args...), Dir: dir, Env: env}}
 	}
-	for i, args := range [][]string{nil, {"--fresh"}} {
-		gh.ResetCounts()
-		if err := runOnce(ctx, dir, env, append([]string{t.Tfgate, "plan", "--out", filepath.Join(t.Work, fmt.Sprint("reuse-count-", i)), "--parallel", "2"}, args...)...); err != nil {
-			return Sequence{}, Sequence{}, err
-		}
-		reuseCalls[i] = apiCalls(gh)
+	if err := countReuseCalls(ctx, t, gh, dir, env); err != nil {
+		return Sequence{}, Sequence{}, err
 	}
 	alone, err := aloneEnv(ctx, t, gh, dir, base)
 	if err != nil {
@@ -107,6 +103,19 @@ func reusePush(ctx context.Context, t Tools) (Sequence, Sequence, error) {
 	b := Sequence{Name: "one alone", Commands: []Command{{Args: []string{"rm", "-rf", filepath.Join(t.Work, "reuse-b")}, Dir: dir, Env: alone},
 		{Args: []string{t.Tfgate, "plan", "--out", filepath.Join(t.Work, "reuse-b"), "--parallel", "2"}, Dir: filepath.Join(t.Work, "reuse-alone"), Env: alone}}}
 	return a, b, nil
+}
+
+// countReuseCalls runs the second push's plan once with reuse and once afresh (--fresh),
+// counting each one's GitHub API calls into reuseCalls.
+func countReuseCalls(ctx context.Context, t Tools, gh *githubtest.Server, dir string, env []string) error {
+	for i, args := range [][]string{nil, {"--fresh"}} {
+		gh.ResetCounts()
+		if err := runOnce(ctx, dir, env, append([]string{t.Tfgate, "plan", "--out", filepath.Join(t.Work, fmt.Sprint("reuse-count-", i)), "--parallel", "2"}, args...)...); err != nil {
+			return err
+		}
+		reuseCalls[i] = apiCalls(gh)
+	}
+	return nil
 }
 
 // aloneEnv checks out, beside dir, pull request 43 of one commit on base that changes only

@@ -57,14 +57,13 @@ func (m Manifest) check() error {
 		return bad("input_hash %q is not a sha256 (64 lowercase hex digits)", clip(m.InputHash))
 	case m.ReusedFrom != "" && !commitHex.MatchString(m.ReusedFrom):
 		return bad("reused_from %q is not a full commit SHA", clip(m.ReusedFrom))
-	case m.PolicySum != "" && !sha256Hex.MatchString(m.PolicySum):
-		return bad("policy_sum %q is not a sha256 (64 lowercase hex digits)", clip(m.PolicySum))
-	case m.EnvSum != "" && !sha256Hex.MatchString(m.EnvSum):
-		return bad("env_sum %q is not a sha256 (64 lowercase hex digits)", clip(m.EnvSum))
-	case m.ChangesDigest != "" && !sha256Hex.MatchString(m.ChangesDigest):
-		return bad("changes_digest %q is not a sha256 (64 lowercase hex digits)", clip(m.ChangesDigest))
 	case m.Applicable && m.Dirty:
 		return bad("applicable and dirty: a plan of uncommitted changes is never applicable")
+	}
+	for name, sum := range map[string]string{"policy_sum": m.PolicySum, "env_sum": m.EnvSum, "changes_digest": m.ChangesDigest} {
+		if sum != "" && !sha256Hex.MatchString(sum) { // optional: older bundles lack them
+			return bad("%s %q is not a sha256 (64 lowercase hex digits)", name, clip(sum))
+		}
 	}
 	for name, v := range map[string]string{"project": m.Project, "dir": m.Dir, "workspace": m.Workspace} {
 		if strings.ContainsFunc(v, unicode.IsControl) {
@@ -88,15 +87,21 @@ func (m Manifest) check() error {
 		return fmt.Errorf("input_hash %s does not match the inputs listed (%s): the manifest was edited: %w",
 			abbrev(m.InputHash), abbrev(got), ErrTampered)
 	}
-	if v := m.Policy; v != nil {
-		switch {
-		case v.Warnings < 0:
-			return bad("policy.warnings %d is negative", v.Warnings)
-		case len(v.Denies) > 0 && !v.Denied:
-			return bad("policy lists denies but denied is false")
-		case v.Denied && !v.Evaluated && v.Error == "":
-			return bad("policy denied but neither evaluated nor failed")
-		}
+	return m.checkPolicy()
+}
+
+// checkPolicy: the recorded verdict is one a policy evaluation can give.
+func (m Manifest) checkPolicy() error {
+	v := m.Policy
+	switch {
+	case v == nil:
+		return nil
+	case v.Warnings < 0:
+		return fmt.Errorf("policy.warnings %d is negative: %w", v.Warnings, ErrMalformed)
+	case len(v.Denies) > 0 && !v.Denied:
+		return fmt.Errorf("policy lists denies but denied is false: %w", ErrMalformed)
+	case v.Denied && !v.Evaluated && v.Error == "":
+		return fmt.Errorf("policy denied but neither evaluated nor failed: %w", ErrMalformed)
 	}
 	return nil
 }

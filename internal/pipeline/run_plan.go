@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/git"
 	"github.com/tfgate/tfgate/internal/notify"
 	"github.com/tfgate/tfgate/internal/report"
@@ -140,20 +141,9 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		head = background(ctx, func(ctx context.Context) (headFacts, error) { return readHead(ctx, checkout) })
 		defer head.Stop()
 	}
-	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
-		All: req.All, Changed: req.Changed || (!req.All && len(req.Names) == 0), Base: req.Base})
-	if err != nil {
+	sel, err := planSelection(ctx, req, &run)
+	if err != nil || len(sel.Projects) == 0 {
 		return run, err
-	}
-	run.Base, run.MergeBase, run.Notes = sel.Base, git.ShortSHA(sel.MergeBase), sel.Notes
-	run.Scope = sel.Scope() // the comment's graph: why these projects
-	if len(sel.Projects) == 0 {
-		return run, nil
-	}
-	if req.GitHub != nil && req.GitHub.Event.Name == "merge_group" {
-		if err := waitQueueBase(ctx, req, req.Base, sel.Projects); err != nil {
-			return run, err
-		}
 	}
 	pols, err := selectionPolicies(ctx, req, sel)
 	if err != nil {
@@ -171,19 +161,45 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err != nil {
 		return run, err
 	}
-	unapplied := planUnapplied(ctx, req, sel.Projects) // plan_unapplied.go
-	if unapplied.note != "" {
-		run.Notes = append(run.Notes, unapplied.note)
-	}
-	planned, err := planProjects(ctx, rec, sel, stage.PlanOptions{ // plan_reuse_run.go: reusing the previous push's plans
+	planned, err := planSelected(ctx, req, sel, pols, bin, rec, prev, infracost)
+	run.Projects = planned.Projects
+	run.Notes = append(run.Notes, planned.Notes...)
+	return run, err
+}
+
+// planSelected plans sel's projects (reusing the previous push's plans where nothing they
+// depend on changed: plan_reuse_run.go), knowing the default branch's merges not yet
+// applied (plan_unapplied.go), whose note comes first.
+func planSelected(ctx context.Context, req PlanRequest, sel stage.Selection, pols stage.Policies, bin terraform.Binary,
+	rec bundleRecord, prev *future[*reusePlans], infracost *cost.Infracost) (report.Run, error) {
+	unapplied := planUnapplied(ctx, req, sel.Projects)
+	planned, err := planProjects(ctx, rec, sel, stage.PlanOptions{
 		Env: req.Env, Projects: sel.Projects, Binary: bin, PluginCacheDir: stage.PluginCacheDir(req.Config, req.Terraform),
 		OutDir: req.OutDir, PlanKey: req.PlanKey, Commit: rec.commit, PlannedCommit: rec.planned, Dirty: rec.dirty, PR: req.PR, Fork: req.Fork,
 		Policies: pols, ChangedFiles: sel.Files, SharedSums: rec.shared, Author: req.Author, Infracost: infracost,
 		Unapplied: unapplied.byProject, UnappliedUnknown: unapplied.unknown,
 	}, prev, reuseRun{bin: bin, pols: pols, unapplied: unapplied})
-	run.Projects = planned.Projects
-	run.Notes = append(run.Notes, planned.Notes...)
-	return run, err
+	if unapplied.note != "" {
+		planned.Notes = append([]string{unapplied.note}, planned.Notes...)
+	}
+	return planned, err
+}
+
+// planSelection selects the projects to plan, records on run what the selection found
+// (the base, the notes, the comment's graph of why), and in a merge queue waits for the
+// group's base to be applied (queue_wait.go).
+func planSelection(ctx context.Context, req PlanRequest, run *report.Run) (stage.Selection, error) {
+	sel, err := stage.Select(ctx, stage.SelectOptions{Root: req.Root, Config: req.Config, ConfigFile: req.ConfigFile, Names: req.Names,
+		All: req.All, Changed: req.Changed || (!req.All && len(req.Names) == 0), Base: req.Base})
+	if err != nil {
+		return sel, err
+	}
+	run.Base, run.MergeBase, run.Notes = sel.Base, git.ShortSHA(sel.MergeBase), sel.Notes
+	run.Scope = sel.Scope() // the comment's graph: why these projects
+	if len(sel.Projects) > 0 && req.GitHub != nil && req.GitHub.Event.Name == "merge_group" {
+		err = waitQueueBase(ctx, req, req.Base, sel.Projects)
+	}
+	return sel, err
 }
 
 // selectionPolicies are the policies sel's projects are judged by: the base's (the
