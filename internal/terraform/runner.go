@@ -356,27 +356,6 @@ func (r *runner) Plan(ctx context.Context, opts PlanOptions) (bool, error) {
 	return changes, err
 }
 
-// run executes one tfexec call and turns its error into a CommandError.
-func (r *runner) run(ctx context.Context, sub string, fn func() error) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.stderr.Reset()
-	if err := tracked(fn); err != nil {
-		return r.commandError(ctx, sub, err)
-	}
-	return nil
-}
-
-func (r *runner) commandError(ctx context.Context, sub string, err error) error {
-	return &CommandError{
-		Command: r.bin.Flavor + " " + sub,
-		Dir:     r.name,
-		Stderr:  r.stderr.String(),
-		Err:     err,
-		Ctx:     ctx.Err(),
-	}
-}
-
 // execEnv is the environment for commands tfgate runs without tfexec, with
 // the same overrides tfexec applies to its own.
 func (r *runner) execEnv() []string { return r.execEnvWith(nil) }

@@ -1,6 +1,10 @@
 package terraform
 
-import "sync/atomic"
+import (
+	"context"
+	"runtime"
+	"sync/atomic"
+)
 
 // running counts the terraform processes of this process that have not exited.
 var running atomic.Int64
@@ -19,4 +23,31 @@ func tracked(fn func() error) error {
 	running.Add(1)
 	defer running.Add(-1)
 	return fn()
+}
+
+// run executes one tfexec call and turns its error into a CommandError.
+func (r *runner) run(ctx context.Context, sub string, fn func() error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// tfexec starts terraform with Pdeathsig SIGKILL, which the kernel sends when the thread
+	// that started it ends, and every guarded start ends the thread it restricted
+	// (guard.Start). Held on one thread until terraform has exited, the call's thread is
+	// never another goroutine's to end under it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	r.stderr.Reset()
+	if err := tracked(fn); err != nil {
+		return r.commandError(ctx, sub, err)
+	}
+	return nil
+}
+
+func (r *runner) commandError(ctx context.Context, sub string, err error) error {
+	return &CommandError{
+		Command: r.bin.Flavor + " " + sub,
+		Dir:     r.name,
+		Stderr:  r.stderr.String(),
+		Err:     err,
+		Ctx:     ctx.Err(),
+	}
 }
