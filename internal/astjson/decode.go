@@ -49,8 +49,10 @@ type decoder struct {
 	depth int
 	// keep selects the top-level object members to decode; nil keeps all.
 	keep func(key string) bool
-	// visit, when set, sees each decoded top-level member and says whether to keep it.
-	visit func(key string, v ast.Value) bool
+	// visit, when set, sees each decoded top-level member and says whether to keep it;
+	// the members text accepts it sees as text instead (v nil), never kept.
+	visit func(key string, v ast.Value, raw []byte) bool
+	text  func(key string) bool
 	keys  map[string]*ast.Term
 	vals  map[string]*ast.Term
 	nums  map[string]*ast.Term
@@ -76,9 +78,14 @@ func (d *decoder) term(v ast.Value) *ast.Term {
 }
 
 func decode(data []byte, keep func(string) bool, visit func(string, ast.Value) bool) (ast.Value, error) {
+	return decodeText(data, keep, nil, valuesOnly(visit))
+}
+
+func decodeText(data []byte, keep, text func(string) bool, visit func(string, ast.Value, []byte) bool) (ast.Value, error) {
 	d := &decoder{
 		data:  data,
 		keep:  keep,
+		text:  text,
 		visit: visit,
 		keys:  make(map[string]*ast.Term, 512),
 		vals:  make(map[string]*ast.Term, 1024),
@@ -213,14 +220,22 @@ func (d *decoder) object() (*ast.Term, error) {
 		}
 		var k *ast.Term
 		skip := top && d.keep != nil && !d.keep(string(kb))
+		asText := top && d.visit != nil && d.text != nil && d.text(string(kb))
 		if !skip {
 			k = d.intern(d.keys, kb)
 		}
-		if skip {
+		switch {
+		case skip:
 			if err := d.skipValue(); err != nil {
 				return nil, err
 			}
-		} else {
+		case asText:
+			start := d.pos
+			if err := d.skipValue(); err != nil {
+				return nil, err
+			}
+			d.visit(string(k.Value.(ast.String)), nil, d.data[start:d.pos])
+		default:
 			if top && d.visit != nil {
 				// Each member gets blocks of its own: a block is scanned whole by the
 				// garbage collector, so one shared with a kept member would keep a
@@ -231,7 +246,7 @@ func (d *decoder) object() (*ast.Term, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value) {
+			if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value, nil) {
 				d.pairs = append(d.pairs, [2]*ast.Term{k, v})
 			}
 		}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
@@ -64,29 +65,7 @@ func open(data []byte, keep func(string) bool) (*Document, error) {
 		keep = func(string) bool { return true }
 	}
 	o := &opening{h: newHarvest()}
-	// Each member's walk (a fifth of the time) runs beside the decoding of the next ones:
-	// a decoded member is never changed again, and each walk fills a harvest of its own,
-	// merged once all are done. At most one walk runs at a time besides the decoder.
-	walks := make(chan *harvest, 1)
-	var walked []*harvest
-	var wg sync.WaitGroup
-	input, err := astjson.DecodeMembers(data, func(key string, v ast.Value) bool {
-		o.member(key, v)
-		h := newHarvest()
-		walked = append(walked, h)
-		walks <- h
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-walks }()
-			h.walkValue(v)
-		}()
-		return keep(key)
-	})
-	wg.Wait()
-	for _, h := range walked {
-		o.h.merge(h)
-	}
+	input, err := o.decode(data, keep)
 	if err != nil {
 		return nil, canonical(data, fmt.Errorf("decode plan JSON: %w", err))
 	}
@@ -120,6 +99,60 @@ func open(data []byte, keep func(string) bool) (*Document, error) {
 		return d, fmt.Errorf("decode plan: %w", ErrErrored)
 	}
 	return d, nil
+}
+
+// decode decodes data member by member into o, returning the kept members. Each member's
+// walk (a fifth of the time) runs beside the decoding of the next ones: a decoded member is
+// never changed again, and each walk fills a harvest of its own, merged once all are done.
+// At most one walk runs at a time besides the decoder. The large members no policy reads
+// are not decoded: they are harvested from their text (walkText).
+func (o *opening) decode(data []byte, keep func(string) bool) (ast.Value, error) {
+	type walked struct {
+		h   *harvest
+		err error
+	}
+	walks := make(chan struct{}, 1)
+	var all []*walked
+	var wg sync.WaitGroup
+	walk := func(f func(h *harvest) error) {
+		w := &walked{h: newHarvest()}
+		all = append(all, w)
+		walks <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-walks }()
+			w.err = f(w.h)
+		}()
+	}
+	text := func(key string) bool { _, ok := skimmed[key]; return ok && !keep(key) }
+	var projErr error
+	input, err := astjson.DecodeMembersText(data, text, func(key string, v ast.Value, raw []byte) bool {
+		if raw == nil {
+			o.member(key, v)
+			walk(func(h *harvest) error { h.walkValue(v); return nil })
+			return keep(key)
+		}
+		proj, err := projection(astjson.NewSkimmer(), raw, skimmed[key])
+		if err != nil {
+			projErr = cmp.Or(projErr, err)
+			return false
+		}
+		o.member(key, proj)
+		walk(func(h *harvest) error { return h.walkText(astjson.NewSkimmer(), raw) })
+		return false
+	})
+	wg.Wait()
+	if err := cmp.Or(err, projErr); err != nil {
+		return nil, err
+	}
+	for _, w := range all {
+		if err := w.err; err != nil {
+			return nil, err
+		}
+		o.h.merge(w.h)
+	}
+	return input, err
 }
 
 // canonical prefers the typed decoder's message for a document that failed: it gives line
