@@ -199,10 +199,11 @@ func (s *Skimmer) members1(obj []byte, fn func(key string, value []byte) bool) {
 	}
 }
 
-// Decode is the package's Decode of data, with the Skimmer's intern tables.
+// Decode is the package's Decode of data, with the Skimmer's intern tables and blocks of
+// terms (a block then lives as long as any value decoded from it: these are small parts,
+// read and dropped).
 func (s *Skimmer) Decode(data []byte) (ast.Value, error) {
 	s.reset(data)
-	s.d.slab = nil
 	t, err := s.d.value()
 	if err != nil {
 		return nil, err
