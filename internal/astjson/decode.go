@@ -236,18 +236,8 @@ func (d *decoder) object() (*ast.Term, error) {
 			}
 			d.visit(string(k.Value.(ast.String)), nil, d.data[start:d.pos])
 		default:
-			if top && d.visit != nil {
-				// Each member gets blocks of its own: a block is scanned whole by the
-				// garbage collector, so one shared with a kept member would keep a
-				// dropped member's terms, and everything under them, alive.
-				d.slab = nil
-			}
-			v, err := d.value()
-			if err != nil {
+			if err := d.memberValue(k, top); err != nil {
 				return nil, err
-			}
-			if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value, nil) {
-				d.pairs = append(d.pairs, [2]*ast.Term{k, v})
 			}
 		}
 		if last, err := d.memberEnd(); err != nil {
@@ -261,6 +251,25 @@ func (d *decoder) object() (*ast.Term, error) {
 	d.pairs = d.pairs[:base]
 	d.depth--
 	return d.term(obj), nil
+}
+
+// memberValue decodes the value of the member k onto d.pairs (unless visit drops it, at the
+// top level).
+func (d *decoder) memberValue(k *ast.Term, top bool) error {
+	if top && d.visit != nil {
+		// Each member gets blocks of its own: a block is scanned whole by the garbage
+		// collector, so one shared with a kept member would keep a dropped member's terms,
+		// and everything under them, alive.
+		d.slab = nil
+	}
+	v, err := d.value()
+	if err != nil {
+		return err
+	}
+	if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value, nil) {
+		d.pairs = append(d.pairs, [2]*ast.Term{k, v})
+	}
+	return nil
 }
 
 // memberKey reads an object member's key and the colon after it, leaving d at its value.

@@ -119,16 +119,23 @@ func decodeMembersText(data []byte, workers int, text func(string) bool, visit f
 	}
 	defer halt()
 
+	return gather(data, order, halt, text, visit)
+}
+
+// gather visits the members of order as their workers finish them, in order, and builds
+// the object of those kept; on a fault it halts the scanner and redoes the document for
+// its error.
+func gather(data []byte, order <-chan *member, halt func(), text func(string) bool, visit func(string, ast.Value, []byte) bool) (ast.Value, error) {
 	var pairs [][2]*ast.Term
 	for m := range order {
 		if m.scanErr != nil {
 			halt()
-			return nil, redo(data)
+			return nil, redo(data, text)
 		}
 		<-m.done
 		if m.err != nil {
 			halt()
-			return nil, redo(data)
+			return nil, redo(data, text)
 		}
 		key := string(m.key)
 		if m.text {
@@ -146,9 +153,10 @@ func decodeMembersText(data []byte, workers int, text func(string) bool, visit f
 
 // redo decodes a malformed document in one pass, for its error: the offset and message
 // are those of the first fault in the document, wherever the scanner or a worker met one.
-// Nothing is visited again.
-func redo(data []byte) error {
-	_, err := decode(data, nil, func(string, ast.Value) bool { return false })
+// Nothing is visited again; the members wanted as text are skipped as the one-pass
+// decoding skips them.
+func redo(data []byte, text func(string) bool) error {
+	_, err := decodeText(data, nil, text, func(string, ast.Value, []byte) bool { return false })
 	if err == nil {
 		// Unreachable: a document the one-pass decoder accepts is scanned and decoded
 		// without fault. Never return a value for it from here, though.
