@@ -43,7 +43,7 @@ type OpenOptions struct {
 // they read and the masker for what they say. It refuses what is not a plan with the
 // messages of Decode; an errored plan is returned with an error wrapping ErrErrored.
 func Open(data []byte, opts OpenOptions) (*Document, error) {
-	d, err := open(data, opts.Keep)
+	d, err := open(data, opts.Keep, false)
 	if d == nil {
 		return nil, err
 	}
@@ -56,7 +56,11 @@ func keepNothing(string) bool { return false }
 
 // open decodes data member by member: each top-level member is checked, harvested and
 // kept or dropped as soon as it is decoded.
-func open(data []byte, keep func(string) bool) (*Document, error) {
+//
+// typed says that the caller decodes data with Decode too and harvests the typed plan
+// (ReadDocument): the resource changes and drift no policy reads are then only skimmed,
+// as that decoding checks their shape and harvests both sides of each change.
+func open(data []byte, keep func(string) bool, typed bool) (*Document, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := sniff(data); err != nil {
 		return nil, err
@@ -64,7 +68,7 @@ func open(data []byte, keep func(string) bool) (*Document, error) {
 	if keep == nil {
 		keep = func(string) bool { return true }
 	}
-	o := &opening{h: newHarvest()}
+	o := &opening{h: newHarvest(), typed: typed}
 	input, err := o.decode(data, keep)
 	if err != nil {
 		return nil, canonical(data, fmt.Errorf("decode plan JSON: %w", err))
@@ -125,7 +129,10 @@ func (o *opening) decode(data []byte, keep func(string) bool) (ast.Value, error)
 			w.err = f(w.h)
 		}()
 	}
-	text := func(key string) bool { _, ok := skimmed[key]; return ok && !keep(key) }
+	text := func(key string) bool {
+		_, ok := skimmed[key]
+		return (ok || o.typed && typedSkimmed[key]) && !keep(key)
+	}
 	var projErr error
 	input, err := astjson.DecodeMembersText(data, text, func(key string, v ast.Value, raw []byte) bool {
 		if raw == nil {
@@ -185,6 +192,7 @@ type opening struct {
 	errored  bool
 	badShape bool // a member's shape is not terraform's: ask the typed decoder
 	odd      bool // the top level holds markers: harvest it whole
+	typed    bool // the caller harvests Decode's plan too (see open)
 
 	sensitiveVars    []string   // root variables declared sensitive (configuration)
 	variables        ast.Object // the variables block, for the values of those

@@ -25,6 +25,11 @@ var skimmed = map[string][]string{
 	"configuration":  {"root_module", "variables"},
 }
 
+// typedSkimmed names the members also harvested from their text when the caller decodes
+// the typed plan (open's typed): no part of them is read besides the harvest, only whether
+// they are there (a plan's kind). Their projection is an empty container of their kind.
+var typedSkimmed = map[string]bool{"resource_changes": true, "resource_drift": true}
+
 // errDuplicateKey stops a skim: where an object repeats a key, only the last of its
 // members counts (as for the decoded members), so the member is decoded instead.
 var errDuplicateKey = errors.New("duplicate object key")
@@ -166,6 +171,9 @@ func hasDuplicateMember(ms []astjson.Member) bool {
 // the next key of the path; what is not an object is decoded whole, so that shapeOK and
 // the kind of the document see what they would see in the decoded member.
 func projection(s *astjson.Skimmer, text []byte, keys []string) (ast.Value, error) {
+	if keys == nil && len(text) > 0 && text[0] == '[' {
+		return ast.NewArray(), nil // typedSkimmed: there, and an array
+	}
 	if len(keys) == 0 || len(text) == 0 || text[0] != '{' {
 		return s.Decode(text)
 	}

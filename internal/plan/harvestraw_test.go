@@ -32,7 +32,10 @@ var skimDocs = map[string]string{
 	  "module_calls":{"m":{"expressions":{"pw":{"constant_value":"cfg-module-secret"}},
 	    "module":{"variables":{"pw":{"sensitive":true}},
 	      "module_calls":{"n":{"expressions":{"s":[{"constant_value":"cfg-nested-secret"}]},"module":{"variables":{"s":{"sensitive":true}}}}}}}}}}}`,
-	"null members": `{"format_version":"1.2","resource_changes":[],"planned_values":null,"prior_state":null,"configuration":null}`,
+	"null members": `{"format_version":"1.2","resource_changes":null,"planned_values":null,"prior_state":null,"configuration":{}}`,
+	"changes without markers": `{"format_version":"0.1","resource_changes":[{"address":"a.b","change":{"actions":["update"],
+	  "before":{"m":{"k1":"v"}},"after":{"m":{"k2":"w"}},"nested":{"x":"nested-secret"},"nested_sensitive":{"x":true}}}],
+	  "resource_drift":[{"address":"a.c","change":{"actions":["update"],"before":{"p":"q"},"after":{"p":"r"},"after_sensitive":{"p":true}}}]}`,
 }
 
 // A plan's members no policy reads are harvested from their text: exactly what decoding
@@ -44,21 +47,37 @@ func TestSkimmedHarvestMatchesDecoded(t *testing.T) {
 	}
 	for name, data := range docs {
 		t.Run(name, func(t *testing.T) {
-			want, err := open(data, nil) // every member decoded
+			want, err := open(data, nil, false) // every member decoded
 			if want == nil {
 				t.Fatal(err)
 			}
 			for _, keep := range []func(string) bool{keepNothing, func(k string) bool { return k == "resource_changes" }} {
-				got, err := open(data, keep)
+				got, err := open(data, keep, false)
 				if got == nil {
 					t.Fatal(err)
 				}
-				if !maps.Equal(got.h.values, want.h.values) || !maps.Equal(got.h.keys, want.h.keys) || !maps.Equal(got.h.attrs, want.h.attrs) {
-					t.Errorf("skimmed harvest differs:\n values %v\n  want %v\n keys %v\n  want %v\n attrs %v\n  want %v",
-						short(got.h.values), short(want.h.values), short(got.h.keys), short(want.h.keys), got.h.attrs, want.h.attrs)
+				sameHarvest(t, "Open", got.h, want.h)
+			}
+			// ReadDocument skims the resource changes too: the typed plan's harvest
+			// (Summarise's) covers them.
+			p, _ := Decode(data)
+			want.h.plan(newView(p))
+			for _, keep := range []func(string) bool{keepNothing, func(k string) bool { return k == "configuration" }} {
+				_, got, err := ReadDocument(data, Options{}, keep)
+				if got == nil {
+					t.Fatal(err)
 				}
+				sameHarvest(t, "ReadDocument", got.h, want.h)
 			}
 		})
+	}
+}
+
+func sameHarvest(t *testing.T, what string, got, want *harvest) {
+	t.Helper()
+	if !maps.Equal(got.values, want.values) || !maps.Equal(got.keys, want.keys) || !maps.Equal(got.attrs, want.attrs) {
+		t.Errorf("%s: skimmed harvest differs:\n values %v\n  want %v\n keys %v\n  want %v\n attrs %v\n  want %v",
+			what, short(got.values), short(want.values), short(got.keys), short(want.keys), got.attrs, want.attrs)
 	}
 }
 

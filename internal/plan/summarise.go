@@ -40,7 +40,7 @@ func ReadDocument(data []byte, opts Options, keep func(key string) bool) (*Chang
 	opened := make(chan struct{})
 	go func() {
 		defer close(opened)
-		doc, docErr = open(data, keep)
+		doc, docErr = open(data, keep, true)
 	}()
 	p, err := Decode(data)
 	<-opened
