@@ -97,3 +97,20 @@ func TestSkimmer(t *testing.T) {
 		}
 	}
 }
+
+// Skipping a string ends where reading it ends, with the same error at the same offset.
+func TestSkipStrAsStr(t *testing.T) {
+	for _, s := range []string{`"abc"`, `"a\"b\\c\/\b\f\n\r\t"`, `"\u00e9\ud83d\ude00"`, `"\ud83dx"`, `"\ud83d\u12"`,
+		`"\u12"`, `"\x"`, `"abc`, `"ab\`, "\"a\x01b\"", "\"\xff\xfe\"", `""`, `"\ud83d\uZZZZ"`, `"a\u0000"`} {
+		for _, tail := range []string{"", `,"x"`} {
+			data := []byte(s + tail)
+			r := &decoder{data: data}
+			_, rerr := r.str()
+			k := &decoder{data: data}
+			kerr := k.skipStr()
+			if fmt.Sprint(rerr) != fmt.Sprint(kerr) || (rerr == nil && r.pos != k.pos) {
+				t.Errorf("%q: str ends at %d (%v), skipStr at %d (%v)", data, r.pos, rerr, k.pos, kerr)
+			}
+		}
+	}
+}
