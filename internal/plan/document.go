@@ -17,7 +17,8 @@ import (
 // policies read it as their input, and the redaction harvests every secret of the document
 // from the same decoding (a 30 MB plan is parsed into a tree once, not once for the review
 // and once more for the policies). Only the top-level members the policies read are kept;
-// the others are harvested as they are decoded and dropped.
+// the others are harvested and dropped, and the large ones (prior_state, planned_values,
+// configuration) are harvested from their text without being built (harvestraw.go).
 type Document struct {
 	input  ast.Value
 	masker *secret.Masker
