@@ -49,8 +49,10 @@ type decoder struct {
 	depth int
 	// keep selects the top-level object members to decode; nil keeps all.
 	keep func(key string) bool
-	// visit, when set, sees each decoded top-level member and says whether to keep it.
-	visit func(key string, v ast.Value) bool
+	// visit, when set, sees each decoded top-level member and says whether to keep it;
+	// the members text accepts it sees as text instead (v nil), never kept.
+	visit func(key string, v ast.Value, raw []byte) bool
+	text  func(key string) bool
 	keys  map[string]*ast.Term
 	vals  map[string]*ast.Term
 	nums  map[string]*ast.Term
@@ -76,9 +78,14 @@ func (d *decoder) term(v ast.Value) *ast.Term {
 }
 
 func decode(data []byte, keep func(string) bool, visit func(string, ast.Value) bool) (ast.Value, error) {
+	return decodeText(data, keep, nil, valuesOnly(visit))
+}
+
+func decodeText(data []byte, keep, text func(string) bool, visit func(string, ast.Value, []byte) bool) (ast.Value, error) {
 	d := &decoder{
 		data:  data,
 		keep:  keep,
+		text:  text,
 		visit: visit,
 		keys:  make(map[string]*ast.Term, 512),
 		vals:  make(map[string]*ast.Term, 1024),
@@ -213,26 +220,24 @@ func (d *decoder) object() (*ast.Term, error) {
 		}
 		var k *ast.Term
 		skip := top && d.keep != nil && !d.keep(string(kb))
+		asText := top && d.visit != nil && d.text != nil && d.text(string(kb))
 		if !skip {
 			k = d.intern(d.keys, kb)
 		}
-		if skip {
+		switch {
+		case skip:
 			if err := d.skipValue(); err != nil {
 				return nil, err
 			}
-		} else {
-			if top && d.visit != nil {
-				// Each member gets blocks of its own: a block is scanned whole by the
-				// garbage collector, so one shared with a kept member would keep a
-				// dropped member's terms, and everything under them, alive.
-				d.slab = nil
-			}
-			v, err := d.value()
-			if err != nil {
+		case asText:
+			start := d.pos
+			if err := d.skipValue(); err != nil {
 				return nil, err
 			}
-			if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value) {
-				d.pairs = append(d.pairs, [2]*ast.Term{k, v})
+			d.visit(string(k.Value.(ast.String)), nil, d.data[start:d.pos])
+		default:
+			if err := d.memberValue(k, top); err != nil {
+				return nil, err
 			}
 		}
 		if last, err := d.memberEnd(); err != nil {
@@ -246,6 +251,25 @@ func (d *decoder) object() (*ast.Term, error) {
 	d.pairs = d.pairs[:base]
 	d.depth--
 	return d.term(obj), nil
+}
+
+// memberValue decodes the value of the member k onto d.pairs (unless visit drops it, at the
+// top level).
+func (d *decoder) memberValue(k *ast.Term, top bool) error {
+	if top && d.visit != nil {
+		// Each member gets blocks of its own: a block is scanned whole by the garbage
+		// collector, so one shared with a kept member would keep a dropped member's terms,
+		// and everything under them, alive.
+		d.slab = nil
+	}
+	v, err := d.value()
+	if err != nil {
+		return err
+	}
+	if !top || d.visit == nil || d.visit(string(k.Value.(ast.String)), v.Value, nil) {
+		d.pairs = append(d.pairs, [2]*ast.Term{k, v})
+	}
+	return nil
 }
 
 // memberKey reads an object member's key and the colon after it, leaving d at its value.

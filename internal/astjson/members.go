@@ -22,13 +22,23 @@ func DecodeMembers(data []byte, visit func(key string, v ast.Value) bool) (ast.V
 	return decodeMembers(data, min(runtime.GOMAXPROCS(0), maxMemberWorkers), visit)
 }
 
+// DecodeMembersText is DecodeMembers for a caller that wants some members as JSON text
+// rather than as values: for a member whose key text accepts, visit gets a nil value and
+// the member's text, a slice of data (scanned for balance only: the caller parses it), and
+// the member is never kept. The other members are visited as by DecodeMembers, raw nil.
+// Only the members decoded cost a tree: a large member wanted as text costs a scan.
+func DecodeMembersText(data []byte, text func(key string) bool, visit func(key string, v ast.Value, raw []byte) bool) (ast.Value, error) {
+	return decodeMembersText(data, min(runtime.GOMAXPROCS(0), maxMemberWorkers), text, visit)
+}
+
 // maxMemberWorkers bounds the goroutines decoding members: a plan has four large ones.
 const maxMemberWorkers = 4
 
 // member is one top-level member on its way from the scanner through a worker to visit.
 type member struct {
 	key        []byte
-	start, end int // the value's span in data
+	start, end int  // the value's span in data
+	text       bool // wanted as text: not decoded
 	v          *ast.Term
 	err        error // the worker's decoding failed, or did not end at end
 	scanErr    error // the scanner stopped here: no member, the document is malformed
@@ -36,6 +46,18 @@ type member struct {
 }
 
 func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool) (ast.Value, error) {
+	return decodeMembersText(data, workers, nil, valuesOnly(visit))
+}
+
+// valuesOnly adapts a visit of values to the visit of DecodeMembersText.
+func valuesOnly(visit func(string, ast.Value) bool) func(string, ast.Value, []byte) bool {
+	if visit == nil {
+		return nil
+	}
+	return func(k string, v ast.Value, _ []byte) bool { return visit(k, v) }
+}
+
+func decodeMembersText(data []byte, workers int, text func(string) bool, visit func(string, ast.Value, []byte) bool) (ast.Value, error) {
 	start := 0
 	if bytes.HasPrefix(data, utf8BOM) {
 		start = len(utf8BOM)
@@ -43,7 +65,7 @@ func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool)
 	d := &decoder{data: data, pos: start, nums: map[string]*ast.Term{}, vals: map[string]*ast.Term{}}
 	d.skipSpace()
 	if workers < 2 || d.pos >= len(data) || data[d.pos] != '{' {
-		return decode(data, nil, visit)
+		return decodeText(data, nil, text, visit)
 	}
 
 	// The scanner finds each member's span (skipping, not building, its value) and hands
@@ -57,7 +79,9 @@ func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool)
 		go func() {
 			w := &decoder{data: data}
 			for m := range jobs {
-				m.v, m.err = w.member(m.start, m.end)
+				if !m.text {
+					m.v, m.err = w.member(m.start, m.end)
+				}
 				close(m.done)
 			}
 		}()
@@ -66,6 +90,7 @@ func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool)
 		defer close(order)
 		defer close(jobs)
 		d.scanMembers(func(m *member) bool {
+			m.text = m.scanErr == nil && text != nil && text(string(m.key))
 			select {
 			case order <- m:
 			case <-stop:
@@ -94,19 +119,32 @@ func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool)
 	}
 	defer halt()
 
+	return gather(data, order, halt, text, visit)
+}
+
+// gather visits the members of order as their workers finish them, in order, and builds
+// the object of those kept; on a fault it halts the scanner and redoes the document for
+// its error.
+func gather(data []byte, order <-chan *member, halt func(), text func(string) bool, visit func(string, ast.Value, []byte) bool) (ast.Value, error) {
 	var pairs [][2]*ast.Term
 	for m := range order {
 		if m.scanErr != nil {
 			halt()
-			return nil, redo(data)
+			return nil, redo(data, text)
 		}
 		<-m.done
 		if m.err != nil {
 			halt()
-			return nil, redo(data)
+			return nil, redo(data, text)
 		}
 		key := string(m.key)
-		if visit == nil || visit(key, m.v.Value) {
+		if m.text {
+			if visit != nil {
+				visit(key, nil, data[m.start:m.end])
+			}
+			continue
+		}
+		if visit == nil || visit(key, m.v.Value, nil) {
 			pairs = append(pairs, [2]*ast.Term{ast.StringTerm(key), m.v})
 		}
 	}
@@ -115,9 +153,10 @@ func decodeMembers(data []byte, workers int, visit func(string, ast.Value) bool)
 
 // redo decodes a malformed document in one pass, for its error: the offset and message
 // are those of the first fault in the document, wherever the scanner or a worker met one.
-// Nothing is visited again.
-func redo(data []byte) error {
-	_, err := decode(data, nil, func(string, ast.Value) bool { return false })
+// Nothing is visited again; the members wanted as text are skipped as the one-pass
+// decoding skips them.
+func redo(data []byte, text func(string) bool) error {
+	_, err := decodeText(data, nil, text, func(string, ast.Value, []byte) bool { return false })
 	if err == nil {
 		// Unreachable: a document the one-pass decoder accepts is scanned and decoded
 		// without fault. Never return a value for it from here, though.

@@ -191,8 +191,7 @@ func (d *decoder) skipValue() error {
 	}
 	switch c := d.data[d.pos]; c {
 	case '"':
-		_, err := d.str()
-		return err
+		return d.skipStr()
 	case '{', '[':
 		return d.skipContainer()
 	default:
@@ -224,7 +223,7 @@ func (d *decoder) skipContainer() error {
 				return nil
 			}
 		case '"':
-			if _, err := d.str(); err != nil {
+			if err := d.skipStr(); err != nil {
 				return err
 			}
 		default:
@@ -232,4 +231,43 @@ func (d *decoder) skipContainer() error {
 		}
 	}
 	return d.errorf("unterminated value")
+}
+
+// skipStr steps over a string as str reads it, with str's errors at str's offsets, without
+// decoding it: a skipped string is never used, so its bytes need not be valid UTF-8 (str
+// would replace what is not), nor its escapes be decoded.
+func (d *decoder) skipStr() error {
+	i := d.pos + 1
+	for i < len(d.data) {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return nil
+		case c < 0x20:
+			d.pos = i
+			return d.errorf("control character in string")
+		case c != '\\':
+			i++
+			continue
+		}
+		if i+1 >= len(d.data) {
+			break
+		}
+		e := d.data[i+1]
+		i += 2
+		switch e {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			if _, _, ok := d.unicodeEscape(i); !ok {
+				d.pos = i
+				return d.errorf("invalid \\u escape")
+			}
+			i += 4 // a surrogate pair's second half is an escape of its own
+		default:
+			d.pos = i - 2
+			return d.errorf("invalid escape \\%c", e)
+		}
+	}
+	d.pos = i
+	return d.errorf("unterminated string")
 }

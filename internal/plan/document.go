@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
@@ -16,7 +17,8 @@ import (
 // policies read it as their input, and the redaction harvests every secret of the document
 // from the same decoding (a 30 MB plan is parsed into a tree once, not once for the review
 // and once more for the policies). Only the top-level members the policies read are kept;
-// the others are harvested as they are decoded and dropped.
+// the others are harvested and dropped, and the large ones (prior_state, planned_values,
+// configuration) are harvested from their text without being built (harvestraw.go).
 type Document struct {
 	input  ast.Value
 	masker *secret.Masker
@@ -42,7 +44,7 @@ type OpenOptions struct {
 // they read and the masker for what they say. It refuses what is not a plan with the
 // messages of Decode; an errored plan is returned with an error wrapping ErrErrored.
 func Open(data []byte, opts OpenOptions) (*Document, error) {
-	d, err := open(data, opts.Keep)
+	d, err := open(data, opts.Keep, false)
 	if d == nil {
 		return nil, err
 	}
@@ -55,7 +57,11 @@ func keepNothing(string) bool { return false }
 
 // open decodes data member by member: each top-level member is checked, harvested and
 // kept or dropped as soon as it is decoded.
-func open(data []byte, keep func(string) bool) (*Document, error) {
+//
+// typed says that the caller decodes data with Decode too and harvests the typed plan
+// (ReadDocument): the resource changes and drift no policy reads are then only skimmed,
+// as that decoding checks their shape and harvests both sides of each change.
+func open(data []byte, keep func(string) bool, typed bool) (*Document, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := sniff(data); err != nil {
 		return nil, err
@@ -63,30 +69,8 @@ func open(data []byte, keep func(string) bool) (*Document, error) {
 	if keep == nil {
 		keep = func(string) bool { return true }
 	}
-	o := &opening{h: newHarvest()}
-	// Each member's walk (a fifth of the time) runs beside the decoding of the next ones:
-	// a decoded member is never changed again, and each walk fills a harvest of its own,
-	// merged once all are done. At most one walk runs at a time besides the decoder.
-	walks := make(chan *harvest, 1)
-	var walked []*harvest
-	var wg sync.WaitGroup
-	input, err := astjson.DecodeMembers(data, func(key string, v ast.Value) bool {
-		o.member(key, v)
-		h := newHarvest()
-		walked = append(walked, h)
-		walks <- h
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-walks }()
-			h.walkValue(v)
-		}()
-		return keep(key)
-	})
-	wg.Wait()
-	for _, h := range walked {
-		o.h.merge(h)
-	}
+	o := &opening{h: newHarvest(), typed: typed}
+	input, err := o.decode(data, keep)
 	if err != nil {
 		return nil, canonical(data, fmt.Errorf("decode plan JSON: %w", err))
 	}
@@ -122,6 +106,63 @@ func open(data []byte, keep func(string) bool) (*Document, error) {
 	return d, nil
 }
 
+// decode decodes data member by member into o, returning the kept members. Each member's
+// walk (a fifth of the time) runs beside the decoding of the next ones: a decoded member is
+// never changed again, and each walk fills a harvest of its own, merged once all are done.
+// At most one walk runs at a time besides the decoder. The large members no policy reads
+// are not decoded: they are harvested from their text (walkText).
+func (o *opening) decode(data []byte, keep func(string) bool) (ast.Value, error) {
+	type walked struct {
+		h   *harvest
+		err error
+	}
+	walks := make(chan struct{}, 1)
+	var all []*walked
+	var wg sync.WaitGroup
+	walk := func(f func(h *harvest) error) {
+		w := &walked{h: newHarvest()}
+		all = append(all, w)
+		walks <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-walks }()
+			w.err = f(w.h)
+		}()
+	}
+	text := func(key string) bool {
+		_, ok := skimmed[key]
+		return (ok || o.typed && typedSkimmed[key]) && !keep(key)
+	}
+	var projErr error
+	input, err := astjson.DecodeMembersText(data, text, func(key string, v ast.Value, raw []byte) bool {
+		if raw == nil {
+			o.member(key, v)
+			walk(func(h *harvest) error { h.walkValue(v); return nil })
+			return keep(key)
+		}
+		proj, err := projection(astjson.NewSkimmer(), raw, skimmed[key])
+		if err != nil {
+			projErr = cmp.Or(projErr, err)
+			return false
+		}
+		o.member(key, proj)
+		walk(func(h *harvest) error { return h.walkText(astjson.NewSkimmer(), raw) })
+		return false
+	})
+	wg.Wait()
+	if err := cmp.Or(err, projErr); err != nil {
+		return nil, err
+	}
+	for _, w := range all {
+		if err := w.err; err != nil {
+			return nil, err
+		}
+		o.h.merge(w.h)
+	}
+	return input, err
+}
+
 // canonical prefers the typed decoder's message for a document that failed: it gives line
 // and column and knows the usual mistakes.
 func canonical(data []byte, err error) error {
@@ -152,6 +193,7 @@ type opening struct {
 	errored  bool
 	badShape bool // a member's shape is not terraform's: ask the typed decoder
 	odd      bool // the top level holds markers: harvest it whole
+	typed    bool // the caller harvests Decode's plan too (see open)
 
 	sensitiveVars    []string   // root variables declared sensitive (configuration)
 	variables        ast.Object // the variables block, for the values of those

@@ -30,7 +30,9 @@ func Read(data []byte, opts Options) (*Changes, error) {
 // ReadDocument is Read that also opens the document for policies (Open, keeping the
 // members keep accepts): the document-wide harvest and the policies' input come from one
 // decoding of the document into OPA values, done beside the typed decoding the review
-// needs (on a second core, it costs no wall time). The document's masker is the changes'.
+// needs (on a second core, it costs no wall time). Members no policy reads are skimmed
+// for their secrets, not built, resource changes included (the typed decoding checks and
+// harvests those). The document's masker is the changes'.
 // The caller should drop the document once the policies are evaluated: it can be large.
 func ReadDocument(data []byte, opts Options, keep func(key string) bool) (*Changes, *Document, error) {
 	var (
@@ -40,7 +42,7 @@ func ReadDocument(data []byte, opts Options, keep func(key string) bool) (*Chang
 	opened := make(chan struct{})
 	go func() {
 		defer close(opened)
-		doc, docErr = open(data, keep)
+		doc, docErr = open(data, keep, true)
 	}()
 	p, err := Decode(data)
 	<-opened
