@@ -76,15 +76,7 @@ func decodeMembersText(data []byte, workers int, text func(string) bool, visit f
 	jobs := make(chan *member)
 	stop := make(chan struct{}) // closed when visit stops early: the scanner gives up
 	for range workers {
-		go func() {
-			w := &decoder{data: data}
-			for m := range jobs {
-				if !m.text {
-					m.v, m.err = w.member(m.start, m.end)
-				}
-				close(m.done)
-			}
-		}()
+		go decodeJobs(data, jobs)
 	}
 	go func() {
 		defer close(order)
@@ -120,6 +112,18 @@ func decodeMembersText(data []byte, workers int, text func(string) bool, visit f
 	defer halt()
 
 	return gather(data, order, halt, text, visit)
+}
+
+// decodeJobs is a worker of decodeMembersText: it decodes each member handed to it (those
+// kept as text are only marked done).
+func decodeJobs(data []byte, jobs <-chan *member) {
+	w := &decoder{data: data}
+	for m := range jobs {
+		if !m.text {
+			m.v, m.err = w.member(m.start, m.end)
+		}
+		close(m.done)
+	}
 }
 
 // gather visits the members of order as their workers finish them, in order, and builds
