@@ -50,12 +50,7 @@ func init() {
 // sources' programs) cannot read the checkout from any of its threads, nor through what
 // they start; tfgate still can afterwards.
 func TestGuardedRunnerChildGoProgram(t *testing.T) {
-	if err := GuardAvailable(); err != nil {
-		if os.Getenv("TFGATE_REQUIRE_READ_GUARD") != "" {
-			t.Fatalf("TFGATE_REQUIRE_READ_GUARD is set, and the read guard is not available: %v", err)
-		}
-		t.Skipf("read guard not available: %v", err)
-	}
+	requireGuard(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

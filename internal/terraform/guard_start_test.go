@@ -12,12 +12,7 @@ import (
 // terraform directly (not tfgate's binary re-executed), still guarded, and without the
 // re-exec's variable.
 func TestGuardedRunnerStartsInProcess(t *testing.T) {
-	if err := GuardAvailable(); err != nil {
-		if os.Getenv("TFGATE_REQUIRE_READ_GUARD") != "" {
-			t.Fatalf("TFGATE_REQUIRE_READ_GUARD is set, and the read guard is not available: %v", err)
-		}
-		t.Skipf("read guard not available: %v", err)
-	}
+	requireGuard(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -114,3 +114,15 @@ func goldenCompare(t *testing.T, name, got string) {
 	t.Helper()
 	golden.Check(t, golden.Path(name), []byte(got))
 }
+
+// requireGuard skips a test of the read guard where it is not available, but fails it
+// where make test requires the guard (TFGATE_REQUIRE_READ_GUARD, on Linux).
+func requireGuard(t testing.TB) {
+	t.Helper()
+	if err := GuardAvailable(); err != nil {
+		if os.Getenv("TFGATE_REQUIRE_READ_GUARD") != "" {
+			t.Fatalf("TFGATE_REQUIRE_READ_GUARD is set, and the read guard is not available: %v", err)
+		}
+		t.Skipf("read guard not available: %v", err)
+	}
+}

@@ -15,12 +15,7 @@ import (
 // projects start terraform guarded must not be killed by one of those threads ending (seen
 // in make test: `terraform workspace delete … signal: killed` in apply_applied_first).
 func TestTfexecChildSurvivesGuardedStarts(t *testing.T) {
-	if err := GuardAvailable(); err != nil {
-		if os.Getenv("TFGATE_REQUIRE_READ_GUARD") != "" {
-			t.Fatalf("TFGATE_REQUIRE_READ_GUARD is set, and the read guard is not available: %v", err)
-		}
-		t.Skipf("read guard not available: %v", err)
-	}
+	requireGuard(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
