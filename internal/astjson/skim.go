@@ -213,3 +213,43 @@ func (s *Skimmer) Decode(data []byte) (ast.Value, error) {
 	}
 	return t.Value, nil
 }
+
+// Elements calls fn with the JSON text of each element of the array arr, in order, and
+// stops at fn's first error. Text that is not an array gives a *SyntaxError; so does a
+// malformed element, its offset counted from the start of arr.
+func (s *Skimmer) Elements(arr []byte, fn func(elem []byte) error) error {
+	s.reset(arr)
+	d := &s.d
+	if d.pos >= len(d.data) || d.data[d.pos] != '[' {
+		return d.errorf("expected an array")
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return d.trailing()
+	}
+	for {
+		d.skipSpace()
+		start := d.pos
+		if err := d.skipValue(); err != nil {
+			return err
+		}
+		if err := fn(d.data[start:d.pos]); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.errorf("unterminated array")
+		}
+		c := d.data[d.pos]
+		d.pos++
+		if c == ']' {
+			return d.trailing()
+		}
+		if c != ',' {
+			d.pos--
+			return d.errorf("expected ',' or ']' in array")
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/config"
 	"github.com/tfgate/tfgate/internal/gate"
@@ -167,10 +168,11 @@ func (a *review) inspect(ctx context.Context, r *stage.ProjectRun, t *target, en
 	if err != nil {
 		return err
 	}
-	keep := func(key string) bool {
-		return slices.ContainsFunc(engines, func(e ruleEngine) bool { return e.pols.Engine.Reads(key) })
+	reads := astjson.NoPaths()
+	for _, e := range engines {
+		reads = astjson.Union(reads, e.pols.Engine.InputPaths())
 	}
-	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.Masker}, keep)
+	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.Masker}, reads)
 	if err != nil {
 		return fmt.Errorf("read plan of %s: %w", t.p.Name, err)
 	}

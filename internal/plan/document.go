@@ -35,16 +35,17 @@ func (d *Document) Masker() *secret.Masker { return d.masker }
 // OpenOptions configure Open.
 type OpenOptions struct {
 	Masker *secret.Masker // secrets to mask besides the plan's own
-	// Keep selects the top-level members kept in Input (policy.Engine.Reads); nil keeps
-	// all. Every member is harvested for secrets, kept or not.
-	Keep func(key string) bool
+	// Reads is the part of the plan kept in Input (policy.Engine.InputPaths): its members,
+	// down to the attributes the policies read; nil keeps all. Every member is harvested
+	// for secrets whole, kept or not.
+	Reads *astjson.Paths
 }
 
 // Open decodes a plan JSON document for its policies: one decoding gives both the input
 // they read and the masker for what they say. It refuses what is not a plan with the
 // messages of Decode; an errored plan is returned with an error wrapping ErrErrored.
 func Open(data []byte, opts OpenOptions) (*Document, error) {
-	d, err := open(data, opts.Keep, false)
+	d, err := open(data, opts.Reads, false)
 	if d == nil {
 		return nil, err
 	}
@@ -52,8 +53,8 @@ func Open(data []byte, opts OpenOptions) (*Document, error) {
 	return d, err
 }
 
-// keepNothing is the Keep of a plan no policy judges.
-func keepNothing(string) bool { return false }
+// readsNothing is the Reads of a plan no policy judges.
+func readsNothing() *astjson.Paths { return astjson.NoPaths() }
 
 // open decodes data member by member: each top-level member is checked, harvested and
 // kept or dropped as soon as it is decoded.
@@ -61,16 +62,13 @@ func keepNothing(string) bool { return false }
 // typed says that the caller decodes data with Decode too and harvests the typed plan
 // (ReadDocument): the resource changes and drift no policy reads are then only skimmed,
 // as that decoding checks their shape and harvests both sides of each change.
-func open(data []byte, keep func(string) bool, typed bool) (*Document, error) {
+func open(data []byte, reads *astjson.Paths, typed bool) (*Document, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := sniff(data); err != nil {
 		return nil, err
 	}
-	if keep == nil {
-		keep = func(string) bool { return true }
-	}
 	o := &opening{h: newHarvest(), typed: typed}
-	input, err := o.decode(data, keep)
+	input, err := o.decode(data, reads)
 	if err != nil {
 		return nil, canonical(data, fmt.Errorf("decode plan JSON: %w", err))
 	}
@@ -85,7 +83,7 @@ func open(data []byte, keep func(string) bool, typed bool) (*Document, error) {
 		obj, _ := whole.(ast.Object)
 		obj.Foreach(func(k, v *ast.Term) { o.member(string(k.Value.(ast.String)), v.Value) })
 		o.h.walkValue(whole)
-		input = filterObject(obj, keep)
+		input = astjson.Prune(obj, reads)
 	}
 	if o.badShape {
 		// Something is not where or what terraform writes it: the typed decoder says what,
@@ -111,7 +109,7 @@ func open(data []byte, keep func(string) bool, typed bool) (*Document, error) {
 // never changed again, and each walk fills a harvest of its own, merged once all are done.
 // At most one walk runs at a time besides the decoder. The large members no policy reads
 // are not decoded: they are harvested from their text (walkText).
-func (o *opening) decode(data []byte, keep func(string) bool) (ast.Value, error) {
+func (o *opening) decode(data []byte, reads *astjson.Paths) (ast.Value, error) {
 	type walked struct {
 		h   *harvest
 		err error
@@ -130,16 +128,25 @@ func (o *opening) decode(data []byte, keep func(string) bool) (ast.Value, error)
 			w.err = f(w.h)
 		}()
 	}
+	keep := reads.Has
 	text := func(key string) bool {
 		_, ok := skimmed[key]
-		return (ok || o.typed && typedSkimmed[key]) && !keep(key)
+		return (ok || o.typed && typedSkimmed[key]) && !keep(key) || partial(reads, key)
 	}
 	var projErr error
+	pruned := map[string]ast.Value{}
 	input, err := astjson.DecodeMembersText(data, text, func(key string, v ast.Value, raw []byte) bool {
 		if raw == nil {
 			o.member(key, v)
 			walk(func(h *harvest) error { h.walkValue(v); return nil })
 			return keep(key)
+		}
+		if partial(reads, key) {
+			need, _ := reads.Child(key)
+			pv, err := o.prunedMember(key, raw, need, walk)
+			projErr = cmp.Or(projErr, err)
+			pruned[key] = pv
+			return false
 		}
 		proj, err := projection(astjson.NewSkimmer(), raw, skimmed[key])
 		if err != nil {
@@ -160,7 +167,7 @@ func (o *opening) decode(data []byte, keep func(string) bool) (ast.Value, error)
 		}
 		o.h.merge(w.h)
 	}
-	return input, err
+	return withMembers(input, pruned), err
 }
 
 // canonical prefers the typed decoder's message for a document that failed: it gives line
@@ -170,19 +177,6 @@ func canonical(data []byte, err error) error {
 		return derr
 	}
 	return err
-}
-
-func filterObject(obj ast.Object, keep func(string) bool) ast.Value {
-	if obj == nil {
-		return ast.NewObject()
-	}
-	out := ast.NewObject()
-	obj.Foreach(func(k, v *ast.Term) {
-		if keep(string(k.Value.(ast.String))) {
-			out.Insert(k, v)
-		}
-	})
-	return out
 }
 
 // opening is what open learns from the top-level members as they go by: what makes the

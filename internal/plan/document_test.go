@@ -123,14 +123,14 @@ func short(m map[string]struct{}) []string {
 	return out
 }
 
-// Input holds the members Keep accepts, exactly as a whole decoding gives them.
+// Input holds the members Reads names, exactly as a whole decoding gives them.
 func TestOpenKeeps(t *testing.T) {
 	data := plangen.Generate(50)
 	whole, err := astjson.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(append([]byte("\ufeff"), data...), OpenOptions{Keep: func(k string) bool { return k == "resource_changes" || k == "variables" }})
+	d, err := Open(append([]byte("\ufeff"), data...), OpenOptions{Reads: readsKeys("resource_changes", "variables")})
 	if err != nil {
 		t.Fatal(err)
 	}

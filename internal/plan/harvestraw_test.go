@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/tfgate/tfgate/internal/astjson"
 )
 
 // skimDocs are plans whose skimmed members (prior_state, planned_values, configuration)
@@ -51,7 +53,7 @@ func TestSkimmedHarvestMatchesDecoded(t *testing.T) {
 			if want == nil {
 				t.Fatal(err)
 			}
-			for _, keep := range []func(string) bool{keepNothing, func(k string) bool { return k == "resource_changes" }} {
+			for _, keep := range []*astjson.Paths{readsNothing(), readsKeys("resource_changes"), readsTypes()} {
 				got, err := open(data, keep, false)
 				if got == nil {
 					t.Fatal(err)
@@ -62,7 +64,7 @@ func TestSkimmedHarvestMatchesDecoded(t *testing.T) {
 			// (Summarise's) covers them.
 			p, _ := Decode(data)
 			want.h.plan(newView(p))
-			for _, keep := range []func(string) bool{keepNothing, func(k string) bool { return k == "configuration" }} {
+			for _, keep := range []*astjson.Paths{readsNothing(), readsKeys("configuration"), readsTypes()} {
 				_, got, err := ReadDocument(data, Options{}, keep)
 				if got == nil {
 					t.Fatal(err)
@@ -92,11 +94,11 @@ func TestSecretOnlyInSkippedSectionMasked(t *testing.T) {
 	  "resource_changes":[{"address":"t.a","mode":"managed","type":"t","name":"a",
 	    "change":{"actions":["update"],"before":{"note":"old"},"after":{"note":"new"},"before_sensitive":{},"after_sensitive":{},"after_unknown":{}}}]}`
 	canaries := []string{"prior-only-canary", "planned-only-canary", "config-only-canary"}
-	d, err := Open([]byte(doc), OpenOptions{Keep: func(k string) bool { return k == "resource_changes" }})
+	d, err := Open([]byte(doc), OpenOptions{Reads: readsKeys("resource_changes")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, err := ReadDocument([]byte(doc), Options{}, keepNothing)
+	c, _, err := ReadDocument([]byte(doc), Options{}, readsNothing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func TestOpenSkimmedRejectsLikeDecode(t *testing.T) {
 	}
 	for _, doc := range append(bad, rejectInputs()...) {
 		_, want := Decode([]byte(doc))
-		d, err := Open([]byte(doc), OpenOptions{Keep: keepNothing})
+		d, err := Open([]byte(doc), OpenOptions{Reads: readsNothing()})
 		if want == nil {
 			continue
 		}
@@ -140,4 +142,22 @@ func rejectInputs() []string {
 		out = append(out, tt.input)
 	}
 	return out
+}
+
+// readsKeys reads the top-level members keys, whole.
+func readsKeys(keys ...string) *astjson.Paths {
+	p := astjson.NoPaths()
+	for _, k := range keys {
+		p.Add([]astjson.Seg{{Key: k}}, true)
+	}
+	return p
+}
+
+// readsTypes reads the type of each resource change and the tags it sets: the resource
+// changes are then decoded element by element and pruned (prune.go).
+func readsTypes() *astjson.Paths {
+	p := astjson.NoPaths()
+	p.Add([]astjson.Seg{{Key: "resource_changes"}, {Any: true}, {Key: "type"}}, true)
+	p.Add([]astjson.Seg{{Key: "resource_changes"}, {Any: true}, {Key: "change"}, {Key: "after"}, {Key: "tags"}}, true)
+	return p
 }

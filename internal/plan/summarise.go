@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/english"
 )
 
@@ -23,7 +24,7 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 // them. Callers that have the document use Read rather than Decode and Summarise. On an
 // errored plan, the summary is returned with Decode's error.
 func Read(data []byte, opts Options) (*Changes, error) {
-	c, _, err := ReadDocument(data, opts, keepNothing)
+	c, _, err := ReadDocument(data, opts, readsNothing())
 	return c, err
 }
 
@@ -34,7 +35,7 @@ func Read(data []byte, opts Options) (*Changes, error) {
 // for their secrets, not built, resource changes included (the typed decoding checks and
 // harvests those). The document's masker is the changes'.
 // The caller should drop the document once the policies are evaluated: it can be large.
-func ReadDocument(data []byte, opts Options, keep func(key string) bool) (*Changes, *Document, error) {
+func ReadDocument(data []byte, opts Options, reads *astjson.Paths) (*Changes, *Document, error) {
 	var (
 		doc    *Document
 		docErr error
@@ -42,7 +43,7 @@ func ReadDocument(data []byte, opts Options, keep func(key string) bool) (*Chang
 	opened := make(chan struct{})
 	go func() {
 		defer close(opened)
-		doc, docErr = open(data, keep, true)
+		doc, docErr = open(data, reads, true)
 	}()
 	p, err := Decode(data)
 	<-opened

@@ -24,6 +24,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/secret"
 )
 
@@ -70,6 +71,9 @@ type Engine struct {
 	// inputKeys are the top-level plan keys the policies read; nil means the
 	// whole plan (some policy reads input as a whole or by a computed key).
 	inputKeys map[string]bool
+	// inputPaths is the part of the plan the policies read (inputPathsRead); nil is the
+	// whole plan.
+	inputPaths *astjson.Paths
 	// readsRisk is false when no policy can read data.tfgate.risk: it is then not counted.
 	readsRisk bool
 	// withDocs puts the plan and data.tfgate's documents in place with `with` modifiers
@@ -138,8 +142,9 @@ func Load(ctx context.Context, src Source, opts Options) (*Engine, error) {
 	if e.all, err = prepare("[" + strings.Join(parts, ", ") + "]"); err != nil {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
-	e.inputKeys = inputKeysRead(compiler)
 	e.readsRisk = len(e.approvals) > 0 || readsRisk(compiler)
+	e.inputKeys = inputKeysRead(compiler)
+	e.inputPaths = e.pathsRead(compiler)
 	if e.inputKeys != nil && e.readsRisk {
 		for _, k := range riskKeys { // data.tfgate.risk is counted from them
 			e.inputKeys[k] = true

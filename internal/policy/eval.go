@@ -43,8 +43,13 @@ func (e *Engine) Decode(planJSON []byte) (ast.Value, error) {
 // for them (plan.Open) needs only those members. Every key, when some policy reads input
 // as a whole or by a computed key.
 func (e *Engine) Reads(key string) bool {
-	return e.inputKeys == nil || e.inputKeys[key]
+	return e.inputPaths.Has(key)
 }
+
+// InputPaths is the part of the plan the policies may read, down to the attributes they
+// look at (see inputPathsRead): a plan decoded for them (plan.Open) need hold no more.
+// Nil is the whole plan.
+func (e *Engine) InputPaths() *astjson.Paths { return e.inputPaths }
 
 // EvalValue is Eval for a plan already decoded with Decode (or astjson, or plan.Open),
 // so one decoded plan can be evaluated for several projects or repeatedly.

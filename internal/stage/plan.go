@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
@@ -356,11 +357,11 @@ func ShowPlan(ctx context.Context, r *ProjectRun) error {
 	if err != nil {
 		return err
 	}
-	keep := func(string) bool { return false } // no policies: nothing to keep
+	reads := astjson.NoPaths() // no policies: nothing to keep
 	if e := r.Opts.Policies.Engine; e != nil {
-		keep = e.Reads
+		reads = e.InputPaths()
 	}
-	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.Masker}, keep)
+	changes, doc, err := plan.ReadDocument(raw, plan.Options{Masker: r.Masker}, reads)
 	if err != nil {
 		return fmt.Errorf("read plan of %s: %w", r.Project.Name, err)
 	}

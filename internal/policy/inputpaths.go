@@ -1,0 +1,250 @@
+package policy
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tfgate/tfgate/internal/astjson"
+)
+
+// inputPathsRead is the part of the plan the compiled policies can read, for the decoder
+// to build only that much of a large plan (astjson.Paths): which members, down to which
+// attributes, and which only for their kind. It follows each value taken from input
+// through variables, comprehensions, rules and function calls (readAnalysis); a value
+// used in any way it does not model (compared, passed to a built-in, returned as a
+// finding) is read whole. It returns nil, the whole plan, when the policies do something
+// it does not follow (errGaveUp).
+//
+// outputs are the rules tfgate queries: their values are read whole.
+func inputPathsRead(c *ast.Compiler, outputs []ast.Ref) *astjson.Paths {
+	a := newReadAnalysis(c)
+	for pass := 0; ; pass++ {
+		if pass == maxPasses {
+			return nil
+		}
+		a.grew = false
+		for _, rs := range a.rules {
+			for _, r := range rs {
+				a.rule(r, nil)
+			}
+		}
+		for _, o := range outputs {
+			a.use(a.ref(o, env{}), useWhole)
+		}
+		if a.err != nil {
+			return nil
+		}
+		if !a.grew {
+			return a.reads
+		}
+	}
+}
+
+// maxPasses bounds the analysis: each pass can only add to what flows where, and Rego has
+// no recursion, so real policies settle in a few passes.
+const (
+	maxPasses  = 64
+	maxPathLen = 16
+)
+
+// errGaveUp stops the analysis at a construct it does not follow.
+var errGaveUp = errors.New("input reads not followed")
+
+// An alias says that the part of a value at path at (its own members and elements, from
+// rules and comprehensions built over input) is the input's node at path in.
+type alias struct{ at, in []astjson.Seg }
+
+// absval is what of input a value may hold, as aliases.
+type absval []alias
+
+// aliasSet is an absval kept without repeats, for the values of rules and the parameters
+// of functions, which grow from pass to pass.
+type aliasSet map[string]alias
+
+// add adds al, reporting whether it was new.
+func (s aliasSet) add(al alias) bool {
+	k := segsKey(al.at) + "\x00" + segsKey(al.in)
+	if _, ok := s[k]; ok {
+		return false
+	}
+	s[k] = al
+	return true
+}
+
+func (s aliasSet) list() absval {
+	out := make(absval, 0, len(s))
+	for _, a := range s {
+		out = append(out, a)
+	}
+	return out
+}
+
+// env binds the variables of one rule: a bound variable is present, with what it holds.
+type env map[ast.Var]absval
+
+// How a value is used.
+type use int
+
+const (
+	useWhole  use = iota // its value is read
+	useExists            // only whether it is there, and its kind (is_object, a lookup)
+	useCount             // its size: its members' keys, not their values
+)
+
+type readAnalysis struct {
+	c      *ast.Compiler
+	rules  map[string][]*ast.Rule // by the ground part of their path
+	arity  map[string]int         // user functions
+	values map[string]aliasSet    // what each rule's value (a function's result) holds
+	params map[string][]aliasSet  // what each function's parameters hold
+	reads  *astjson.Paths
+	grew   bool
+	err    error
+}
+
+func newReadAnalysis(c *ast.Compiler) *readAnalysis {
+	a := &readAnalysis{c: c, rules: map[string][]*ast.Rule{}, arity: map[string]int{},
+		values: map[string]aliasSet{}, params: map[string][]aliasSet{}, reads: astjson.NoPaths()}
+	for _, m := range c.Modules {
+		for _, r := range m.Rules {
+			p := r.Ref().GroundPrefix().String()
+			a.rules[p] = append(a.rules[p], r)
+			if n := len(r.Head.Args); n > 0 {
+				a.arity[p] = n
+			}
+		}
+	}
+	return a
+}
+
+// rule follows one rule (and its else branches) with the current parameters and values.
+// args are the head's parameters, for else branches that leave them out.
+func (a *readAnalysis) rule(r *ast.Rule, args ast.Args) {
+	path := r.Ref().GroundPrefix().String()
+	if len(r.Head.Args) > 0 {
+		args = r.Head.Args
+	}
+	e := env{}
+	for i, t := range args {
+		held := a.param(path, i).list()
+		if v, ok := t.Value.(ast.Var); ok {
+			e[v] = held
+			continue
+		}
+		a.use(held, useWhole) // a pattern compares what it is given
+		a.bindFree(t, e)
+	}
+	a.body(r.Body, e)
+	switch {
+	case r.Head.RuleKind() == ast.MultiValue:
+		a.use(a.term(r.Head.Key, e), useWhole) // a set's members are compared with each other
+	case r.Head.Value != nil:
+		v := a.term(r.Head.Value, e)
+		for _, t := range r.Ref()[len(r.Ref().GroundPrefix()):] {
+			a.use(a.term(t, e), useWhole)
+			v = under(astjson.Seg{Any: true}, v)
+		}
+		a.addAll(a.value(path), v)
+	}
+	if r.Else != nil {
+		a.rule(r.Else, args)
+	}
+}
+
+func (a *readAnalysis) value(path string) aliasSet {
+	if a.values[path] == nil {
+		a.values[path] = aliasSet{}
+	}
+	return a.values[path]
+}
+
+func (a *readAnalysis) param(path string, i int) aliasSet {
+	ps := a.params[path]
+	for len(ps) <= i {
+		ps = append(ps, aliasSet{})
+	}
+	a.params[path] = ps
+	return ps[i]
+}
+
+// addAll adds v to s, noting that the analysis has not settled if anything was new.
+func (a *readAnalysis) addAll(s aliasSet, v absval) {
+	for _, al := range v {
+		if len(al.at) > maxPathLen {
+			a.reads.Add(al.in, true) // see follow
+			continue
+		}
+		if s.add(al) {
+			a.grew = true
+		}
+	}
+}
+
+func segsKey(p []astjson.Seg) string {
+	var b strings.Builder
+	for _, s := range p {
+		if s.Any {
+			b.WriteString("\x01")
+		} else {
+			b.WriteString(s.Key)
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// under is v as part of a container, at key s.
+func under(s astjson.Seg, v absval) absval {
+	out := make(absval, len(v))
+	for i, al := range v {
+		out[i] = alias{at: append([]astjson.Seg{s}, al.at...), in: al.in}
+	}
+	return out
+}
+
+// use marks what v holds of input as read, as u says. A value holding input's node deeper
+// in it (a comprehension's array) is read whole when its value is; its kind and size are
+// the container's own.
+func (a *readAnalysis) use(v absval, u use) {
+	for _, al := range v {
+		switch {
+		case len(al.at) > 0 && u != useWhole:
+		case u == useCount && len(al.at) == 0:
+			a.reads.Add(append(append([]astjson.Seg{}, al.in...), astjson.Seg{Any: true}), false)
+		default:
+			a.reads.Add(al.in, u == useWhole)
+		}
+	}
+}
+
+// pathsRead is the engine's inputPaths: what its queried rules read (inputPathsRead), and
+// the members data.tfgate.risk is counted from when a policy may read it (RiskOf reads
+// both sides of every change: those members are kept whole). When the analysis gives up,
+// the top-level members the policies name (inputKeysRead), whole.
+func (e *Engine) pathsRead(c *ast.Compiler) *astjson.Paths {
+	var outputs []ast.Ref
+	for _, rs := range [][]rule{e.rules, e.exceptions, e.approvals} {
+		for _, r := range rs {
+			outputs = append(outputs, r.ref)
+		}
+	}
+	p := inputPathsRead(c, outputs)
+	if p == nil {
+		keys := inputKeysRead(c)
+		if keys == nil {
+			return nil
+		}
+		p = astjson.NoPaths()
+		for k := range keys {
+			p.Add([]astjson.Seg{{Key: k}}, true)
+		}
+	}
+	if e.readsRisk {
+		for _, k := range riskKeys {
+			p.Add([]astjson.Seg{{Key: k}}, true)
+		}
+	}
+	return p
+}
