@@ -159,7 +159,7 @@ func (p *Paths) Elem() (*Paths, bool) {
 // and for `tfgate policy inputs`-like diagnostics; a whole node ends without a suffix, a
 // node read only for its kind ends in "?".
 func (p *Paths) String() string {
-	if p == nil {
+	if p.Whole() {
 		return "(whole)\n"
 	}
 	var lines []string

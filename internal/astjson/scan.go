@@ -3,6 +3,7 @@ package astjson
 // The lexical half of the JSON decoder: strings, numbers, skipping values.
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -15,6 +16,9 @@ func (d *decoder) str() ([]byte, error) {
 	start := d.pos + 1
 	i := start
 	for i < len(d.data) {
+		if i = plainRun(d.data, i); i >= len(d.data) {
+			break
+		}
 		c := d.data[i]
 		if c == '"' {
 			b := d.data[start:i]
@@ -239,6 +243,10 @@ func (d *decoder) skipContainer() error {
 func (d *decoder) skipStr() error {
 	i := d.pos + 1
 	for i < len(d.data) {
+		i = plainRun(d.data, i)
+		if i >= len(d.data) {
+			break
+		}
 		switch c := d.data[i]; {
 		case c == '"':
 			d.pos = i + 1
@@ -270,4 +278,31 @@ func (d *decoder) skipStr() error {
 	}
 	d.pos = i
 	return d.errorf("unterminated string")
+}
+
+// The bytes of 8 that plainRun tests at once.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainRun is the offset of the first byte from i on that is a quote, a backslash or a
+// control character (len(b) if none), eight bytes at a time: most of a plan's string
+// bytes are plain. The tests are exact for "some byte of the eight": x has a byte below
+// n (n <= 0x80) when (x - n*ones) &^ x has a high bit set, and a byte equal to c when
+// x^c*ones has a byte below 1.
+func plainRun(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break // the special byte is among these eight
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
 }

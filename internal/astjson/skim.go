@@ -253,3 +253,18 @@ func (s *Skimmer) Elements(arr []byte, fn func(elem []byte) error) error {
 		}
 	}
 }
+
+// Fields sets out[i] to the text of the value of keys[i] in the JSON object obj (of its
+// last member of that key, as Field), or nil, in one pass over obj. Call it on text that
+// Objects accepted.
+func (s *Skimmer) Fields(obj []byte, keys []string, out [][]byte) {
+	clear(out)
+	s.members1(obj, func(k string, value []byte) bool {
+		for i, want := range keys {
+			if k == want {
+				out[i] = value
+			}
+		}
+		return true
+	})
+}

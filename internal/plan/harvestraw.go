@@ -40,7 +40,13 @@ var trueText = []byte("true")
 // with a repeated key is decoded and walked as a value instead; a malformed one gives the
 // skimmer's error.
 func (h *harvest) walkText(s *astjson.Skimmer, data []byte) error {
-	sk := &skim{h: newHarvest(), s: astjson.NewSkimmer()}
+	return h.walkTextWith(s, &skim{h: newHarvest(), s: astjson.NewSkimmer()}, data)
+}
+
+// walkTextWith is walkText with the scratch harvest and skimmer of sk, which it leaves
+// empty for the next text: a member read element by element walks each with the same.
+func (h *harvest) walkTextWith(s *astjson.Skimmer, sk *skim, data []byte) error {
+	defer sk.h.reset()
 	err := s.Objects(data, sk.object)
 	switch {
 	case errors.Is(err, errDuplicateKey):

@@ -35,6 +35,13 @@ func newHarvest() *harvest {
 	return &harvest{values: map[string]struct{}{}, keys: map[string]struct{}{}, attrs: map[string]bool{}}
 }
 
+// reset empties h, keeping its room.
+func (h *harvest) reset() {
+	clear(h.values)
+	clear(h.keys)
+	clear(h.attrs)
+}
+
 // merge adds what another harvest found.
 func (h *harvest) merge(o *harvest) {
 	maps.Copy(h.values, o.values)
