@@ -37,6 +37,9 @@ func NoPaths() *Paths { return &Paths{} }
 // Add marks the node at path as read, whole when whole is set (its value is read) and
 // otherwise only as there, of its kind (it is looked up, or its type is asked).
 func (p *Paths) Add(path []Seg, whole bool) {
+	if p.frozen {
+		panic("astjson: Add on a frozen Paths")
+	}
 	n := p
 	for _, s := range path {
 		if n.whole {
@@ -73,7 +76,7 @@ func Union(p, q *Paths) *Paths {
 	out := &Paths{}
 	out.merge(p)
 	out.merge(q)
-	return out
+	return out.Freeze()
 }
 
 func (p *Paths) merge(q *Paths) {
@@ -101,12 +104,18 @@ func (p *Paths) merge(q *Paths) {
 	}
 }
 
-// freeze folds the wildcard's reads into every named member's, below p.
+// Freeze folds the wildcard's reads into every named member's, below p, and makes p read
+// only: a Paths shared between goroutines must be frozen first (Child, Elem and Prune
+// freeze an unfrozen one as they go). Add panics on a frozen Paths.
+func (p *Paths) Freeze() *Paths {
+	p.freeze()
+	return p
+}
+
 func (p *Paths) freeze() {
 	if p == nil || p.frozen {
 		return
 	}
-	p.frozen = true
 	if p.any != nil {
 		p.any.freeze()
 		for _, c := range p.keys {
@@ -116,6 +125,7 @@ func (p *Paths) freeze() {
 	for _, c := range p.keys {
 		c.freeze()
 	}
+	p.frozen = true
 }
 
 // Has reports whether p reaches the member key of the top-level object.

@@ -45,7 +45,7 @@ var elemShapes = func() map[string]*astjson.Paths {
 		for _, f := range fields {
 			p.Add(dotted(f), true)
 		}
-		out[key] = p
+		out[key] = p.Freeze() // shared by every opening
 	}
 	return out
 }()

@@ -30,6 +30,7 @@ func inputPathsRead(c *ast.Compiler, outputs []ast.Ref) *astjson.Paths {
 				a.rule(r, nil)
 			}
 		}
+		a.kenv = map[ast.Var][]*ast.Term{}
 		for _, o := range outputs {
 			a.use(a.ref(o, env{}), useWhole)
 		}
@@ -102,11 +103,15 @@ type readAnalysis struct {
 	reads  *astjson.Paths
 	grew   bool
 	err    error
+	// kenv holds the constants of the variables of the rule followed (inputpaths_const.go).
+	kenv         map[ast.Var][]*ast.Term
+	replacesData bool
 }
 
 func newReadAnalysis(c *ast.Compiler) *readAnalysis {
 	a := &readAnalysis{c: c, rules: map[string][]*ast.Rule{}, arity: map[string]int{},
-		values: map[string]aliasSet{}, params: map[string][]aliasSet{}, reads: astjson.NoPaths()}
+		values: map[string]aliasSet{}, params: map[string][]aliasSet{}, reads: astjson.NoPaths(),
+		replacesData: replacesData(c)}
 	for _, m := range c.Modules {
 		for _, r := range m.Rules {
 			p := r.Ref().GroundPrefix().String()
@@ -127,23 +132,34 @@ func (a *readAnalysis) rule(r *ast.Rule, args ast.Args) {
 		args = r.Head.Args
 	}
 	e := env{}
+	a.kenv = map[ast.Var][]*ast.Term{}
 	for i, t := range args {
 		held := a.param(path, i).list()
-		if v, ok := t.Value.(ast.Var); ok {
+		if v, ok := t.Value.(ast.Var); ok && !bound(v, e) {
 			e[v] = held
 			continue
 		}
-		a.use(held, useWhole) // a pattern compares what it is given
+		// A pattern, or a parameter named twice (f(x, x)), compares what it is given.
+		a.use(held, useWhole)
+		a.use(a.term(t, e), useWhole)
 		a.bindFree(t, e)
 	}
 	a.body(r.Body, e)
+	for _, t := range r.Ref()[len(r.Ref().GroundPrefix()):] {
+		a.use(a.term(t, e), useWhole) // the keys of a rule's ref head (s[k] contains v)
+	}
 	switch {
 	case r.Head.RuleKind() == ast.MultiValue:
 		a.use(a.term(r.Head.Key, e), useWhole) // a set's members are compared with each other
 	case r.Head.Value != nil:
 		v := a.term(r.Head.Value, e)
-		for _, t := range r.Ref()[len(r.Ref().GroundPrefix()):] {
-			a.use(a.term(t, e), useWhole)
+		if a.mayConflict(r, path) {
+			// OPA compares the values a single-valued rule gives: two that differ are an
+			// error (eval_conflict_error), so they are read whole.
+			a.use(v, useWhole)
+			v = nil
+		}
+		for range r.Ref()[len(r.Ref().GroundPrefix()):] {
 			v = under(astjson.Seg{Any: true}, v)
 		}
 		a.addAll(a.value(path), v)
@@ -151,6 +167,23 @@ func (a *readAnalysis) rule(r *ast.Rule, args ast.Args) {
 	if r.Else != nil {
 		a.rule(r.Else, args)
 	}
+}
+
+// mayConflict reports whether a single-valued rule may give two values that OPA compares:
+// it has a computed key in its ref head (a partial object, o[k] := v), or more than one
+// definition at its path besides a default, or a body that may succeed more than once (an
+// iteration outside comprehensions, a relation such as walk).
+func (a *readAnalysis) mayConflict(r *ast.Rule, path string) bool {
+	if len(r.Ref()) > len(r.Ref().GroundPrefix()) {
+		return true
+	}
+	defs := 0
+	for _, d := range a.rules[path] {
+		if !d.Default {
+			defs++
+		}
+	}
+	return defs > 1 || a.iterates(r.Body)
 }
 
 func (a *readAnalysis) value(path string) aliasSet {
@@ -246,5 +279,5 @@ func (e *Engine) pathsRead(c *ast.Compiler) *astjson.Paths {
 			p.Add([]astjson.Seg{{Key: k}}, true)
 		}
 	}
-	return p
+	return p.Freeze() // shared by the evaluations of every project, at once
 }

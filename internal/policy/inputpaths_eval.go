@@ -26,7 +26,12 @@ func (a *readAnalysis) body(b ast.Body, e env) {
 func (a *readAnalysis) expr(x *ast.Expr, e env) {
 	for _, w := range x.With {
 		// The expression sees w.Value in place of w.Target, whatever it holds; what the
-		// expression reads besides stays read from input (more than it needs).
+		// expression reads besides stays read from input (more than it needs). A function
+		// replaced (with f as g, with count as g) is not followed.
+		if target, ok := w.Target.Value.(ast.Ref); !ok || !target[0].Equal(ast.InputRootDocument) &&
+			(!target[0].Equal(ast.DefaultRootDocument) || a.arity[target.String()] > 0) {
+			a.err = errGaveUp
+		}
 		a.use(a.term(w.Value, e), useWhole)
 	}
 	switch t := x.Terms.(type) {
@@ -169,10 +174,12 @@ func (a *readAnalysis) output(t *ast.Term, held absval, e env) {
 func (a *readAnalysis) unify(x, y *ast.Term, e env) {
 	if v, ok := x.Value.(ast.Var); ok && !bound(v, e) {
 		e[v] = a.term(y, e)
+		a.bindConst(v, y)
 		return
 	}
 	if v, ok := y.Value.(ast.Var); ok && !bound(v, e) {
 		e[v] = a.term(x, e)
+		a.bindConst(v, x)
 		return
 	}
 	a.use(a.term(x, e), useWhole)
@@ -218,9 +225,12 @@ func (a *readAnalysis) term(t *ast.Term, e env) absval {
 		a.use(a.term(v.Term, e), useWhole)
 		return nil
 	case *ast.ObjectComprehension:
+		// Two members of one key must hold the same value (else eval_conflict_error): the
+		// values are compared, so read whole.
 		a.body(v.Body, e)
 		a.use(a.term(v.Key, e), useWhole)
-		return under(astjson.Seg{Any: true}, a.term(v.Value, e))
+		a.use(a.term(v.Value, e), useWhole)
+		return nil
 	case ast.Call:
 		return a.call(v, e, false)
 	case *ast.Array, ast.Object, ast.Set:
@@ -235,10 +245,12 @@ func (a *readAnalysis) term(t *ast.Term, e env) absval {
 	return nil
 }
 
-// ref is what the ref r holds of input.
+// ref is what the ref r holds of input. A key held in a variable bound to constants (see
+// konst) is each of them in turn; any other computed key is any key.
 func (a *readAnalysis) ref(r ast.Ref, e env) absval {
 	segs := make([]astjson.Seg, 0, len(r)-1)
-	for _, t := range r[1:] {
+	var alts map[int][]string
+	for i, t := range r[1:] {
 		switch k := t.Value.(type) {
 		case ast.String:
 			segs = append(segs, astjson.Seg{Key: string(k)})
@@ -249,8 +261,25 @@ func (a *readAnalysis) ref(r ast.Ref, e env) absval {
 				continue
 			}
 			a.use(a.term(t, e), useWhole) // a key compared with the document's keys
+			if keys := a.constKeys(t); keys != nil {
+				if alts == nil {
+					alts = map[int][]string{}
+				}
+				alts[i] = keys
+			}
 		}
 	}
+	out := aliasSet{}
+	for _, segs := range expand(segs, alts) {
+		for _, al := range a.refSegs(r, segs, e) {
+			out.add(al)
+		}
+	}
+	return out.list()
+}
+
+// refSegs is what r holds of input with its keys after the head being segs.
+func (a *readAnalysis) refSegs(r ast.Ref, segs []astjson.Seg, e env) absval {
 	var base absval
 	switch h := r[0].Value.(type) {
 	case ast.Var:

