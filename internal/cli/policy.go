@@ -100,7 +100,6 @@ func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
 	if err != nil {
 		return fmt.Errorf("read plan: %w", err)
 	}
-	defer a.oneShotGC()()
 	name := opts.Project
 	if name == "" {
 		name = filepath.Base(opts.PlanFile)

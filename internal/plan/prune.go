@@ -2,6 +2,7 @@ package plan
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -22,13 +23,15 @@ func partial(reads *astjson.Paths, key string) bool {
 	return ok && !need.Whole()
 }
 
-// resourceChangeFields are the parts of a resource change resourceChangeShape checks.
+// resourceChangeFields are the parts of a resource change resourceChangeShape checks; it
+// checks their kinds only ("*" is every element).
 var resourceChangeFields = []string{"address", "previous_address", "module_address", "mode", "type", "name",
-	"provider_name", "deposed", "action_reason", "change.actions", "change.importing", "change.generated_config",
-	"change.replace_paths"}
+	"provider_name", "deposed", "action_reason", "change.actions.*", "change.importing.id",
+	"change.importing.unknown", "change.generated_config", "change.replace_paths"}
 
 // elemShapes are, for the array members whose elements are read one by one, the parts of
-// an element shapeOK checks (see topShapes), each whole.
+// an element shapeOK checks (see topShapes), for their kinds: kept as astjson keeps a part
+// read for its kind (a string as "", shared), they cost the input little.
 var elemShapes = func() map[string]*astjson.Paths {
 	rc := resourceChangeFields
 	deferred := []string{"reason"}
@@ -43,7 +46,7 @@ var elemShapes = func() map[string]*astjson.Paths {
 	} {
 		p := astjson.NoPaths()
 		for _, f := range fields {
-			p.Add(dotted(f), true)
+			p.Add(dotted(f), false)
 		}
 		out[key] = p.Freeze() // shared by every opening
 	}
@@ -52,12 +55,8 @@ var elemShapes = func() map[string]*astjson.Paths {
 
 func dotted(path string) []astjson.Seg {
 	var out []astjson.Seg
-	start := 0
-	for i := 0; i <= len(path); i++ {
-		if i == len(path) || path[i] == '.' {
-			out = append(out, astjson.Seg{Key: path[start:i]})
-			start = i + 1
-		}
+	for _, k := range strings.Split(path, ".") {
+		out = append(out, astjson.Seg{Key: k, Any: k == "*"})
 	}
 	return out
 }

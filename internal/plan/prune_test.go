@@ -53,7 +53,7 @@ func TestOpenPrunesAsPrune(t *testing.T) {
 // withShapes is p with the parts of each resource change that shapeOK checks.
 func withShapes(p *astjson.Paths) *astjson.Paths {
 	for _, f := range resourceChangeFields {
-		p.Add(append([]astjson.Seg{{Key: "resource_changes"}, {Any: true}}, dotted(f)...), true)
+		p.Add(append([]astjson.Seg{{Key: "resource_changes"}, {Any: true}}, dotted(f)...), false)
 	}
 	return p
 }
