@@ -42,6 +42,25 @@ func withInputLimit(stdin io.Reader, value string) io.Reader {
 // readInput reads a file argument; "-" is standard input. It refuses input larger than
 // the limit carried by stdin (see withInputLimit), or defaultMaxInputBytes.
 func readInput(stdin io.Reader, name string) ([]byte, error) {
+	in, err := openInput(stdin, name, false)
+	if err != nil {
+		return nil, err
+	}
+	return in.data, nil
+}
+
+// input is a file argument's bytes: read into memory, or mapped (mapped.go), in which case
+// release drops parts of it from memory (they stay readable) and close unmaps it.
+type input struct {
+	data    []byte
+	release func(part []byte)
+	close   func() error
+}
+
+// openInput reads a file argument ("-" is standard input) within the size limit carried by
+// stdin (see withInputLimit), or defaultMaxInputBytes. With mapped, a regular file is
+// mapped into memory where the system can (then nothing of it is copied to the heap).
+func openInput(stdin io.Reader, name string, mapped bool) (*input, error) {
 	limit := int64(defaultMaxInputBytes)
 	if l, ok := stdin.(*limitedStdin); ok {
 		if l.err != nil {
@@ -65,6 +84,9 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 				return nil, tooLarge
 			}
 			size = st.Size()
+			if in := mapFileIf(mapped, f, size); in != nil {
+				return in, nil
+			}
 		}
 		r = f
 	}
@@ -79,7 +101,7 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	if int64(len(data)) > limit {
 		return nil, tooLarge
 	}
-	return data, nil
+	return &input{data: data, close: func() error { return nil }}, nil
 }
 
 // parseSize reads a positive number of bytes, optionally with a KiB, MiB or GiB suffix.

@@ -96,15 +96,17 @@ func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
 	if err != nil {
 		return err
 	}
-	data, err := readInput(cmd.InOrStdin(), opts.PlanFile)
+	in, err := openInput(cmd.InOrStdin(), opts.PlanFile, true)
 	if err != nil {
 		return fmt.Errorf("read plan: %w", err)
 	}
+	defer in.close() // after the result is written: nothing holds the plan's text then
+	defer a.oneShotGC()()
 	name := opts.Project
 	if name == "" {
 		name = filepath.Base(opts.PlanFile)
 	}
-	res, err := stage.EvalPlan(cmd.Context(), stage.EvalOptions{Source: src, Plan: data, PlanName: opts.PlanFile,
+	res, err := stage.EvalPlan(cmd.Context(), stage.EvalOptions{Source: src, Plan: in.data, Release: in.release, PlanName: opts.PlanFile,
 		Project: name, Masker: a.masker, Print: a.printWriter()})
 	if err != nil {
 		return err

@@ -39,13 +39,18 @@ type OpenOptions struct {
 	// down to the attributes the policies read; nil keeps all. Every member is harvested
 	// for secrets whole, kept or not.
 	Reads *astjson.Paths
+	// Release, when set, is given the parts of data the decoding is done with, as it goes
+	// (the members read from their text): a caller reading data through a memory mapping
+	// may drop them from memory. Data must stay readable: a plan that fails to decode, or
+	// whose top level is odd, is read again whole.
+	Release func(part []byte)
 }
 
 // Open decodes a plan JSON document for its policies: one decoding gives both the input
 // they read and the masker for what they say. It refuses what is not a plan with the
 // messages of Decode; an errored plan is returned with an error wrapping ErrErrored.
 func Open(data []byte, opts OpenOptions) (*Document, error) {
-	d, err := open(data, opts.Reads, false)
+	d, err := openReleasing(data, opts.Reads, false, opts.Release)
 	if d == nil {
 		return nil, err
 	}
@@ -63,11 +68,16 @@ func readsNothing() *astjson.Paths { return astjson.NoPaths() }
 // (ReadDocument): the resource changes and drift no policy reads are then only skimmed,
 // as that decoding checks their shape and harvests both sides of each change.
 func open(data []byte, reads *astjson.Paths, typed bool) (*Document, error) {
+	return openReleasing(data, reads, typed, nil)
+}
+
+// openReleasing is open giving release the parts of data it is done with (OpenOptions).
+func openReleasing(data []byte, reads *astjson.Paths, typed bool, release func([]byte)) (*Document, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := sniff(data); err != nil {
 		return nil, err
 	}
-	o := &opening{h: newHarvest(), typed: typed}
+	o := &opening{h: newHarvest(), typed: typed, release: release}
 	input, err := o.decode(data, reads)
 	if err != nil {
 		return nil, canonical(data, fmt.Errorf("decode plan JSON: %w", err))
@@ -144,6 +154,7 @@ func (o *opening) decode(data []byte, reads *astjson.Paths) (ast.Value, error) {
 		if partial(reads, key) {
 			need, _ := reads.Child(key)
 			pv, err := o.prunedMember(key, raw, need, walk)
+			o.drop(raw)
 			projErr = cmp.Or(projErr, err)
 			pruned[key] = pv
 			return false
@@ -154,7 +165,10 @@ func (o *opening) decode(data []byte, reads *astjson.Paths) (ast.Value, error) {
 			return false
 		}
 		o.member(key, proj)
-		walk(func(h *harvest) error { return h.walkText(astjson.NewSkimmer(), raw) })
+		walk(func(h *harvest) error {
+			defer o.drop(raw)
+			return h.walkText(astjson.NewSkimmer(), raw)
+		})
 		return false
 	})
 	wg.Wait()
@@ -188,11 +202,19 @@ type opening struct {
 	badShape bool // a member's shape is not terraform's: ask the typed decoder
 	odd      bool // the top level holds markers: harvest it whole
 	typed    bool // the caller harvests Decode's plan too (see open)
+	release  func([]byte)
 
 	sensitiveVars    []string   // root variables declared sensitive (configuration)
 	variables        ast.Object // the variables block, for the values of those
 	sensitiveOutputs []string   // outputs marked sensitive in planned_values or prior_state
 	outputChanges    ast.Object
+}
+
+// drop gives release a part of the text the opening is done with.
+func (o *opening) drop(part []byte) {
+	if o.release != nil {
+		o.release(part)
+	}
 }
 
 // member reads what open needs from one top-level member (its harvest is the caller's).

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -56,4 +57,35 @@ func withShapes(p *astjson.Paths) *astjson.Paths {
 		p.Add(append([]astjson.Seg{{Key: "resource_changes"}, {Any: true}}, dotted(f)...), false)
 	}
 	return p
+}
+
+// Open is done with a part of the text once it gives it to Release: a part overwritten
+// there changes nothing of what Open returns, and most of a large plan is given back.
+func TestOpenReleasesWhatItRead(t *testing.T) {
+	data := plangen.Generate(200)
+	want, err := Open(data, OpenOptions{Reads: readsTypes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := append([]byte(nil), data...)
+	var mu sync.Mutex
+	released := 0
+	got, err := Open(text, OpenOptions{Reads: readsTypes(), Release: func(part []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		released += len(part)
+		for i := range part {
+			part[i] = 'x' // read again, this would be malformed
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ast.Compare(got.Input(), want.Input()) != 0 {
+		t.Errorf("input\n%v\nwant\n%v", got.Input(), want.Input())
+	}
+	sameHarvest(t, "released", got.h, want.h)
+	if released < len(data)*9/10 {
+		t.Errorf("released %d of %d bytes", released, len(data))
+	}
 }
