@@ -72,7 +72,9 @@ func TopLevel(ctx context.Context, dir string) (string, error) {
 	}
 	top, ok := findTopLevel(dir)
 	var err error
-	if !ok {
+	if ok {
+		rememberTop(top)
+	} else {
 		top, err = topLevel(ctx, dir)
 	}
 	if err == nil {
@@ -118,6 +120,10 @@ func (g Git) Head(ctx context.Context) (string, error) {
 
 // resolve returns the commit SHA rev names, or ok=false when rev names no commit.
 func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err error) {
+	key := g.Dir + "\x00" + rev
+	if c, known := commits.Load(key); known {
+		return c.(string), true, nil
+	}
 	out, err := g.run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		// --quiet: exit status 1 with nothing on stderr just means "no such commit". A
@@ -130,7 +136,11 @@ func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err 
 		}
 		return "", false, fmt.Errorf("resolve %s: %w", rev, err)
 	}
-	return strings.TrimSpace(string(out)), true, nil
+	sha = strings.TrimSpace(string(out))
+	if isFullSHA(rev) {
+		commits.Store(key, sha)
+	}
+	return sha, true, nil
 }
 
 // MergeBase returns the best common ancestor of HEAD and ref.
