@@ -143,8 +143,21 @@ func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err 
 	return sha, true, nil
 }
 
-// MergeBase returns the best common ancestor of HEAD and ref.
+// MergeBase returns the best common ancestor of HEAD and ref. git is asked for it first
+// (one process, not three); only when it fails are ref and HEAD checked, in that order, to
+// say which is missing.
 func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
+	var first error
+	if !strings.HasPrefix(ref, "-") { // never an option of merge-base's
+		out, err := g.run(ctx, "merge-base", "HEAD", ref)
+		if err == nil {
+			return strings.TrimSpace(string(out)), nil
+		}
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("merge base of HEAD and %s: %w", ref, ctx.Err())
+		}
+		first = err
+	}
 	if _, ok, err := g.resolve(ctx, ref); err != nil {
 		return "", err
 	} else if !ok {
@@ -153,7 +166,10 @@ func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
 	if _, err := g.Head(ctx); err != nil {
 		return "", err
 	}
-	out, err := g.run(ctx, "merge-base", "HEAD", ref)
+	out, err := []byte(nil), first
+	if err == nil {
+		out, err = g.run(ctx, "merge-base", "HEAD", ref)
+	}
 	if err != nil {
 		var ge *gitError
 		if !errors.As(err, &ge) {

@@ -45,8 +45,8 @@ func TestKnownAnswersAgreeWithGit(t *testing.T) {
 	head := git(t, repo, "rev-parse", "HEAD")
 	ctx := context.Background()
 	for _, tc := range []struct {
-		name, dir string
-		remembered  bool // every answer comes from memory
+		name, dir  string
+		remembered bool // every answer comes from memory
 	}{
 		{"top level", repo, true},
 		{"subdirectory", filepath.Join(repo, "a"), false},
@@ -105,5 +105,17 @@ func TestMovableRevsAreAskedAgain(t *testing.T) {
 		if want := git(t, repo, "rev-parse", rev); after != want || after == before {
 			t.Errorf("%s: before %s, after a commit %s; git says %s", rev, before, after, want)
 		}
+	}
+}
+
+// TestMergeBaseUnbornHead checks that MergeBase, which asks git for the merge base first,
+// still says what is missing when that fails: HEAD on a branch with no commit yet.
+func TestMergeBaseUnbornHead(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t, map[string]string{"main.tf": "# 1\n"})
+	git(t, repo, "checkout", "-q", "--orphan", "new")
+	_, err := Git{Dir: repo}.MergeBase(context.Background(), "main")
+	if err == nil || !strings.Contains(err.Error(), "has no commits yet") {
+		t.Errorf("MergeBase(main) with HEAD unborn: %v, want it to say HEAD has no commits", err)
 	}
 }
