@@ -140,6 +140,9 @@ func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err 
 	if isFullSHA(rev) {
 		commits.Store(key, sha)
 	}
+	if isFullSHA(sha) { // a commit's own SHA names it, whatever rev was
+		commits.Store(g.Dir+"\x00"+sha, sha)
+	}
 	return sha, true, nil
 }
 

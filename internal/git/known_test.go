@@ -59,7 +59,7 @@ func TestKnownAnswersAgreeWithGit(t *testing.T) {
 			}
 			g := Git{Dir: tc.dir}
 			wantPrefix, wantDirs, wantCommit := askGit(t, g, head)
-			if _, err := g.Commit(ctx, head); err != nil { // remembered from here on
+			if _, err := g.Commit(ctx, "HEAD"); err != nil { // head's SHA remembered from here on
 				t.Fatal(err)
 			}
 			if tc.remembered {
