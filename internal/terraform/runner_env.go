@@ -19,9 +19,7 @@ func fillEnv(env map[string]string, opts RunnerOptions, guardEnv []string) error
 	if _, ok := env["GOMAXPROCS"]; !ok && opts.MaxProcs > 0 {
 		env["GOMAXPROCS"] = strconv.Itoa(opts.MaxProcs)
 	}
-	_, gogc := env["GOGC"]
-	_, limit := env["GOMEMLIMIT"]
-	if !gogc && !limit && opts.GCPercent > 0 {
+	if env["GOGC"] == "" && env["GOMEMLIMIT"] == "" && opts.GCPercent > 0 { // empty is Go's default
 		env["GOGC"] = strconv.Itoa(opts.GCPercent)
 	}
 	for _, kv := range guardEnv {

@@ -23,6 +23,7 @@ func TestRunnerGCPercent(t *testing.T) {
 		{name: "set", gcPercent: 200, want: "200"},
 		{name: "caller's GOGC wins", env: map[string]string{"GOGC": "50"}, gcPercent: 200, want: "50"},
 		{name: "caller's GOMEMLIMIT wins", env: map[string]string{"GOMEMLIMIT": "1GiB"}, gcPercent: 200, want: ""},
+		{name: "an empty GOGC is Go's default", env: map[string]string{"GOGC": ""}, gcPercent: 200, want: "200"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
