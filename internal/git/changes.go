@@ -76,13 +76,13 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 		{"ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ":/"},
 	}
 	const untracked = 3 // the index of ls-files --others in queries
+	outs, err := g.runAll(ctx, queries)
+	if err != nil {
+		return Changes{}, fmt.Errorf("list changed files: %w", err)
+	}
 	seen := map[string]bool{}
 	var files, committed []string
-	for i, q := range queries {
-		out, err := g.run(ctx, q...)
-		if err != nil {
-			return Changes{}, fmt.Errorf("list changed files: %w", err)
-		}
+	for i, out := range outs {
 		if i == 0 {
 			committed = splitZ(out)
 			sort.Strings(committed)

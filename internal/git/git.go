@@ -72,7 +72,9 @@ func TopLevel(ctx context.Context, dir string) (string, error) {
 	}
 	top, ok := findTopLevel(dir)
 	var err error
-	if !ok {
+	if ok {
+		rememberTop(top)
+	} else {
 		top, err = topLevel(ctx, dir)
 	}
 	if err == nil {
@@ -118,6 +120,10 @@ func (g Git) Head(ctx context.Context) (string, error) {
 
 // resolve returns the commit SHA rev names, or ok=false when rev names no commit.
 func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err error) {
+	key := g.Dir + "\x00" + rev
+	if c, known := commits.Load(key); known {
+		return c.(string), true, nil
+	}
 	out, err := g.run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		// --quiet: exit status 1 with nothing on stderr just means "no such commit". A
@@ -130,11 +136,31 @@ func (g Git) resolve(ctx context.Context, rev string) (sha string, ok bool, err 
 		}
 		return "", false, fmt.Errorf("resolve %s: %w", rev, err)
 	}
-	return strings.TrimSpace(string(out)), true, nil
+	sha = strings.TrimSpace(string(out))
+	if isFullSHA(rev) {
+		commits.Store(key, sha)
+	}
+	if isFullSHA(sha) { // a commit's own SHA names it, whatever rev was
+		commits.Store(g.Dir+"\x00"+sha, sha)
+	}
+	return sha, true, nil
 }
 
-// MergeBase returns the best common ancestor of HEAD and ref.
+// MergeBase returns the best common ancestor of HEAD and ref. git is asked for it first
+// (one process, not three); only when it fails are ref and HEAD checked, in that order, to
+// say which is missing.
 func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
+	var first error
+	if !strings.HasPrefix(ref, "-") { // never an option of merge-base's
+		out, err := g.run(ctx, "merge-base", "HEAD", ref)
+		if err == nil {
+			return strings.TrimSpace(string(out)), nil
+		}
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("merge base of HEAD and %s: %w", ref, ctx.Err())
+		}
+		first = err
+	}
 	if _, ok, err := g.resolve(ctx, ref); err != nil {
 		return "", err
 	} else if !ok {
@@ -143,7 +169,10 @@ func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
 	if _, err := g.Head(ctx); err != nil {
 		return "", err
 	}
-	out, err := g.run(ctx, "merge-base", "HEAD", ref)
+	out, err := []byte(nil), first
+	if err == nil {
+		out, err = g.run(ctx, "merge-base", "HEAD", ref)
+	}
 	if err != nil {
 		var ge *gitError
 		if !errors.As(err, &ge) {

@@ -145,6 +145,7 @@ func TestMergeBase(t *testing.T) {
 	}{
 		{ref: "no-such-branch", wantErr: `unknown git ref "no-such-branch"`},
 		{ref: unrelatedHead, wantErr: "no common ancestor"},
+		{ref: "--all", wantErr: `unknown git ref "--all"`}, // never an option of merge-base's
 	}
 	for _, tt := range errTests {
 		t.Run(tt.ref, func(t *testing.T) {

@@ -11,6 +11,9 @@ import (
 // linked worktree, the common one it shares with the main worktree (absolute, each once).
 // With the working tree they are what terraform's read guard denies.
 func (g Git) GitDirs(ctx context.Context) ([]string, error) {
+	if dirs, ok := g.knownGitDirs(); ok {
+		return dirs, nil
+	}
 	out, err := g.run(ctx, "rev-parse", "--absolute-git-dir", "--git-common-dir")
 	if err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ func (g Git) TreeFS(ctx context.Context, rev string, dirs []string) (fs.FS, erro
 
 // Prefix is g.Dir relative to the git top-level: "" at the top-level, else "sub/dir/".
 func (g Git) Prefix(ctx context.Context) (string, error) {
+	if g.knownPrefix() {
+		return "", nil
+	}
 	out, err := g.run(ctx, "rev-parse", "--show-prefix")
 	if err != nil {
 		return "", err

@@ -287,7 +287,7 @@ func InitProject(ctx context.Context, r *ProjectRun) error {
 	tf, err := r.Opts.NewRunner(r.WorkDir(), terraform.RunnerOptions{
 		Guard: spec, TempDir: r.TempDir(),
 		Env: r.Opts.TerraformEnv, Name: r.Project.Dir, NoNewWorkspace: r.Opts.ReadOnly, PluginCache: r.Opts.PluginCacheDir,
-		MaxProcs: r.Opts.Procs, DataDir: r.dataDir,
+		MaxProcs: r.Opts.Procs, GCPercent: TerraformGCPercent, DataDir: r.dataDir,
 		InitWait: func(waiting bool) {
 			if waiting {
 				r.Phase("queued") // behind another project's init

@@ -96,6 +96,11 @@ type RunnerOptions struct {
 	// of them on a few cores spend a tenth of their time contending (measured: 40 small
 	// projects at --parallel 2 on 2 cores, 2.7 s → 2.4 s).
 	MaxProcs int
+	// GCPercent, when positive, is terraform's GOGC (unless Env sets GOGC or GOMEMLIMIT
+	// to something: empty is Go's default), and so of what it starts. A plan or show is
+	// one short process that builds a large heap once: collecting less often cuts its CPU
+	// (see stage.TerraformGCPercent).
+	GCPercent int
 	// DataDir, when set, is terraform's data directory (TF_DATA_DIR), whatever Env says: an
 	// absolute path, which must exist. The data directory records the state backend's
 	// settings, the installed modules and the selected workspace, and terraform trusts it:

@@ -7,7 +7,7 @@ import (
 )
 
 // fillEnv completes terraform's environment env from opts: opts.Env, what tfgate always
-// sets unless opts.Env does (CHECKPOINT_DISABLE, GOMAXPROCS), the read guard's request
+// sets unless opts.Env does (CHECKPOINT_DISABLE, GOMAXPROCS, GOGC), the read guard's request
 // (guardEnv), the tree's TMPDIR and the data directory.
 func fillEnv(env map[string]string, opts RunnerOptions, guardEnv []string) error {
 	maps.Copy(env, opts.Env)
@@ -18,6 +18,9 @@ func fillEnv(env map[string]string, opts RunnerOptions, guardEnv []string) error
 	}
 	if _, ok := env["GOMAXPROCS"]; !ok && opts.MaxProcs > 0 {
 		env["GOMAXPROCS"] = strconv.Itoa(opts.MaxProcs)
+	}
+	if env["GOGC"] == "" && env["GOMEMLIMIT"] == "" && opts.GCPercent > 0 { // empty is Go's default
+		env["GOGC"] = strconv.Itoa(opts.GCPercent)
 	}
 	for _, kv := range guardEnv {
 		k, v, _ := strings.Cut(kv, "=")
