@@ -58,8 +58,8 @@ func Open(data []byte, opts OpenOptions) (*Document, error) {
 	return d, err
 }
 
-// readsNothing is the Reads of a plan no policy judges.
-func readsNothing() *astjson.Paths { return astjson.NoPaths() }
+// ReadsNothing is the Reads of a plan no policy judges.
+func ReadsNothing() *astjson.Paths { return astjson.NoPaths() }
 
 // open decodes data member by member: each top-level member is checked, harvested and
 // kept or dropped as soon as it is decoded.

@@ -53,7 +53,7 @@ func TestSkimmedHarvestMatchesDecoded(t *testing.T) {
 			if want == nil {
 				t.Fatal(err)
 			}
-			for _, keep := range []*astjson.Paths{readsNothing(), readsKeys("resource_changes"), readsTypes()} {
+			for _, keep := range []*astjson.Paths{ReadsNothing(), readsKeys("resource_changes"), readsTypes()} {
 				got, err := open(data, keep, false)
 				if got == nil {
 					t.Fatal(err)
@@ -64,7 +64,7 @@ func TestSkimmedHarvestMatchesDecoded(t *testing.T) {
 			// (Summarise's) covers them.
 			p, _ := Decode(data)
 			want.h.plan(newView(p))
-			for _, keep := range []*astjson.Paths{readsNothing(), readsKeys("configuration"), readsTypes()} {
+			for _, keep := range []*astjson.Paths{ReadsNothing(), readsKeys("configuration"), readsTypes()} {
 				_, got, err := ReadDocument(data, Options{}, keep)
 				if got == nil {
 					t.Fatal(err)
@@ -98,7 +98,7 @@ func TestSecretOnlyInSkippedSectionMasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, err := ReadDocument([]byte(doc), Options{}, readsNothing())
+	c, _, err := ReadDocument([]byte(doc), Options{}, ReadsNothing())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestOpenSkimmedRejectsLikeDecode(t *testing.T) {
 	}
 	for _, doc := range append(bad, rejectInputs()...) {
 		_, want := Decode([]byte(doc))
-		d, err := Open([]byte(doc), OpenOptions{Reads: readsNothing()})
+		d, err := Open([]byte(doc), OpenOptions{Reads: ReadsNothing()})
 		if want == nil {
 			continue
 		}

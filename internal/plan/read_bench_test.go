@@ -13,7 +13,7 @@ func BenchmarkReadDocument10k(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := ReadDocument(data, Options{}, readsNothing()); err != nil {
+		if _, _, err := ReadDocument(data, Options{}, ReadsNothing()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -24,7 +24,7 @@ func Summarise(p *tfjson.Plan, opts Options) *Changes {
 // them. Callers that have the document use Read rather than Decode and Summarise. On an
 // errored plan, the summary is returned with Decode's error.
 func Read(data []byte, opts Options) (*Changes, error) {
-	c, _, err := ReadDocument(data, opts, readsNothing())
+	c, _, err := ReadDocument(data, opts, ReadsNothing())
 	return c, err
 }
 

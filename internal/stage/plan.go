@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tfgate/tfgate/internal/astjson"
 	"github.com/tfgate/tfgate/internal/bundle"
 	"github.com/tfgate/tfgate/internal/cost"
 	"github.com/tfgate/tfgate/internal/plan"
@@ -357,7 +356,7 @@ func ShowPlan(ctx context.Context, r *ProjectRun) error {
 	if err != nil {
 		return err
 	}
-	reads := astjson.NoPaths() // no policies: nothing to keep
+	reads := plan.ReadsNothing() // no policies: nothing to keep
 	if e := r.Opts.Policies.Engine; e != nil {
 		reads = e.InputPaths()
 	}
