@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tfgate/tfgate/internal/plan"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // Edited makes the same edits Patch writes as a diff: applying the diff to the files gives
@@ -15,7 +17,7 @@ import (
 func TestEditedIsThePatch(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
+		testenv.Missing(t, fmt.Errorf("git: %v (install git)", err))
 	}
 	root := t.TempDir()
 	write(t, root, "a/m.tf", "  a = \"x\"\n  b = 1\n  c = [\n    1,\n  ]\n")

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/github"
 	"github.com/tfgate/tfgate/internal/github/githubtest"
+	"github.com/tfgate/tfgate/internal/testenv"
 )
 
 // gitRepo is a checkout with app/main.tf and README.md on main, its objects and branch
@@ -22,7 +24,7 @@ import (
 func gitRepo(t *testing.T, s *githubtest.Server) (head, wantTree string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
+		testenv.Missing(t, fmt.Errorf("git: %v (install git)", err))
 	}
 	dir := t.TempDir()
 	run := func(args ...string) string {
