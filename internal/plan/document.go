@@ -146,29 +146,20 @@ func (o *opening) decode(data []byte, reads *astjson.Paths) (ast.Value, error) {
 	var projErr error
 	pruned := map[string]ast.Value{}
 	input, err := astjson.DecodeMembersText(data, text, func(key string, v ast.Value, raw []byte) bool {
-		if raw == nil {
+		switch {
+		case raw == nil:
 			o.member(key, v)
 			walk(func(h *harvest) error { h.walkValue(v); return nil })
 			return keep(key)
-		}
-		if partial(reads, key) {
+		case partial(reads, key):
 			need, _ := reads.Child(key)
 			pv, err := o.prunedMember(key, raw, need, walk)
 			o.drop(raw)
 			projErr = cmp.Or(projErr, err)
 			pruned[key] = pv
-			return false
+		default:
+			projErr = cmp.Or(projErr, o.skimmedMember(key, raw, walk))
 		}
-		proj, err := projection(astjson.NewSkimmer(), raw, skimmed[key])
-		if err != nil {
-			projErr = cmp.Or(projErr, err)
-			return false
-		}
-		o.member(key, proj)
-		walk(func(h *harvest) error {
-			defer o.drop(raw)
-			return h.walkText(astjson.NewSkimmer(), raw)
-		})
 		return false
 	})
 	wg.Wait()
@@ -182,6 +173,21 @@ func (o *opening) decode(data []byte, reads *astjson.Paths) (ast.Value, error) {
 		o.h.merge(w.h)
 	}
 	return withMembers(input, pruned), err
+}
+
+// skimmedMember reads a member no policy reads from its text: the part open reads of it
+// (projection) now, its harvest beside the decoding (walk).
+func (o *opening) skimmedMember(key string, raw []byte, walk func(func(h *harvest) error)) error {
+	proj, err := projection(astjson.NewSkimmer(), raw, skimmed[key])
+	if err != nil {
+		return err
+	}
+	o.member(key, proj)
+	walk(func(h *harvest) error {
+		defer o.drop(raw)
+		return h.walkText(astjson.NewSkimmer(), raw)
+	})
+	return nil
 }
 
 // canonical prefers the typed decoder's message for a document that failed: it gives line
