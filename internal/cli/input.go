@@ -87,6 +87,9 @@ func openInput(stdin io.Reader, name string, mapped bool) (*input, error) {
 			if in := mapFileIf(mapped, f, size); in != nil {
 				return in, nil
 			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil { // mapFile may have read some of it
+				return nil, err
+			}
 		}
 		r = f
 	}

@@ -3,21 +3,35 @@
 package cli
 
 import (
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
 )
 
-// mapFile maps the regular file f of size bytes, read only: a large plan then costs no
-// copy in the heap, and the parts the decoding is done with leave memory as it goes
-// (release: the system reads them from the file again if they are ever read). Nil when it
-// cannot map the file (empty, or the system refuses): the caller reads it instead.
+// mapFile reads the regular file f of size bytes into memory of its own, outside Go's
+// heap: an anonymous private mapping. It is a snapshot, as a read into the heap is (the
+// file may change or shrink afterwards: nothing reads it again), and the collector never
+// counts or scans it. release gives parts of it back to the system as the decoding is done
+// with them (they then read as zero bytes, which no JSON holds: anything reading a part
+// again fails, and policy eval then reads the file afresh). Nil when it cannot map or read
+// the file exactly (empty, grown or shrunk while read, or the system refuses): the caller
+// reads it into the heap instead.
 func mapFile(f *os.File, size int64) *input {
 	if size <= 0 || int64(int(size)) != size {
 		return nil
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_PRIVATE)
+	data, err := unix.Mmap(-1, 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
+		return nil
+	}
+	var one [1]byte
+	if _, err := io.ReadFull(f, data); err != nil {
+		unix.Munmap(data)
+		return nil
+	}
+	if n, _ := f.Read(one[:]); n != 0 { // grew while read: read it into the heap instead
+		unix.Munmap(data)
 		return nil
 	}
 	page := os.Getpagesize()

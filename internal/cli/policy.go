@@ -106,8 +106,18 @@ func runPolicyEval(cmd *cobra.Command, a *app, opts policyEvalOptions) error {
 	if name == "" {
 		name = filepath.Base(opts.PlanFile)
 	}
-	res, err := stage.EvalPlan(cmd.Context(), stage.EvalOptions{Source: src, Plan: in.data, Release: in.release, PlanName: opts.PlanFile,
-		Project: name, Masker: a.masker, Print: a.printWriter()})
+	eval := stage.EvalOptions{Source: src, Plan: in.data, Release: in.release, PlanName: opts.PlanFile,
+		Project: name, Masker: a.masker, Print: a.printWriter()}
+	res, err := stage.EvalPlan(cmd.Context(), eval)
+	if err != nil && in.release != nil {
+		// A plan that fails to decode is read again whole for the error's message, and
+		// parts of the mapped one are gone: judge the file read into memory, as without
+		// the mapping, for the same refusal with its right message.
+		if eval.Plan, err = readInput(cmd.InOrStdin(), opts.PlanFile); err == nil {
+			eval.Release = nil
+			res, err = stage.EvalPlan(cmd.Context(), eval)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -170,15 +170,17 @@ func (a *readAnalysis) rule(r *ast.Rule, args ast.Args) {
 }
 
 // mayConflict reports whether a single-valued rule may give two values that OPA compares:
-// it has a computed key in its ref head (a partial object, o[k] := v), or more than one
-// definition at its path besides a default, or a body that may succeed more than once (an
-// iteration outside comprehensions, a relation such as walk).
+// it has a computed key in its ref head (a partial object, o[k] := v), or another rule
+// besides a default may define the same document, or its body may succeed more than once
+// (an iteration outside comprehensions, a relation such as walk).
 func (a *readAnalysis) mayConflict(r *ast.Rule, path string) bool {
 	if len(r.Ref()) > len(r.Ref().GroundPrefix()) {
 		return true
 	}
+	// Every rule that may define the same document: at the same path, or a ref head with a
+	// computed key that can be this one (o.a := x beside o[k] := v).
 	defs := 0
-	for _, d := range a.rules[path] {
+	for _, d := range a.c.GetRulesDynamicWithOpts(r.Ref(), ast.RulesOptions{IncludeHiddenModules: true}) {
 		if !d.Default {
 			defs++
 		}

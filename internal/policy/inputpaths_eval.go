@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"maps"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tfgate/tfgate/internal/astjson"
@@ -15,6 +17,16 @@ import (
 var typeOnly = map[string]bool{
 	"is_object": true, "is_array": true, "is_string": true, "is_number": true,
 	"is_boolean": true, "is_null": true, "is_set": true, "type_name": true,
+}
+
+// scoped runs f on a nested body (a comprehension's, every's): the variables it binds
+// are its own, unbound again after it, so that a sibling body's variable of the same name
+// (the compiler leaves `x = ...` names as written) is not taken for them.
+func (a *readAnalysis) scoped(e env, f func()) {
+	outer, outerK := maps.Clone(e), maps.Clone(a.kenv)
+	f()
+	maps.DeleteFunc(e, func(v ast.Var, _ absval) bool { _, ok := outer[v]; return !ok })
+	a.kenv = outerK
 }
 
 func (a *readAnalysis) body(b ast.Body, e env) {
@@ -41,14 +53,16 @@ func (a *readAnalysis) expr(x *ast.Expr, e env) {
 		a.call(t, e, true)
 	case *ast.Every:
 		held := a.term(t.Domain, e)
-		a.bindFree(t.Key, e)
-		if v, ok := t.Value.Value.(ast.Var); ok {
-			e[v] = a.follow(held, []astjson.Seg{{Any: true}})
-		} else {
-			a.use(held, useWhole)
-			a.bindFree(t.Value, e)
-		}
-		a.body(t.Body, e)
+		a.scoped(e, func() {
+			a.bindFree(t.Key, e)
+			if v, ok := t.Value.Value.(ast.Var); ok {
+				e[v] = a.follow(held, []astjson.Seg{{Any: true}})
+			} else {
+				a.use(held, useWhole)
+				a.bindFree(t.Value, e)
+			}
+			a.body(t.Body, e)
+		})
 	case *ast.SomeDecl:
 		for _, s := range t.Symbols {
 			if _, ok := s.Value.(ast.Var); !ok {
@@ -218,18 +232,26 @@ func (a *readAnalysis) term(t *ast.Term, e env) absval {
 	case ast.Ref:
 		return a.ref(v, e)
 	case *ast.ArrayComprehension:
-		a.body(v.Body, e)
-		return under(astjson.Seg{Any: true}, a.term(v.Term, e))
+		var held absval
+		a.scoped(e, func() {
+			a.body(v.Body, e)
+			held = under(astjson.Seg{Any: true}, a.term(v.Term, e))
+		})
+		return held
 	case *ast.SetComprehension:
-		a.body(v.Body, e)
-		a.use(a.term(v.Term, e), useWhole)
+		a.scoped(e, func() {
+			a.body(v.Body, e)
+			a.use(a.term(v.Term, e), useWhole)
+		})
 		return nil
 	case *ast.ObjectComprehension:
 		// Two members of one key must hold the same value (else eval_conflict_error): the
 		// values are compared, so read whole.
-		a.body(v.Body, e)
-		a.use(a.term(v.Key, e), useWhole)
-		a.use(a.term(v.Value, e), useWhole)
+		a.scoped(e, func() {
+			a.body(v.Body, e)
+			a.use(a.term(v.Key, e), useWhole)
+			a.use(a.term(v.Value, e), useWhole)
+		})
 		return nil
 	case ast.Call:
 		return a.call(v, e, false)

@@ -54,17 +54,22 @@ func EvalPlan(ctx context.Context, opts EvalOptions) (policy.Result, error) {
 // (with input.cost, as a plan run gives it, from the policies' price catalogue) and the
 // masker of the plan's secrets.
 func policyInput(engine *policy.Engine, opts EvalOptions) (ast.Value, *secret.Masker, error) {
+	// The plan is priced first: the decoding gives parts of the text back as it goes
+	// (opts.Release). A plan's own refusal still comes first, then the catalogue's errors.
+	prices, catErr := cost.LoadCatalogue(opts.Source.FS, opts.Source.Paths, "")
+	var c *cost.Cost
+	var priceErr error
+	if catErr == nil {
+		c, priceErr = PriceCost(opts.Plan, nil, prices, ".", "default")
+	}
 	doc, err := plan.Open(opts.Plan, plan.OpenOptions{Masker: opts.Masker, Reads: engine.InputPaths(), Release: opts.Release})
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, nil, fmt.Errorf("%s: %w", opts.PlanName, err)
-	}
-	prices, err := cost.LoadCatalogue(opts.Source.FS, opts.Source.Paths, "")
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := PriceCost(opts.Plan, nil, prices, ".", "default")
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", opts.PlanName, err)
+	case catErr != nil:
+		return nil, nil, catErr
+	case priceErr != nil:
+		return nil, nil, fmt.Errorf("%s: %w", opts.PlanName, priceErr)
 	}
 	return cost.Input(doc.Input(), c), doc.Masker(), nil
 }
