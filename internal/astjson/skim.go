@@ -104,38 +104,7 @@ func (s *Skimmer) object(fn func([]Member) error) error {
 }
 
 func (s *Skimmer) array(fn func([]Member) error) error {
-	d := &s.d
-	if err := d.enter(); err != nil {
-		return err
-	}
-	d.pos++ // '['
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		d.depth--
-		return nil
-	}
-	for {
-		d.skipSpace()
-		if err := s.walk(fn); err != nil {
-			return err
-		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return d.errorf("unterminated array")
-		}
-		c := d.data[d.pos]
-		d.pos++
-		if c == ']' {
-			break
-		}
-		if c != ',' {
-			d.pos--
-			return d.errorf("expected ',' or ']' in array")
-		}
-	}
-	d.depth--
-	return nil
+	return s.d.elements(func() error { return s.walk(fn) })
 }
 
 // name interns an object key: a document repeats its attribute names thousands of times.
@@ -223,35 +192,17 @@ func (s *Skimmer) Elements(arr []byte, fn func(elem []byte) error) error {
 	if d.pos >= len(d.data) || d.data[d.pos] != '[' {
 		return d.errorf("expected an array")
 	}
-	d.pos++
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return d.trailing()
-	}
-	for {
-		d.skipSpace()
+	err := d.elements(func() error {
 		start := d.pos
 		if err := d.skipValue(); err != nil {
 			return err
 		}
-		if err := fn(d.data[start:d.pos]); err != nil {
-			return err
-		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return d.errorf("unterminated array")
-		}
-		c := d.data[d.pos]
-		d.pos++
-		if c == ']' {
-			return d.trailing()
-		}
-		if c != ',' {
-			d.pos--
-			return d.errorf("expected ',' or ']' in array")
-		}
+		return fn(d.data[start:d.pos])
+	})
+	if err != nil {
+		return err
 	}
+	return d.trailing()
 }
 
 // Fields sets out[i] to the text of the value of keys[i] in the JSON object obj (of its
