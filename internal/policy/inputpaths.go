@@ -20,16 +20,22 @@ import (
 // outputs are the rules tfgate queries: their values are read whole.
 func inputPathsRead(c *ast.Compiler, outputs []ast.Ref) *astjson.Paths {
 	a := newReadAnalysis(c)
-	for pass := 0; ; pass++ {
+	var queue []*ast.Rule
+	for _, rs := range a.rules {
+		queue = append(queue, rs...)
+	}
+	// Each pass follows the rules whose parameters or the values they read grew in the
+	// pass before (all of them, the first time).
+	for pass := 0; len(queue) > 0; pass++ {
 		if pass == maxPasses {
 			return nil
 		}
-		a.grew = false
-		for _, rs := range a.rules {
-			for _, r := range rs {
-				a.rule(r, nil)
-			}
+		a.dirty = map[string]bool{}
+		for _, r := range queue {
+			a.current = r
+			a.rule(r, nil)
 		}
+		a.current = nil
 		a.kenv = map[ast.Var][]*ast.Term{}
 		for _, o := range outputs {
 			a.use(a.ref(o, env{}), useWhole)
@@ -37,10 +43,35 @@ func inputPathsRead(c *ast.Compiler, outputs []ast.Ref) *astjson.Paths {
 		if a.err != nil {
 			return nil
 		}
-		if !a.grew {
-			return a.reads
+		queue = a.dependents()
+	}
+	return a.reads
+}
+
+// dependents are the rules that read a value or parameter set that grew in this pass.
+func (a *readAnalysis) dependents() []*ast.Rule {
+	seen := map[*ast.Rule]bool{}
+	var out []*ast.Rule
+	for k := range a.dirty {
+		for r := range a.deps[k] {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
 		}
 	}
+	return out
+}
+
+// readSet notes that the rule being followed reads the set key ("v" or "p" and a path).
+func (a *readAnalysis) readSet(key string) {
+	if a.current == nil {
+		return
+	}
+	if a.deps[key] == nil {
+		a.deps[key] = map[*ast.Rule]bool{}
+	}
+	a.deps[key][a.current] = true
 }
 
 // maxPasses bounds the analysis: each pass can only add to what flows where, and Rego has
@@ -76,8 +107,10 @@ func (s aliasSet) add(al alias) bool {
 
 func (s aliasSet) list() absval {
 	out := make(absval, 0, len(s))
-	for _, a := range s {
-		out = append(out, a)
+	for k, a := range s {
+		if k != collapsed {
+			out = append(out, a)
+		}
 	}
 	return out
 }
@@ -101,17 +134,34 @@ type readAnalysis struct {
 	values map[string]aliasSet    // what each rule's value (a function's result) holds
 	params map[string][]aliasSet  // what each function's parameters hold
 	reads  *astjson.Paths
-	grew   bool
 	err    error
 	// kenv holds the constants of the variables of the rule followed (inputpaths_const.go).
 	kenv         map[ast.Var][]*ast.Term
 	replacesData bool
+	rulesByRef   map[string][]*ast.Rule // rulesAt's answers
+	// The worklist of inputPathsRead: the rule followed, the sets each rule reads, the sets
+	// that grew in this pass.
+	current *ast.Rule
+	deps    map[string]map[*ast.Rule]bool
+	dirty   map[string]bool
+}
+
+// rulesAt is every rule that may define the document at r, or a document under it or
+// holding it (the compiler's GetRulesDynamic), asked once per ref.
+func (a *readAnalysis) rulesAt(r ast.Ref) []*ast.Rule {
+	k := r.String()
+	rs, ok := a.rulesByRef[k]
+	if !ok {
+		rs = a.c.GetRulesDynamicWithOpts(r, ast.RulesOptions{IncludeHiddenModules: true})
+		a.rulesByRef[k] = rs
+	}
+	return rs
 }
 
 func newReadAnalysis(c *ast.Compiler) *readAnalysis {
 	a := &readAnalysis{c: c, rules: map[string][]*ast.Rule{}, arity: map[string]int{},
 		values: map[string]aliasSet{}, params: map[string][]aliasSet{}, reads: astjson.NoPaths(),
-		replacesData: replacesData(c)}
+		replacesData: replacesData(c), rulesByRef: map[string][]*ast.Rule{}, deps: map[string]map[*ast.Rule]bool{}}
 	for _, m := range c.Modules {
 		for _, r := range m.Rules {
 			p := r.Ref().GroundPrefix().String()
@@ -134,7 +184,7 @@ func (a *readAnalysis) rule(r *ast.Rule, args ast.Args) {
 	e := env{}
 	a.kenv = map[ast.Var][]*ast.Term{}
 	for i, t := range args {
-		held := a.param(path, i).list()
+		held := a.paramRead(path, i)
 		if v, ok := t.Value.(ast.Var); ok && !bound(v, e) {
 			e[v] = held
 			continue
@@ -162,7 +212,7 @@ func (a *readAnalysis) rule(r *ast.Rule, args ast.Args) {
 		for range r.Ref()[len(r.Ref().GroundPrefix()):] {
 			v = under(astjson.Seg{Any: true}, v)
 		}
-		a.addAll(a.value(path), v)
+		a.addAll("v"+path, a.value(path), v)
 	}
 	if r.Else != nil {
 		a.rule(r.Else, args)
@@ -180,7 +230,7 @@ func (a *readAnalysis) mayConflict(r *ast.Rule, path string) bool {
 	// Every rule that may define the same document: at the same path, or a ref head with a
 	// computed key that can be this one (o.a := x beside o[k] := v).
 	defs := 0
-	for _, d := range a.c.GetRulesDynamicWithOpts(r.Ref(), ast.RulesOptions{IncludeHiddenModules: true}) {
+	for _, d := range a.rulesAt(r.Ref()) {
 		if !d.Default {
 			defs++
 		}
@@ -195,6 +245,12 @@ func (a *readAnalysis) value(path string) aliasSet {
 	return a.values[path]
 }
 
+// valueRead is what the rule at path holds, read by the rule being followed.
+func (a *readAnalysis) valueRead(path string) absval {
+	a.readSet("v" + path)
+	return a.value(path).list()
+}
+
 func (a *readAnalysis) param(path string, i int) aliasSet {
 	ps := a.params[path]
 	for len(ps) <= i {
@@ -204,18 +260,49 @@ func (a *readAnalysis) param(path string, i int) aliasSet {
 	return ps[i]
 }
 
-// addAll adds v to s, noting that the analysis has not settled if anything was new.
-func (a *readAnalysis) addAll(s aliasSet, v absval) {
+// paramRead is what parameter i of the function at path holds, read by its own rule.
+func (a *readAnalysis) paramRead(path string, i int) absval {
+	a.readSet("p" + path)
+	return a.param(path, i).list()
+}
+
+// addAll adds v to s, the set key, noting it dirty (its readers to follow again) if
+// anything was new.
+func (a *readAnalysis) addAll(key string, s aliasSet, v absval) {
+	if _, full := s[collapsed]; full {
+		a.use(v, useWhole)
+		return
+	}
 	for _, al := range v {
-		if len(al.at) > maxPathLen {
+		if len(al.at) > maxAtLen {
 			a.reads.Add(al.in, true) // see follow
 			continue
 		}
 		if s.add(al) {
-			a.grew = true
+			a.dirty[key] = true
 		}
 	}
+	if len(s) > maxAliases {
+		// Widening: a rule or parameter that holds this much of input (an identity
+		// function called from everywhere, say) is read whole, and whatever reaches it
+		// later too; the set no longer grows from pass to pass.
+		a.use(s.list(), useWhole)
+		clear(s)
+		s[collapsed] = alias{}
+		a.dirty[key] = true
+	}
 }
+
+// collapsed marks an aliasSet widened by addAll: everything added to it is read whole.
+const collapsed = "\x00collapsed"
+
+// maxAliases bounds an aliasSet, and maxAtLen the depth of containers built over input
+// that an alias follows (comprehensions of comprehensions): past them, what they hold is
+// read whole.
+const (
+	maxAliases = 32
+	maxAtLen   = 4
+)
 
 func segsKey(p []astjson.Seg) string {
 	var b strings.Builder

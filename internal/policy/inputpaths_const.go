@@ -107,7 +107,7 @@ func (a *readAnalysis) constRule(p ast.Ref) []*ast.Term {
 	if a.replacesData || tfgateDoc(p) {
 		return nil
 	}
-	rs := a.c.GetRulesDynamicWithOpts(p, ast.RulesOptions{IncludeHiddenModules: true})
+	rs := a.rulesAt(p)
 	if len(rs) != 1 {
 		return nil
 	}
@@ -122,13 +122,22 @@ func (a *readAnalysis) constRule(p ast.Ref) []*ast.Term {
 // tfgateDoc reports whether p is under a document tfgate puts in place for each evaluation
 // (data.tfgate.project, author, risk): a rule defining one is replaced by evalWith.
 func tfgateDoc(p ast.Ref) bool {
-	for _, d := range tfgateDocs {
-		if p.HasPrefix(ast.MustParseRef("data.tfgate." + d)) {
+	for _, d := range tfgateDocRefs {
+		if p.HasPrefix(d) {
 			return true
 		}
 	}
 	return false
 }
+
+// tfgateDocRefs are the refs of tfgateDocs, parsed once.
+var tfgateDocRefs = func() []ast.Ref {
+	out := make([]ast.Ref, len(tfgateDocs))
+	for i, d := range tfgateDocs {
+		out[i] = ast.MustParseRef("data.tfgate." + d)
+	}
+	return out
+}()
 
 func trueBody(b ast.Body) bool {
 	if len(b) != 1 || b[0].Negated || len(b[0].With) > 0 {

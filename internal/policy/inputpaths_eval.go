@@ -97,9 +97,9 @@ func (a *readAnalysis) call(terms []*ast.Term, e env, isExpr bool) absval {
 			return nil
 		}
 		for i := 0; i < n && i < len(args); i++ {
-			a.addAll(a.param(name, i), a.term(args[i], e))
+			a.addAll("p"+name, a.param(name, i), a.term(args[i], e))
 		}
-		result = a.value(name).list()
+		result = a.valueRead(name)
 	default:
 		var ok bool
 		if n, result, ok = a.builtin(name, args, e); !ok {
@@ -354,16 +354,16 @@ func (a *readAnalysis) follow(v absval, segs []astjson.Seg) absval {
 // rules (a package, or data with a computed key) reads their values whole.
 func (a *readAnalysis) data(r ast.Ref, segs []astjson.Seg) absval {
 	out := aliasSet{}
-	for _, rl := range a.c.GetRulesDynamicWithOpts(r, ast.RulesOptions{IncludeHiddenModules: true}) {
+	for _, rl := range a.rulesAt(r) {
 		gp := rl.Ref().GroundPrefix()
 		path := gp.String()
 		if len(r) >= len(gp) && r[:len(gp)].Equal(gp) {
-			for _, al := range a.follow(a.value(path).list(), segs[len(gp)-1:]) {
+			for _, al := range a.follow(a.valueRead(path), segs[len(gp)-1:]) {
 				out.add(al)
 			}
 			continue
 		}
-		a.use(a.value(path).list(), useWhole)
+		a.use(a.valueRead(path), useWhole)
 	}
 	return out.list()
 }

@@ -202,3 +202,24 @@ func TestBenchPoliciesPrune(t *testing.T) {
 		t.Error("nothing pruned")
 	}
 }
+
+// A function called with more of input than an alias set holds (maxAliases) is widened:
+// what reaches it is read whole, and the pruned plan is still judged as the whole one.
+func TestPrunedInputWidened(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id(x) := x\n")
+	for i := range maxAliases + 8 {
+		fmt.Fprintf(&b, "v%d := [id(rc.change.before).acl | some rc in input.resource_changes; _ = id(rc.change.after[\"k%d\"])]\n", i, i)
+	}
+	b.WriteString(`deny contains sprintf("%v", [x]) if { some rc in input.resource_changes; x := id(id(rc).change).before.password }` + "\n")
+	b.WriteString(`deny contains sprintf("%v", [v0]) if { true }` + "\n")
+	e, err := Load(context.Background(), Source{FS: caseFS(b.String()), Paths: []string{"."}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePrunedVerdict(t, e, []byte(pruneInput))
+	// Widened: every resource change passed to id is read whole.
+	if got := e.InputPaths().String(); !strings.Contains(got, "resource_changes[*]\n") {
+		t.Errorf("id's arguments not read whole:\n%s", got)
+	}
+}
