@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -354,40 +353,7 @@ func TestRunnerMaxProcs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tmp := t.TempDir()
-			dump := filepath.Join(tmp, "env")
-			script := `/usr/bin/env > "$DUMP"`
-			bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"init": script, "plan": script, "show": script})
-			env := map[string]string{"DUMP": dump}
-			maps.Copy(env, tc.env)
-			r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{Env: env, MaxProcs: tc.maxProcs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := context.Background()
-			for _, sub := range []string{"init", "plan", "show"} {
-				switch sub {
-				case "init":
-					err = r.Init(ctx)
-				case "plan":
-					_, err = r.Plan(ctx, PlanOptions{})
-				case "show":
-					_, _ = r.ShowPlan(ctx, "p") // the fake prints no JSON
-					err = nil
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", sub, err)
-				}
-				got, set := "", false
-				for _, line := range strings.Split(readFile(t, dump), "\n") {
-					if v, ok := strings.CutPrefix(line, "GOMAXPROCS="); ok {
-						got, set = v, true
-					}
-				}
-				if got != tc.want || set != (tc.want != "") {
-					t.Errorf("%s: GOMAXPROCS = %q (set %v), want %q", sub, got, set, tc.want)
-				}
-			}
+			checkTerraformEnv(t, tc.env, RunnerOptions{MaxProcs: tc.maxProcs}, "GOMAXPROCS", tc.want)
 		})
 	}
 }

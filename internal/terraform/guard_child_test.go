@@ -55,20 +55,7 @@ func TestGuardedRunnerChildGoProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo, work := filepath.Join(base, "repo"), filepath.Join(base, "work")
-	for _, d := range []string{repo, work} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	secret := filepath.Join(repo, "secret.txt")
-	if err := os.WriteFile(secret, []byte("secret\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	base, repo, work, secret := guardedTree(t)
 	fake := writeFake(t, filepath.Join(base, "bin"), "terraform", "1.5.7", map[string]string{
 		"show": `"$HELPER"`,
 	})

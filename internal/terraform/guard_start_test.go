@@ -13,20 +13,7 @@ import (
 // re-exec's variable.
 func TestGuardedRunnerStartsInProcess(t *testing.T) {
 	requireGuard(t)
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo, work := filepath.Join(base, "repo"), filepath.Join(base, "work")
-	for _, d := range []string{repo, work} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	secret := filepath.Join(repo, "secret.txt")
-	if err := os.WriteFile(secret, []byte("secret\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	base, repo, work, secret := guardedTree(t)
 	fake := writeFake(t, filepath.Join(base, "bin"), "terraform", "1.5.7", map[string]string{
 		"show": `cat "$SECRET" 2>&1; echo "guard=${TFGATE_READ_GUARD-unset}"`,
 	})
@@ -50,4 +37,26 @@ func TestGuardedRunnerStartsInProcess(t *testing.T) {
 	if b, err := os.ReadFile(secret); err != nil || string(b) != "secret\n" {
 		t.Errorf("the caller cannot read the checkout any more: %v", err)
 	}
+}
+
+// guardedTree is a checkout (repo, holding secret.txt) and a working directory (work) under
+// base, a temporary directory with its links resolved: what a guard must keep terraform
+// out of, and where it may work.
+func guardedTree(t *testing.T) (base, repo, work, secret string) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, work = filepath.Join(base, "repo"), filepath.Join(base, "work")
+	for _, d := range []string{repo, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret = filepath.Join(repo, "secret.txt")
+	if err := os.WriteFile(secret, []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return base, repo, work, secret
 }

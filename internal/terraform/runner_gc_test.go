@@ -27,40 +27,48 @@ func TestRunnerGCPercent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tmp := t.TempDir()
-			dump := filepath.Join(tmp, "env")
-			script := `/usr/bin/env > "$DUMP"`
-			bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"init": script, "plan": script, "show": script})
-			env := map[string]string{"DUMP": dump}
-			maps.Copy(env, tc.env)
-			r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, RunnerOptions{Env: env, GCPercent: tc.gcPercent})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := context.Background()
-			for _, sub := range []string{"init", "plan", "show"} {
-				switch sub {
-				case "init":
-					err = r.Init(ctx)
-				case "plan":
-					_, err = r.Plan(ctx, PlanOptions{})
-				case "show":
-					_, _ = r.ShowPlan(ctx, "p") // the fake prints no JSON
-					err = nil
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", sub, err)
-				}
-				got, set := "", false
-				for _, line := range strings.Split(readFile(t, dump), "\n") {
-					if v, ok := strings.CutPrefix(line, "GOGC="); ok {
-						got, set = v, true
-					}
-				}
-				if got != tc.want || set != (tc.want != "") {
-					t.Errorf("%s: GOGC = %q (set %v), want %q", sub, got, set, tc.want)
-				}
-			}
+			checkTerraformEnv(t, tc.env, RunnerOptions{GCPercent: tc.gcPercent}, "GOGC", tc.want)
 		})
+	}
+}
+
+// checkTerraformEnv runs init, plan and show with a fake terraform that records its
+// environment, and checks that name is want there in each ("" = not set). env is the
+// caller's environment for terraform; opts.Env is set from it.
+func checkTerraformEnv(t *testing.T, env map[string]string, opts RunnerOptions, name, want string) {
+	t.Helper()
+	tmp := t.TempDir()
+	dump := filepath.Join(tmp, "env")
+	script := `/usr/bin/env > "$DUMP"`
+	bin := writeFake(t, filepath.Join(tmp, "bin"), "terraform", "1.5.7", map[string]string{"init": script, "plan": script, "show": script})
+	opts.Env = map[string]string{"DUMP": dump}
+	maps.Copy(opts.Env, env)
+	r, err := NewRunner(tmp, Binary{Path: bin, Flavor: FlavorTerraform}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, sub := range []string{"init", "plan", "show"} {
+		switch sub {
+		case "init":
+			err = r.Init(ctx)
+		case "plan":
+			_, err = r.Plan(ctx, PlanOptions{})
+		case "show":
+			_, _ = r.ShowPlan(ctx, "p") // the fake prints no JSON
+			err = nil
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", sub, err)
+		}
+		got, set := "", false
+		for _, line := range strings.Split(readFile(t, dump), "\n") {
+			if v, ok := strings.CutPrefix(line, name+"="); ok {
+				got, set = v, true
+			}
+		}
+		if got != want || set != (want != "") {
+			t.Errorf("%s: %s = %q (set %v), want %q", sub, name, got, set, want)
+		}
 	}
 }
