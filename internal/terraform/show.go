@@ -1,10 +1,8 @@
 package terraform
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 )
 
 // ShowPlan runs `show -json` itself rather than through tfexec: tfexec only
@@ -15,18 +13,12 @@ func (r *runner) ShowPlan(ctx context.Context, planFile string) ([]byte, error) 
 	if planFile == "" {
 		return nil, fmt.Errorf("%s show in %s: no plan file given", r.bin.Flavor, r.name)
 	}
-	var out bytes.Buffer
-	err := r.run(ctx, "show", func() error {
-		cmd := r.direct(ctx, r.execEnv(), "show", "-json", "-no-color", planFile)
-		cmd.Stdout = &out
-		cmd.Stderr = io.MultiWriter(r.log, r.stderr)
-		return r.runDirect(cmd)
-	})
+	out, err := r.capture(ctx, "show", "show", "-json", "-no-color", planFile)
 	if err != nil {
 		return nil, err
 	}
-	if out.Len() == 0 {
+	if len(out) == 0 {
 		return nil, fmt.Errorf("%s show -json in %s: printed nothing for %s", r.bin.Flavor, r.name, planFile)
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
