@@ -1,6 +1,9 @@
 package astjson
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // Lexer reads JSON text a token at a time, for a decoder that builds values of its own
 // types (plan.Decode's typed fast path) with this package's scanner: the same string,
@@ -107,7 +110,10 @@ func (l *Lexer) ElementEnd() (last bool, err error) {
 func (l *Lexer) String() (s []byte, exact bool, err error) {
 	d := &l.d
 	start := d.pos + 1
-	if i := plainRun(d.data, start); i < len(d.data) && d.data[i] == '"' {
+	if i := asciiRun(d.data, start); i < len(d.data) && d.data[i] == '"' {
+		d.pos = i + 1
+		return d.data[start:i], true, nil // plain ASCII: most of a plan's strings
+	} else if i = plainRun(d.data, i); i < len(d.data) && d.data[i] == '"' {
 		d.pos = i + 1
 		s = d.data[start:i]
 		return s, utf8.Valid(s), nil
@@ -229,3 +235,20 @@ func (l *Lexer) skipArray() error {
 
 // End checks that nothing but white space follows the value read.
 func (l *Lexer) End() error { return l.d.trailing() }
+
+// asciiRun is plainRun that also stops at the first byte that is not ASCII.
+func asciiRun(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if (x|(x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+	}
+	return i
+}

@@ -38,27 +38,15 @@ const fastMaxDepth = 1000
 var fastDecodes atomic.Int64
 
 type fastDecoder struct {
-	l    *astjson.Lexer
-	keys map[string]string // short strings, shared: a plan repeats its attribute names
-	strs map[string]any    // short strings of interface values, boxed once
-	nums map[string]any    // short numbers, boxed once as json.Number
+	l      *astjson.Lexer
+	intern internCache
 }
-
-// Bounds of the intern tables: past them, values are simply allocated.
-const (
-	internKeys   = 1 << 14
-	internValues = 1 << 12
-	internMaxLen = 24
-)
 
 // decodeFast decodes data (a JSON object, the sniffed input of Decode) into lp and
 // reports true, or leaves lp alone and reports false when encoding/json must decide.
 func decodeFast(data []byte, lp *leanPlan) bool {
 	f := &fastDecoder{
-		l:    astjson.NewLexer(data, fastMaxDepth),
-		keys: make(map[string]string, 256),
-		strs: make(map[string]any, 256),
-		nums: make(map[string]any, 256),
+		l: astjson.NewLexer(data, fastMaxDepth),
 	}
 	var out leanPlan
 	if f.l.Next() != '{' || f.plan(&out) != nil || f.l.End() != nil {
@@ -223,19 +211,7 @@ func (f *fastDecoder) string() (string, error) {
 	if err != nil || !exact {
 		return "", errFallback
 	}
-	return f.intern(b), nil
-}
-
-// intern returns b as a string, shared with the other short strings of its text.
-func (f *fastDecoder) intern(b []byte) string {
-	if s, ok := f.keys[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(b) <= internMaxLen && len(f.keys) < internKeys {
-		f.keys[s] = s
-	}
-	return s
+	return f.intern.str(b), nil
 }
 
 // boolean reads a bool field; null leaves it as it is.

@@ -203,7 +203,7 @@ func (f *fastDecoder) mapMembers(fn func(key string) error) error {
 		if err != nil || !exact {
 			return errFallback
 		}
-		if err := fn(f.intern(key)); err != nil {
+		if err := fn(f.intern.str(key)); err != nil {
 			return err
 		}
 		if last, err := l.MemberEnd(); err != nil || last {

@@ -1,8 +1,6 @@
 package plan
 
-import (
-	"encoding/json"
-)
+import ()
 
 // value reads any JSON value as encoding/json with UseNumber decodes it into an interface{}:
 // map[string]interface{}, []interface{}, string, json.Number, bool or nil. A key repeated
@@ -50,17 +48,7 @@ func (f *fastDecoder) anyString() (any, error) {
 	if err != nil || !exact {
 		return nil, errFallback
 	}
-	if len(b) > internMaxLen {
-		return string(b), nil
-	}
-	if v, ok := f.strs[string(b)]; ok {
-		return v, nil
-	}
-	var v any = string(b)
-	if len(f.strs) < internValues {
-		f.strs[string(b)] = v
-	}
-	return v, nil
+	return f.intern.box(b, false), nil
 }
 
 func (f *fastDecoder) number() (any, error) {
@@ -68,17 +56,7 @@ func (f *fastDecoder) number() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > internMaxLen {
-		return json.Number(b), nil
-	}
-	if v, ok := f.nums[string(b)]; ok {
-		return v, nil
-	}
-	var v any = json.Number(b)
-	if len(f.nums) < internValues {
-		f.nums[string(b)] = v
-	}
-	return v, nil
+	return f.intern.box(b, true), nil
 }
 
 // plannedValues reads planned_values: its outputs, to encoding/json (they are few).
