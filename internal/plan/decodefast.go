@@ -6,6 +6,8 @@ import (
 	"errors"
 	"sync/atomic"
 
+	tfjson "github.com/hashicorp/terraform-json"
+
 	"github.com/tfgate/tfgate/internal/astjson"
 )
 
@@ -40,6 +42,10 @@ var fastDecodes atomic.Int64
 type fastDecoder struct {
 	l      *astjson.Lexer
 	intern internCache
+	// Resource changes and their changes are carved from blocks: far fewer allocations,
+	// and they live as long as the plan anyway.
+	rcs     []tfjson.ResourceChange
+	changes []tfjson.Change
 }
 
 // decodeFast decodes data (a JSON object, the sniffed input of Decode) into lp and

@@ -37,7 +37,11 @@ func (f *fastDecoder) resourceChanges(p *[]*tfjson.ResourceChange) error {
 			out = append(out, nil)
 			return err
 		}
-		rc := &tfjson.ResourceChange{}
+		if len(f.rcs) == 0 {
+			f.rcs = make([]tfjson.ResourceChange, 128)
+		}
+		rc := &f.rcs[0]
+		f.rcs = f.rcs[1:]
 		out = append(out, rc)
 		return f.resourceChange(rc)
 	})
@@ -99,7 +103,11 @@ func (f *fastDecoder) changePtr(p **tfjson.Change) error {
 	if null, err := f.null(); null || err != nil {
 		return err
 	}
-	c := &tfjson.Change{}
+	if len(f.changes) == 0 {
+		f.changes = make([]tfjson.Change, 128)
+	}
+	c := &f.changes[0]
+	f.changes = f.changes[1:]
 	*p = c
 	return f.change(c)
 }
