@@ -124,12 +124,17 @@ func (f *fastDecoder) members(fields []string, fn func(name string) error) error
 		return err
 	}
 	var seen uint64
+	next := 0 // terraform writes a struct's fields in one order: the next one is likely
 	for {
 		key, exact, err := l.Key()
 		if err != nil {
 			return err
 		}
-		i := fieldIndex(fields, key)
+		i := next
+		if i >= len(fields) || fields[i] != string(key) {
+			i = fieldIndex(fields, key)
+		}
+		next = i + 1
 		switch {
 		case !exact || i < 0 && foldsToField(fields, key) || i >= 0 && seen&(1<<i) != 0:
 			return errFallback

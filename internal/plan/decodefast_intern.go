@@ -9,7 +9,7 @@ import "encoding/json"
 
 const (
 	internSlots  = 1 << 10
-	internMaxLen = 24
+	internMaxLen = 64
 )
 
 type internCache struct {
