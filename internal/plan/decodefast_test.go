@@ -150,7 +150,11 @@ func TestFastFieldsCoverStructs(t *testing.T) {
 func jsonFieldNames(typ reflect.Type) []string {
 	var names []string
 	for f := range typ.Fields() {
-		if !f.IsExported() || f.Anonymous {
+		if f.Anonymous {
+			names = append(names, "embedded "+f.Name) // encoding/json would promote its fields
+			continue
+		}
+		if !f.IsExported() {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
