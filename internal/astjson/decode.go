@@ -1,6 +1,7 @@
 // Package astjson decodes JSON documents straight into OPA's ast values: the form a plan
 // takes once, for the policies that judge it and for the redaction that harvests its
-// secrets (internal/plan), so that a large plan is parsed into a tree only once.
+// secrets (internal/plan), so that a large plan is parsed into a tree only once. Its scanner
+// also serves the plan's typed decoding, which builds Go values of its own (Lexer).
 package astjson
 
 import (

@@ -137,6 +137,24 @@ func hex4(b []byte, i int) (rune, bool) {
 }
 
 func (d *decoder) number() (*ast.Term, error) {
+	b, err := d.numberText()
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := d.nums[string(b)]; ok {
+		return t, nil
+	}
+	if len(b) > 8 || len(d.nums) >= internLimit {
+		return d.term(ast.Number(b)), nil
+	}
+	t := ast.NewTerm(ast.Number(b)) // on its own, as intern explains
+	d.nums[string(b)] = t
+	return t, nil
+}
+
+// numberText steps over the number at d.pos, checking JSON's grammar for numbers, and
+// returns its text.
+func (d *decoder) numberText() ([]byte, error) {
 	start := d.pos
 	i := d.pos
 	if d.data[i] == '-' {
@@ -175,16 +193,7 @@ func (d *decoder) number() (*ast.Term, error) {
 		}
 	}
 	d.pos = i
-	b := d.data[start:i]
-	if t, ok := d.nums[string(b)]; ok {
-		return t, nil
-	}
-	if len(b) > 8 || len(d.nums) >= internLimit {
-		return d.term(ast.Number(b)), nil
-	}
-	t := ast.NewTerm(ast.Number(b)) // on its own, as intern explains
-	d.nums[string(b)] = t
-	return t, nil
+	return d.data[start:i], nil
 }
 
 // skipValue steps over one value without building it, still checking that

@@ -109,25 +109,20 @@ func (p *presence) UnmarshalJSON(b []byte) error {
 // plan's variables and configuration are never read. Other JSON (state, `plan -json` logs, a binary plan file, garbage) gives an error
 // saying what it is and what to run instead. When the plan is marked errored, the plan is
 // returned with an error wrapping ErrErrored.
-func Decode(data []byte) (*tfjson.Plan, error) {
+func Decode(data []byte) (*tfjson.Plan, error) { return decode(data, true) }
+
+// decode is Decode, with its fast path or (for the tests that hold the two equal) without.
+func decode(data []byte, fast bool) (*tfjson.Plan, error) {
 	// A byte order mark is not JSON, but editors on Windows add one; it says nothing.
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if err := sniff(data); err != nil {
 		return nil, err
 	}
 	var lp leanPlan
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&lp); err != nil {
-		return nil, decodeError(data, err)
-	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
-		if lp.LogMessage {
-			return nil, errors.New("not a plan: this is `terraform plan -json` log output; save the plan with `terraform plan -out=FILE` and run `terraform show -json FILE`")
+	if !fast || !decodeFast(data, &lp) { // what terraform writes, in one pass; anything else:
+		if err := decodeStd(data, &lp); err != nil {
+			return nil, err
 		}
-		after := data[dec.InputOffset():]
-		line, col := lineCol(data, dec.InputOffset()+int64(len(after)-len(bytes.TrimLeft(after, " \t\r\n"))))
-		return nil, fmt.Errorf("decode plan JSON: line %d, column %d: unexpected data after the plan object", line, col)
 	}
 	kind := lp.kind()
 	if err := checkKind(&kind); err != nil {
@@ -155,6 +150,25 @@ func Decode(data []byte) (*tfjson.Plan, error) {
 		return p, fmt.Errorf("decode plan: %w", ErrErrored)
 	}
 	return p, nil
+}
+
+// decodeStd decodes data into lp with encoding/json: Decode's judge of every input that
+// decodeFast leaves to it, and the definition of what decodeFast must build.
+func decodeStd(data []byte, lp *leanPlan) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(lp); err != nil {
+		return decodeError(data, err)
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		if lp.LogMessage {
+			return errors.New("not a plan: this is `terraform plan -json` log output; save the plan with `terraform plan -out=FILE` and run `terraform show -json FILE`")
+		}
+		after := data[dec.InputOffset():]
+		line, col := lineCol(data, dec.InputOffset()+int64(len(after)-len(bytes.TrimLeft(after, " \t\r\n"))))
+		return fmt.Errorf("decode plan JSON: line %d, column %d: unexpected data after the plan object", line, col)
+	}
+	return nil
 }
 
 // utf8BOM is the UTF-8 byte order mark, which Decode (and the policy decoder) skip.
