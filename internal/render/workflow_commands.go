@@ -118,6 +118,13 @@ func skipInvisible[T text](s T, i int) int {
 				continue
 			}
 		}
+		if c := s[i]; c < utf8.RuneSelf { // ASCII: white space and controls only
+			if c > ' ' && c != 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
 		r, size := decodeRune(s, i)
 		if !unicode.IsSpace(r) && !ignorable(r) {
 			return i

@@ -47,3 +47,20 @@ func TestCommandGuardLineByLine(t *testing.T) {
 		t.Errorf("repeated writes: %q, want %q", out.String(), want)
 	}
 }
+
+// skipInvisible's ASCII shortcut skips what its Unicode test skips.
+func TestSkipInvisibleASCII(t *testing.T) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if c == 0x1b {
+			continue // the start of an ANSI sequence, or a control
+		}
+		s := string(rune(c)) + "x"
+		want := 0
+		if unicode.IsSpace(rune(c)) || ignorable(rune(c)) {
+			want = 1
+		}
+		if got := skipInvisible(s, 0); got != want {
+			t.Errorf("skipInvisible(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
