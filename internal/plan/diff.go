@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // maxPairing bounds the element matching of two lists (before × after comparisons); longer
@@ -20,6 +19,10 @@ type differ struct {
 	replace [][]any // replace_paths, elements string (attribute / key) or int (index)
 	path    []any
 	attrs   []Attribute
+	// pathText holds the rendering of path's first len(pathEnds) steps, step i ending at
+	// pathEnds[i]: a leaf's path is rendered once per step, not once per leaf.
+	pathText []byte
+	pathEnds []int
 }
 
 // diff records the changes from b to a. bs/as are the before/after sensitivity markers,
@@ -75,7 +78,7 @@ func (d *differ) diffMaps(b, a map[string]any, bs, as, au any) {
 	for _, k := range keys {
 		d.path = append(d.path, k)
 		d.diff(b[k], a[k], field(bs, k), field(as, k), field(au, k))
-		d.path = d.path[:len(d.path)-1]
+		d.pop()
 	}
 }
 
@@ -106,7 +109,7 @@ func (d *differ) diffLists(b, a []any, bs, as, au any) {
 		}
 		d.path = append(d.path, idx)
 		d.diff(bv, av, bsi, asj, auj)
-		d.path = d.path[:len(d.path)-1]
+		d.pop()
 	}
 }
 
@@ -187,7 +190,7 @@ func (d *differ) leaves(v, sens, unk any, after bool) {
 		for _, k := range sortedKeys(t, unk) {
 			d.path = append(d.path, k)
 			d.leaves(t[k], field(sens, k), field(unk, k), after)
-			d.path = d.path[:len(d.path)-1]
+			d.pop()
 		}
 	case []any:
 		n := len(t)
@@ -204,7 +207,7 @@ func (d *differ) leaves(v, sens, unk any, after bool) {
 		for i := 0; i < n; i++ {
 			d.path = append(d.path, i)
 			d.leaves(elem(t, i), index(sens, i), index(unk, i), after)
-			d.path = d.path[:len(d.path)-1]
+			d.pop()
 		}
 	default:
 		d.emitSide(d.w.value(v, sens, unk), after)
@@ -225,7 +228,7 @@ func (d *differ) emitSide(v Value, after bool) {
 
 func (d *differ) emit(before, after Value) {
 	d.attrs = append(d.attrs, Attribute{
-		Path:              d.w.path(d.path),
+		Path:              d.pathString(),
 		Before:            before,
 		After:             after,
 		ForcesReplacement: d.forces(),
@@ -253,31 +256,60 @@ func (d *differ) forces() bool {
 	return false
 }
 
+// pop leaves the last step of the path, and its rendering.
+func (d *differ) pop() {
+	d.path = d.path[:len(d.path)-1]
+	if len(d.pathEnds) > len(d.path) {
+		d.pathEnds = d.pathEnds[:len(d.path)]
+	}
+}
+
+// pathString is w.path(d.path), rendering only the steps not rendered yet.
+func (d *differ) pathString() string {
+	for i := len(d.pathEnds); i < len(d.path); i++ {
+		start := 0
+		if i > 0 {
+			start = d.pathEnds[i-1]
+		}
+		d.pathText = d.w.appendStep(d.pathText[:start], i, d.path[i])
+		d.pathEnds = append(d.pathEnds, len(d.pathText))
+	}
+	if len(d.path) == 0 {
+		return ""
+	}
+	return string(d.pathText[:d.pathEnds[len(d.path)-1]])
+}
+
 // path renders a path: attribute names and identifier keys dotted, other keys quoted in
 // brackets, indexes in brackets.
 func (w *writer) path(p []any) string {
-	var b strings.Builder
+	var b []byte
 	for i, e := range p {
-		switch t := e.(type) {
-		case string:
-			k := w.mask.String(t)
-			if isIdent(k) {
-				if i > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(k)
-			} else {
-				b.WriteByte('[')
-				b.WriteString(strconv.Quote(k))
-				b.WriteByte(']')
-			}
-		case int:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(t))
-			b.WriteByte(']')
-		}
+		b = w.appendStep(b, i, e)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendStep appends the rendering of step i of a path.
+func (w *writer) appendStep(b []byte, i int, e any) []byte {
+	switch t := e.(type) {
+	case string:
+		k := w.mask.String(t)
+		if isIdent(k) {
+			if i > 0 {
+				b = append(b, '.')
+			}
+			return append(b, k...)
+		}
+		b = append(b, '[')
+		b = strconv.AppendQuote(b, k)
+		return append(b, ']')
+	case int:
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(t), 10)
+		return append(b, ']')
+	}
+	return b
 }
 
 // sensitivePrefix is p up to the first step that is marked sensitive on either side (the

@@ -52,6 +52,7 @@ type Masker struct {
 	values []string // every spelling to replace, longest first, so a secret holding another is masked whole
 	once   sync.Once
 	r      *strings.Replacer
+	starts *pairSet // the first two bytes of every value: text without one holds no secret
 }
 
 // NewMasker masks guessed secrets (environment heuristics): values of MinGuessed characters
@@ -128,7 +129,11 @@ func (m *Masker) String(s string) string {
 			pairs = append(pairs, v, Replacement)
 		}
 		m.r = strings.NewReplacer(pairs...)
+		m.starts = newPairSet(m.values)
 	})
+	if !m.starts.anyIn(s) {
+		return s // what Replace returns, without its copy
+	}
 	return m.r.Replace(s)
 }
 

@@ -1,0 +1,33 @@
+package secret
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// The masker's shortcut for text without a secret changes nothing: String is the plain
+// replacement of every value, on texts that hold values, parts of them, their first two
+// bytes, or none.
+func TestMaskerShortcutAsReplacer(t *testing.T) {
+	m := NewMasker([]string{"GUESSED-TOKEN"}).With("s3cret", `a"b\c`, "ünïcode", "12345.5", "line one\nline two")
+	pairs := make([]string, 0, 2*len(m.values))
+	for _, v := range m.values {
+		pairs = append(pairs, v, Replacement)
+	}
+	plain := strings.NewReplacer(pairs...)
+	parts := []string{"s3", "s3cret", "cret", `a\"b`, "ün", "ünïcode", "12345.5", "1.23455e+04", "line one", "GU", "GUESSED-TOKEN", "x", " ", "\n", "::"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for k := rng.IntN(8); k > 0; k-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		if got, want := m.String(b.String()), plain.Replace(b.String()); got != want {
+			t.Fatalf("String(%q) = %q, want %q", b.String(), got, want)
+		}
+	}
+	if short := (&Masker{values: []string{"x"}}); short.String("axb") != "a"+Replacement+"b" {
+		t.Fatalf("a value shorter than two bytes is not masked: %q", short.String("axb"))
+	}
+}
