@@ -199,6 +199,9 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 		r.Importing = true
 		r.ImportID = w.mask.String(ch.Importing.ID)
 	}
+	if w.scratch == nil {
+		w.scratch = &differ{}
+	}
 	rw := w
 	if ch.BeforeSensitive == nil && ch.AfterSensitive == nil {
 		// No markers at all (Terraform < 0.14): nothing tells secrets apart, so hide values.
@@ -207,7 +210,8 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 		cp.hideAll = true
 		rw = &cp
 	}
-	d := &differ{w: rw, replace: replacePaths(ch.ReplacePaths)}
+	d := w.scratch
+	d.start(rw, replacePaths(ch.ReplacePaths))
 	for _, p := range d.replace {
 		// A path into a sensitive container stops at it: its keys are secret too.
 		if s := w.path(sensitivePrefix(p, ch.BeforeSensitive, ch.AfterSensitive)); !slices.Contains(r.ReplacePaths, s) {
@@ -220,7 +224,7 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 	case action == ActionUpdate, action == ActionReplace, !knownAction(action):
 		d.diff(ch.Before, ch.After, ch.BeforeSensitive, ch.AfterSensitive, ch.AfterUnknown)
 	}
-	r.Attributes = d.attrs
+	r.Attributes = d.finish()
 	return r, true, hidden && len(r.Attributes) > 0
 }
 

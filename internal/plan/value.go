@@ -18,6 +18,8 @@ type writer struct {
 	// hideAll redacts every known value: set for changes that carry no sensitivity markers
 	// at all (plans from before Terraform 0.14), where tfgate cannot tell secrets apart.
 	hideAll bool
+	// scratch is the differ every resource of the summary is walked with.
+	scratch *differ
 }
 
 // value renders v (with its sensitivity and unknown markers) as one display Value.
