@@ -2,6 +2,7 @@ package secret
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,5 +30,22 @@ func TestMaskerShortcutAsReplacer(t *testing.T) {
 	}
 	if short := (&Masker{values: []string{"x"}}); short.String("axb") != "a"+Replacement+"b" {
 		t.Fatalf("a value shorter than two bytes is not masked: %q", short.String("axb"))
+	}
+}
+
+// EscapedForms' shortcut for plain values gives what the encoders give: for every
+// printable ASCII character, alone and in a value, plainForm holds only when every
+// form is the value itself.
+func TestEscapedFormsPlainShortcut(t *testing.T) {
+	for c := byte(0x20); c < 0x7f; c++ {
+		for _, v := range []string{string(c), "tok" + string(c) + "en-12"} {
+			all := escapedForms(v)
+			if plainForm(v) && (len(all) != 1 || all[0] != v) {
+				t.Errorf("plainForm(%q) but the encoders give %q", v, all)
+			}
+			if got := EscapedForms(v); !slices.Equal(got, all) {
+				t.Errorf("EscapedForms(%q) = %q, want %q", v, got, all)
+			}
+		}
 	}
 }
