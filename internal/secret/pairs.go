@@ -21,9 +21,9 @@ func newPairSet(values []string) *pairSet {
 	return p
 }
 
-// anyIn reports whether some two neighbouring bytes of s are in the set; true for a nil
-// set.
-func (p *pairSet) anyIn(s string) bool {
+// anyPairIn reports whether some two neighbouring bytes of s are in the set p; true for a
+// nil set.
+func anyPairIn[T string | []byte](p *pairSet, s T) bool {
 	if p == nil {
 		return true
 	}

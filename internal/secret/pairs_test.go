@@ -49,3 +49,45 @@ func TestEscapedFormsPlainShortcut(t *testing.T) {
 		}
 	}
 }
+
+// The writer's shortcut writes what masking each run of complete lines gives, however
+// the text is cut into writes: secrets within a line, split across writes, lines ending
+// in LF, CR or CRLF, and partial lines held back until Flush. (A write masks up to its
+// last LF, or else its last CR.)
+func TestWriterShortcutAsMasking(t *testing.T) {
+	m := NewMasker(nil).With("s3cret", "ünïcode", "line one\nline two")
+	parts := []string{"s3", "cret", "s3cret", "ünï", "code", "line one", "\n", "\r", "\r\n", "x", "line two", " "}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 3000; i++ {
+		var got strings.Builder
+		w := m.Writer(&got)
+		var want, held strings.Builder // the writer as it was: mask each run of whole lines
+		for k := rng.IntN(12); k > 0; k-- {
+			var p strings.Builder
+			for j := rng.IntN(4); j >= 0; j-- {
+				p.WriteString(parts[rng.IntN(len(parts))])
+			}
+			if _, err := w.Write([]byte(p.String())); err != nil {
+				t.Fatal(err)
+			}
+			held.WriteString(p.String())
+			s := held.String()
+			end := strings.LastIndexByte(s, '\n') // the last LF, else the last CR
+			if end < 0 {
+				end = strings.LastIndexByte(s, '\r')
+			}
+			if end >= 0 {
+				want.WriteString(m.String(s[:end+1]))
+				held.Reset()
+				held.WriteString(s[end+1:])
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(m.String(held.String()))
+		if got.String() != want.String() {
+			t.Fatalf("writer gave %q, want %q", got.String(), want.String())
+		}
+	}
+}
