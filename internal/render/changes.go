@@ -77,7 +77,9 @@ func (t *textWriter) resource(r plan.Resource, col int, drift bool) {
 	avail := t.detailWidth(col)
 	details := t.details[:0]
 	for _, n := range notes(r, drift) {
-		details = append(details, wrap(clean(n), avail)...)
+		for _, l := range wrap(clean(n), avail) {
+			details = append(details, detail{l})
+		}
 	}
 	create := r.Action == plan.ActionCreate && !drift
 	for _, a := range r.Attributes {
@@ -101,7 +103,7 @@ func (t *textWriter) output(o plan.Output, col int) {
 // entry writes the symbol and address, the first detail beside them and the others below,
 // aligned. An address too long for the column gets its details on the following lines.
 // Details arrive already fitted to the width (and may hold colour codes).
-func (t *textWriter) entry(sym, code, addr string, details []string, col int) {
+func (t *textWriter) entry(sym, code, addr string, details []detail, col int) {
 	t.spaces(3 - runes(sym))
 	t.bw.WriteString(t.pal.paint(code, sym))
 	t.bw.WriteByte(' ')
@@ -109,14 +111,14 @@ func (t *textWriter) entry(sym, code, addr string, details []string, col int) {
 	if n := runes(addr); len(details) > 0 && n <= col {
 		t.bw.WriteString(addr)
 		t.spaces(col - n + 2)
-		t.line(details[0])
+		t.detail(details[0])
 		first = 1
 	} else {
 		t.line(addr)
 	}
 	for _, d := range details[first:] {
 		t.spaces(symbolIndent + col + 2)
-		t.line(d)
+		t.detail(d)
 	}
 }
 
@@ -193,7 +195,7 @@ const focusContext = 12
 // and wrapped if still too long; elsewhere (CI logs, files) they are wrapped whole. Only a
 // new object's value is cut to the line on a terminal. Which attributes force a replacement
 // is said once, in the resource's first note, not on every attribute.
-func (t *textWriter) attribute(dst []string, a plan.Attribute, create bool, avail int) []string {
+func (t *textWriter) attribute(dst []detail, a plan.Attribute, create bool, avail int) []detail {
 	path := clean(a.Path)
 	before, after := clean(a.Before.Text), clean(a.After.Text)
 	labelW, indent := runes(path)+2, "  "
@@ -205,21 +207,24 @@ func (t *textWriter) attribute(dst []string, a plan.Attribute, create bool, avai
 		case labelW+runes(after) <= avail:
 			return append(dst, labelled(path, ": ", after))
 		case t.terminal && path == "":
-			return append(dst, fit(after, avail))
+			return append(dst, detail{fit(after, avail)})
 		case t.terminal:
-			return append(dst, path+":", "  "+fit(after, avail-2))
+			return append(dst, detail{path, ":"}, detail{"  ", fit(after, avail-2)})
 		}
 		if path != "" {
-			dst = append(dst, path+":")
+			dst = append(dst, detail{path, ":"})
 		}
 		return appendChunks(dst, indent, indent, after, avail-len(indent))
 	}
 	pairW := runes(before) + runes(" → ") + runes(after)
 	switch {
 	case labelW+pairW <= avail:
-		return append(dst, labelled(path, ": ", before+" → "+after))
+		if path == "" {
+			return append(dst, detail{before, " → ", after})
+		}
+		return append(dst, detail{path, ": ", before, " → ", after})
 	case pairW <= avail-2:
-		return append(dst, path+":", "  "+before+" → "+after)
+		return append(dst, detail{path, ":"}, detail{"  ", before, " → ", after})
 	}
 	n := avail - len(indent) - 2
 	known := a.Before.Kind == plan.KindKnown && a.After.Kind == plan.KindKnown
@@ -227,18 +232,18 @@ func (t *textWriter) attribute(dst []string, a plan.Attribute, create bool, avai
 		before, after = plan.Excerpt(before, after, focusContext)
 	}
 	if path != "" {
-		dst = append(dst, path+":")
+		dst = append(dst, detail{path, ":"})
 	}
 	dst = appendChunks(dst, indent+t.pal.paint(ansiRed, "-")+" ", indent+"  ", before, n)
 	return appendChunks(dst, indent+t.pal.paint(ansiGreen, "+")+" ", indent+"  ", after, n)
 }
 
 // labelled is path, sep and value as one line, or value alone when there is no path.
-func labelled(path, sep, value string) string {
+func labelled(path, sep, value string) detail {
 	if path == "" {
-		return value
+		return detail{value}
 	}
-	return path + sep + value
+	return detail{path, sep, value}
 }
 
 func symbol(r plan.Resource, drift bool) (string, string) {

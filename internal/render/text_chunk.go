@@ -14,14 +14,26 @@ func (t *textWriter) spaces(n int) {
 	}
 }
 
+// detail is one line of an entry's details, written part after part: the parts of
+// `path: before → after` are not joined into a string first.
+type detail [5]string
+
+// detail writes d as a line.
+func (t *textWriter) detail(d detail) {
+	for _, part := range d {
+		t.bw.WriteString(part)
+	}
+	t.bw.WriteByte('\n')
+}
+
 // appendChunks breaks a value into lines of at most n runes, after a space when there is
 // one in the second half of the line, else anywhere, and appends them to dst, first
 // before the first line and rest before the others: joined again, the lines are the
 // value.
-func appendChunks(dst []string, first, rest, s string, n int) []string {
+func appendChunks(dst []detail, first, rest, s string, n int) []detail {
 	n = max(n, 8)
 	if runes(s) <= n {
-		return append(dst, first+s)
+		return append(dst, detail{first, s})
 	}
 	if !utf8.ValidString(s) {
 		s = string([]rune(s)) // as a rune slice would: each invalid byte U+FFFD
@@ -30,9 +42,9 @@ func appendChunks(dst []string, first, rest, s string, n int) []string {
 	for {
 		cut, more := chunkCut(s, n)
 		if !more {
-			return append(dst, prefix+s)
+			return append(dst, detail{prefix, s})
 		}
-		dst = append(dst, prefix+s[:cut])
+		dst = append(dst, detail{prefix, s[:cut]})
 		s, prefix = s[cut:], rest
 	}
 }

@@ -44,7 +44,10 @@ func TestAppendChunksAsRuneChunks(t *testing.T) {
 		for j := range want {
 			want[j] = map[bool]string{true: "- ", false: "  "}[j == 0] + want[j]
 		}
-		got := appendChunks([]string{"x"}, "- ", "  ", s, n)
+		var got []string
+		for _, d := range appendChunks([]detail{{"x"}}, "- ", "  ", s, n) {
+			got = append(got, strings.Join(d[:], ""))
+		}
 		if !slices.Equal(got[1:], want) || got[0] != "x" {
 			t.Fatalf("appendChunks(%q, %d) = %q, want %q", s, n, got[1:], want)
 		}
