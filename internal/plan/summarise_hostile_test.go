@@ -31,3 +31,61 @@ func TestSummariseHostile(t *testing.T) {
 	}
 	golden.Check(t, golden.Path(t.Name()), got)
 }
+
+// A key of a map marked sensitive is masked everywhere, unless it is also the name of an
+// attribute (schema vocabulary every rendering shows): the harvest's attribute names,
+// folded in only when there are such keys, keep "input" readable.
+func TestSensitiveKeyThatIsAnAttributeName(t *testing.T) {
+	plan := `{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[{"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a",
+	  "change":{"actions":["create"],"before":null,"after":{"input":"shown","labels":{"input":"x","private-key-name":"y"}},
+	  "after_unknown":{},"before_sensitive":false,"after_sensitive":{"labels":true}}}]}`
+	for _, read := range []bool{false, true} {
+		var c *Changes
+		if read {
+			var err error
+			if c, err = Read([]byte(plan), Options{}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			p, err := Decode([]byte(plan))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c = Summarise(p, Options{})
+		}
+		var paths []string
+		for _, a := range c.Resources[0].Attributes {
+			paths = append(paths, a.Path+"="+a.After.Text)
+		}
+		if got := strings.Join(paths, " "); got != `input="shown" labels=(sensitive)` {
+			t.Errorf("read %v: attributes %s", read, got)
+		}
+		if m := c.Masker(); m.String("input") != "input" || m.String("private-key-name") == "private-key-name" {
+			t.Errorf("read %v: the masker masks %q, %q", read, m.String("input"), m.String("private-key-name"))
+		}
+	}
+}
+
+// Values marked sensitive inside lists and maps (not as a whole) are harvested: shown
+// unmarked elsewhere in the plan, they are masked.
+func TestSensitivePartsHarvested(t *testing.T) {
+	plan := `{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[
+	  {"address":"terraform_data.a","mode":"managed","type":"terraform_data","name":"a",
+	   "change":{"actions":["create"],"before":null,"after":{"l":["plain-one",{"pw":"list-secret"}],"m":{"k":{"pw":"map-secret"}}},
+	   "after_unknown":{},"before_sensitive":false,"after_sensitive":{"l":[false,{"pw":true}],"m":{"k":{"pw":true}}}}},
+	  {"address":"terraform_data.b","mode":"managed","type":"terraform_data","name":"b",
+	   "change":{"actions":["create"],"before":null,"after":{"copy":"list-secret and map-secret"},
+	   "after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]}`
+	p, err := Decode([]byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Summarise(p, Options{})
+	got := c.Resources[1].Attributes[0].After.Text
+	if got != `"(masked) and (masked)"` {
+		t.Errorf("copy = %s", got)
+	}
+	if a := c.Resources[0].Attributes[0]; a.Path != "l[0]" || a.After.Text != `"plain-one"` {
+		t.Errorf("unmarked list element: %s = %s", a.Path, a.After.Text)
+	}
+}
