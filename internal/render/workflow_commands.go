@@ -190,13 +190,8 @@ func (g *CommandGuard) Write(p []byte) (int, error) {
 	}
 	text := p[:end+1]
 	if len(g.buf) > 0 {
-		// Complete the held-back line alone, not a copy of all of p behind it.
-		first := bytes.IndexAny(p, "\r\n")
-		g.buf = append(g.buf, p[:first+1]...)
-		if err := g.writeLines(g.buf); err != nil {
-			return 0, err
-		}
-		text = p[first+1 : end+1]
+		// One write still: the masker below masks each write's lines together.
+		text = append(g.buf, text...)
 	}
 	if err := g.writeLines(text); err != nil {
 		return 0, err
@@ -208,7 +203,7 @@ func (g *CommandGuard) Write(p []byte) (int, error) {
 // maxKeptOut bounds the room a guard keeps between writes.
 const maxKeptOut = 1 << 20
 
-// writeLines writes complete lines (text ends with CR or LF, or is empty), neutralised.
+// writeLines writes complete lines (text ends with CR or LF), neutralised, in one write.
 // The lines holding no command, nearly all, are written as they are, uncopied.
 func (g *CommandGuard) writeLines(text []byte) error {
 	out := g.out[:0]
