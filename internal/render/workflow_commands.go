@@ -191,7 +191,8 @@ func (g *CommandGuard) Write(p []byte) (int, error) {
 	text := p[:end+1]
 	if len(g.buf) > 0 {
 		// One write still: the masker below masks each write's lines together.
-		text = append(g.buf, text...)
+		g.buf = append(g.buf, text...) // g.buf keeps the room for the next time
+		text = g.buf
 	}
 	if err := g.writeLines(text); err != nil {
 		return 0, err
