@@ -1,10 +1,7 @@
 package plan
 
 import (
-	"encoding/json"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // maxPairing bounds the element matching of two lists (before × after comparisons); longer
@@ -15,11 +12,64 @@ const maxPairing = 4096
 // changed leaves as Attributes. Redaction happens on the way: a value under a true
 // sensitivity marker (on either side) is never rendered, nor walked into, so even the keys of
 // a sensitive map stay hidden.
+//
+// One differ serves every resource of a summary (reset by differ.start): its path, key
+// and attribute room is reused, and the attributes of all resources share blocks.
 type differ struct {
 	w       *writer
-	replace [][]any // replace_paths, elements string (attribute / key) or int (index)
-	path    []any
+	replace [][]step // replace_paths
+	path    []step
 	attrs   []Attribute
+	// pathText holds the rendering of path's first len(pathEnds) steps, step i ending at
+	// pathEnds[i]: a leaf's path is rendered once per step, not once per leaf.
+	pathText []byte
+	pathEnds []int
+	// keys is a stack of the sorted keys of the maps being walked.
+	keys []string
+	// block is where finished resources' attributes are kept, attrBlock at a time.
+	block []Attribute
+}
+
+// attrBlock is how many attributes one allocation holds for the resources of a summary.
+const attrBlock = 256
+
+// start readies d for a resource's change, written by w.
+func (d *differ) start(w *writer, replace [][]step) {
+	d.w, d.replace = w, replace
+	d.path, d.pathText, d.pathEnds, d.attrs = d.path[:0], d.pathText[:0], d.pathEnds[:0], d.attrs[:0]
+}
+
+// finish returns the attributes collected since start, nil when there are none.
+func (d *differ) finish() []Attribute {
+	n := len(d.attrs)
+	if n == 0 {
+		return nil
+	}
+	if len(d.block)+n > cap(d.block) {
+		d.block = make([]Attribute, 0, max(attrBlock, n))
+	}
+	i := len(d.block)
+	d.block = append(d.block, d.attrs...)
+	clear(d.attrs)
+	return d.block[i:len(d.block):len(d.block)]
+}
+
+// pushKeys puts the keys of v and of the unknown marker onto d.keys, sorted (see
+// sortedKeys), and returns where they start; the caller truncates d.keys back to it.
+func (d *differ) pushKeys(v map[string]any, unk any) int {
+	start := len(d.keys)
+	for k := range v {
+		d.keys = append(d.keys, k)
+	}
+	if um, ok := unk.(map[string]any); ok {
+		for k, u := range um {
+			if _, dup := v[k]; !dup && hasTrue(u) {
+				d.keys = append(d.keys, k)
+			}
+		}
+	}
+	slices.Sort(d.keys[start:])
+	return start
 }
 
 // diff records the changes from b to a. bs/as are the before/after sensitivity markers,
@@ -62,21 +112,23 @@ func (d *differ) diff(b, a, bs, as, au any) {
 }
 
 func (d *differ) diffMaps(b, a map[string]any, bs, as, au any) {
-	keys := sortedKeys(a, au)
-	n := len(keys)
+	start := d.pushKeys(a, au)
+	n := len(d.keys)
 	for k := range b {
-		if _, ok := a[k]; !ok && !inSorted(keys[:n], k) {
-			keys = append(keys, k)
+		if _, ok := a[k]; !ok && !inSorted(d.keys[start:n], k) {
+			d.keys = append(d.keys, k)
 		}
 	}
-	if len(keys) > n {
-		slices.Sort(keys)
+	if len(d.keys) > n {
+		slices.Sort(d.keys[start:])
 	}
-	for _, k := range keys {
-		d.path = append(d.path, k)
+	for i, end := start, len(d.keys); i < end; i++ {
+		k := d.keys[i]
+		d.path = append(d.path, step{key: k})
 		d.diff(b[k], a[k], field(bs, k), field(as, k), field(au, k))
-		d.path = d.path[:len(d.path)-1]
+		d.pop()
 	}
+	d.keys = d.keys[:start]
 }
 
 func (d *differ) diffLists(b, a []any, bs, as, au any) {
@@ -104,9 +156,9 @@ func (d *differ) diffLists(b, a []any, bs, as, au any) {
 		} else {
 			idx = i
 		}
-		d.path = append(d.path, idx)
+		d.path = append(d.path, step{index: idx, isIndex: true})
 		d.diff(bv, av, bsi, asj, auj)
-		d.path = d.path[:len(d.path)-1]
+		d.pop()
 	}
 }
 
@@ -184,11 +236,14 @@ func (d *differ) leaves(v, sens, unk any, after bool) {
 	switch t := v.(type) {
 	case nil:
 	case map[string]any:
-		for _, k := range sortedKeys(t, unk) {
-			d.path = append(d.path, k)
+		start := d.pushKeys(t, unk)
+		for i, end := start, len(d.keys); i < end; i++ {
+			k := d.keys[i]
+			d.path = append(d.path, step{key: k})
 			d.leaves(t[k], field(sens, k), field(unk, k), after)
-			d.path = d.path[:len(d.path)-1]
+			d.pop()
 		}
+		d.keys = d.keys[:start]
 	case []any:
 		n := len(t)
 		if ul, ok := unk.([]any); ok && len(ul) > n {
@@ -202,9 +257,9 @@ func (d *differ) leaves(v, sens, unk any, after bool) {
 			return
 		}
 		for i := 0; i < n; i++ {
-			d.path = append(d.path, i)
+			d.path = append(d.path, step{index: i, isIndex: true})
 			d.leaves(elem(t, i), index(sens, i), index(unk, i), after)
-			d.path = d.path[:len(d.path)-1]
+			d.pop()
 		}
 	default:
 		d.emitSide(d.w.value(v, sens, unk), after)
@@ -225,7 +280,7 @@ func (d *differ) emitSide(v Value, after bool) {
 
 func (d *differ) emit(before, after Value) {
 	d.attrs = append(d.attrs, Attribute{
-		Path:              d.w.path(d.path),
+		Path:              d.pathString(),
 		Before:            before,
 		After:             after,
 		ForcesReplacement: d.forces(),
@@ -251,79 +306,6 @@ func (d *differ) forces() bool {
 		}
 	}
 	return false
-}
-
-// path renders a path: attribute names and identifier keys dotted, other keys quoted in
-// brackets, indexes in brackets.
-func (w *writer) path(p []any) string {
-	var b strings.Builder
-	for i, e := range p {
-		switch t := e.(type) {
-		case string:
-			k := w.mask.String(t)
-			if isIdent(k) {
-				if i > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(k)
-			} else {
-				b.WriteByte('[')
-				b.WriteString(strconv.Quote(k))
-				b.WriteByte(']')
-			}
-		case int:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(t))
-			b.WriteByte(']')
-		}
-	}
-	return b.String()
-}
-
-// sensitivePrefix is p up to the first step that is marked sensitive on either side (the
-// whole of p when none is): the steps after it are keys or indexes of a secret value.
-func sensitivePrefix(p []any, bs, as any) []any {
-	for i, step := range p {
-		switch t := step.(type) {
-		case string:
-			bs, as = field(bs, t), field(as, t)
-		case int:
-			bs, as = index(bs, t), index(as, t)
-		}
-		if isTrue(bs) || isTrue(as) {
-			return p[:i+1]
-		}
-	}
-	return p
-}
-
-// replacePaths converts tfjson replace_paths (lists of strings and numbers) to path elements.
-func replacePaths(raw []any) [][]any {
-	out := make([][]any, 0, len(raw))
-	for _, r := range raw {
-		steps, ok := r.([]any)
-		if !ok {
-			continue
-		}
-		p := make([]any, 0, len(steps))
-		for _, s := range steps {
-			switch t := s.(type) {
-			case string:
-				p = append(p, t)
-			case json.Number:
-				n, err := strconv.Atoi(t.String())
-				if err != nil {
-					p = append(p, t.String())
-				} else {
-					p = append(p, n)
-				}
-			case float64:
-				p = append(p, int(t))
-			}
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 func elem(l []any, i int) any {

@@ -224,7 +224,7 @@ func TestPathRendering(t *testing.T) {
 		{[]any{"m", "hidden-key"}, `m["(masked)-key"]`},
 	}
 	for _, tt := range tests {
-		if got := w.path(tt.path); got != tt.want {
+		if got := w.path(toSteps(tt.path)); got != tt.want {
 			t.Errorf("path(%v) = %q, want %q", tt.path, got, tt.want)
 		}
 	}

@@ -91,6 +91,8 @@ func TestHarvestValueMatchesReference(t *testing.T) {
 			}
 			same("values", d.h.values, want.values)
 			same("keys", d.h.keys, want.keys)
+			d.h.foldAttrs()
+			want.foldAttrs()
 			if !maps.Equal(d.h.attrs, want.attrs) {
 				t.Errorf("attrs: got %d, want %d", len(d.h.attrs), len(want.attrs))
 			}

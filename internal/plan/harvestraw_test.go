@@ -69,14 +69,31 @@ func TestSkimmedHarvestMatchesDecoded(t *testing.T) {
 				if got == nil {
 					t.Fatal(err)
 				}
-				sameHarvest(t, "ReadDocument", got.h, want.h)
+				// Once the masker is made the harvest keeps only the attribute names
+				// that spare harvested keys (newMasker): compare those.
+				sameHarvest(t, "ReadDocument", keyAttrs(got.h), keyAttrs(want.h))
 			}
 		})
 	}
 }
 
+// keyAttrs is h with only the attribute names that are also harvested keys: what
+// newMasker reads of the attribute names.
+func keyAttrs(h *harvest) *harvest {
+	h.foldAttrs()
+	out := &harvest{values: h.values, keys: h.keys, attrs: map[string]bool{}}
+	for k := range h.keys {
+		if h.attrs[k] {
+			out.attrs[k] = true
+		}
+	}
+	return out
+}
+
 func sameHarvest(t *testing.T, what string, got, want *harvest) {
 	t.Helper()
+	got.foldAttrs()
+	want.foldAttrs()
 	if !maps.Equal(got.values, want.values) || !maps.Equal(got.keys, want.keys) || !maps.Equal(got.attrs, want.attrs) {
 		t.Errorf("%s: skimmed harvest differs:\n values %v\n  want %v\n keys %v\n  want %v\n attrs %v\n  want %v",
 			what, short(got.values), short(want.values), short(got.keys), short(want.keys), got.attrs, want.attrs)

@@ -29,6 +29,10 @@ type harvest struct {
 	// sensitive as a whole: schema vocabulary ("input", "password"), shown by every
 	// rendering, never masked as a key.
 	attrs map[string]bool
+	// objs are values trees whose top-level keys belong in attrs, put there by foldAttrs
+	// when attrs are read: attrs matter only when a sensitive map's keys were harvested,
+	// and most plans have none.
+	objs []map[string]any
 }
 
 func newHarvest() *harvest {
@@ -40,12 +44,26 @@ func (h *harvest) reset() {
 	clear(h.values)
 	clear(h.keys)
 	clear(h.attrs)
+	clear(h.objs)
+	h.objs = h.objs[:0]
+}
+
+// foldAttrs puts the keys of the objects pair saw into attrs.
+func (h *harvest) foldAttrs() {
+	for _, obj := range h.objs {
+		for k := range obj {
+			h.attrs[k] = true
+		}
+	}
+	clear(h.objs)
+	h.objs = h.objs[:0]
 }
 
 // merge adds what another harvest found.
 func (h *harvest) merge(o *harvest) {
 	maps.Copy(h.values, o.values)
 	maps.Copy(h.keys, o.keys)
+	h.objs = append(h.objs, o.objs...)
 	for k, v := range o.attrs {
 		h.attrs[k] = h.attrs[k] || v
 	}
@@ -57,6 +75,14 @@ func newMasker(base *secret.Masker, h *harvest) *secret.Masker {
 	if h == nil {
 		return base.With()
 	}
+	if len(h.keys) > 0 {
+		h.foldAttrs()
+	}
+	// Without harvested keys attrs mask nothing out: drop the objects rather than keep the
+	// plan's values alive with the harvest. (A later harvested key could then be masked
+	// even where it is an attribute name: more masking, never less.)
+	clear(h.objs)
+	h.objs = nil
 	values := make([]string, 0, len(h.values)+len(h.keys))
 	for s := range h.values {
 		values = append(values, s)
@@ -79,10 +105,8 @@ var markerPairs = map[string]string{
 
 // pair harvests one values tree with its markers.
 func (h *harvest) pair(v, marker any) {
-	if obj, ok := v.(map[string]any); ok && !isTrue(marker) {
-		for k := range obj {
-			h.attrs[k] = true
-		}
+	if obj, ok := v.(map[string]any); ok && len(obj) > 0 && !isTrue(marker) {
+		h.objs = append(h.objs, obj)
 	}
 	h.collect(v, marker, false)
 }
@@ -147,15 +171,42 @@ func (h *harvest) collect(v, marker any, under bool) {
 			h.values[strconv.FormatFloat(t, 'f', -1, 64)] = struct{}{}
 		}
 	case []any:
-		for i, e := range t {
-			h.collect(e, index(marker, i), under)
+		if !under {
+			h.collectMarked(t, marker)
+			return
+		}
+		for _, e := range t {
+			h.collect(e, true, true)
 		}
 	case map[string]any:
+		if !under {
+			h.collectMarked(t, marker)
+			return
+		}
 		for k, e := range t {
-			if under {
-				h.keys[k] = struct{}{}
+			h.keys[k] = struct{}{}
+			h.collect(e, true, true)
+		}
+	}
+}
+
+// collectMarked is collect of a list or map not under a true marker: only the parts its
+// marker marks can hold anything, so the (smaller) marker is walked, not the value.
+func (h *harvest) collectMarked(v, marker any) {
+	switch m := marker.(type) {
+	case []any:
+		if l, ok := v.([]any); ok {
+			for i, mi := range m[:min(len(m), len(l))] {
+				h.collect(l[i], mi, false)
 			}
-			h.collect(e, field(marker, k), under)
+		}
+	case map[string]any:
+		if obj, ok := v.(map[string]any); ok {
+			for k, mk := range m {
+				if e, ok := obj[k]; ok {
+					h.collect(e, mk, false)
+				}
+			}
 		}
 	}
 }

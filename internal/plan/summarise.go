@@ -75,28 +75,7 @@ func summarise(p *tfjson.Plan, opts Options, h *harvest) *Changes {
 	c.TerraformVersion = p.TerraformVersion
 	c.masker = w.mask
 
-	unmarked := 0
-	for _, rc := range p.ResourceChanges {
-		r, ok, hidden := resource(w, rc, false)
-		if !ok {
-			continue
-		}
-		if hidden {
-			unmarked++
-		}
-		c.Summary.count(r)
-		c.Resources = append(c.Resources, r)
-	}
-	for _, rc := range p.ResourceDrift {
-		r, ok, hidden := resource(w, rc, true)
-		if !ok || r.Action == ActionNoop {
-			continue
-		}
-		if hidden {
-			unmarked++
-		}
-		c.Drift = append(c.Drift, r)
-	}
+	unmarked := c.resources(w, p)
 	c.Summary.Drift = len(c.Drift)
 	c.Checks = failedChecks(p.Checks, w.mask)
 	var unlisted int
@@ -138,6 +117,37 @@ func summarise(p *tfjson.Plan, opts Options, h *harvest) *Changes {
 		c.Warnings = append(c.Warnings, "the plan is incomplete (-target or deferred changes): applying it leaves other changes for a later plan")
 	}
 	return c
+}
+
+// resources converts the resource changes and drift of p, and returns how many carry no
+// sensitivity markers.
+func (c *Changes) resources(w *writer, p *tfjson.Plan) (unmarked int) {
+	c.Resources = make([]Resource, 0, len(p.ResourceChanges)) // most plans list every change
+	for _, rc := range p.ResourceChanges {
+		r, ok, hidden := resource(w, rc, false)
+		if !ok {
+			continue
+		}
+		if hidden {
+			unmarked++
+		}
+		c.Summary.count(r)
+		c.Resources = append(c.Resources, r)
+	}
+	if len(c.Resources) == 0 {
+		c.Resources = nil // as when none was appended: JSON null
+	}
+	for _, rc := range p.ResourceDrift {
+		r, ok, hidden := resource(w, rc, true)
+		if !ok || r.Action == ActionNoop {
+			continue
+		}
+		if hidden {
+			unmarked++
+		}
+		c.Drift = append(c.Drift, r)
+	}
+	return unmarked
 }
 
 func (s *Summary) count(r Resource) {
@@ -199,6 +209,9 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 		r.Importing = true
 		r.ImportID = w.mask.String(ch.Importing.ID)
 	}
+	if w.scratch == nil {
+		w.scratch = &differ{}
+	}
 	rw := w
 	if ch.BeforeSensitive == nil && ch.AfterSensitive == nil {
 		// No markers at all (Terraform < 0.14): nothing tells secrets apart, so hide values.
@@ -207,7 +220,8 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 		cp.hideAll = true
 		rw = &cp
 	}
-	d := &differ{w: rw, replace: replacePaths(ch.ReplacePaths)}
+	d := w.scratch
+	d.start(rw, replacePaths(ch.ReplacePaths))
 	for _, p := range d.replace {
 		// A path into a sensitive container stops at it: its keys are secret too.
 		if s := w.path(sensitivePrefix(p, ch.BeforeSensitive, ch.AfterSensitive)); !slices.Contains(r.ReplacePaths, s) {
@@ -220,7 +234,7 @@ func resource(w *writer, rc *tfjson.ResourceChange, drift bool) (r Resource, ok,
 	case action == ActionUpdate, action == ActionReplace, !knownAction(action):
 		d.diff(ch.Before, ch.After, ch.BeforeSensitive, ch.AfterSensitive, ch.AfterUnknown)
 	}
-	r.Attributes = d.attrs
+	r.Attributes = d.finish()
 	return r, true, hidden && len(r.Attributes) > 0
 }
 

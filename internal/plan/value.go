@@ -18,6 +18,8 @@ type writer struct {
 	// hideAll redacts every known value: set for changes that carry no sensitivity markers
 	// at all (plans from before Terraform 0.14), where tfgate cannot tell secrets apart.
 	hideAll bool
+	// scratch is the differ every resource of the summary is walked with.
+	scratch *differ
 }
 
 // value renders v (with its sensitivity and unknown markers) as one display Value.
@@ -38,7 +40,10 @@ func (w *writer) valueCut(v, sens, unk any) (Value, bool) {
 	case w.hideAll:
 		return valueHidden, false
 	}
-	s := w.render(v, sens, unk, w.maxLen*4)
+	s, ok := w.primitive(v)
+	if !ok {
+		s = w.render(v, sens, unk, w.maxLen*4)
+	}
 	short := shorten(s, w.maxLen)
 	return Value{Text: short, Kind: KindKnown}, len(short) != len(s)
 }
@@ -65,6 +70,22 @@ func (w *writer) render(v, sens, unk any, limit int) string {
 	var b strings.Builder
 	w.write(&b, v, sens, unk, limit)
 	return b.String()
+}
+
+// primitive is the text write gives a string, number or bool with no marker on it,
+// written without a builder; ok is false for other values.
+func (w *writer) primitive(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return strconv.Quote(w.mask.String(t)), true
+	case json.Number:
+		return w.mask.String(t.String()), true
+	case float64:
+		return w.mask.String(strconv.FormatFloat(t, 'f', -1, 64)), true
+	case bool:
+		return strconv.FormatBool(t), true
+	}
+	return "", false
 }
 
 func (w *writer) write(b *strings.Builder, v, sens, unk any, limit int) {

@@ -75,43 +75,50 @@ func (t *textWriter) detailWidth(col int) int {
 func (t *textWriter) resource(r plan.Resource, col int, drift bool) {
 	sym, code := symbol(r, drift)
 	avail := t.detailWidth(col)
-	var details []string
+	details := t.details[:0]
 	for _, n := range notes(r, drift) {
-		details = append(details, wrap(clean(n), avail)...)
+		for _, l := range wrap(clean(n), avail) {
+			details = append(details, detail{l})
+		}
 	}
 	create := r.Action == plan.ActionCreate && !drift
 	for _, a := range r.Attributes {
-		details = append(details, t.attribute(a, create, avail)...)
+		details = t.attribute(details, a, create, avail)
 	}
 	addr := clean(r.Address)
 	if r.Deposed != "" {
 		addr += " (deposed " + clean(r.Deposed) + ")"
 	}
 	t.entry(sym, code, addr, details, col)
+	t.details = details
 }
 
 func (t *textWriter) output(o plan.Output, col int) {
 	sym, code := actionSymbol(o.Action)
 	avail := t.detailWidth(col)
 	a := plan.Attribute{Before: o.Before, After: o.After}
-	t.entry(sym, code, clean(o.Name), t.attribute(a, o.Action == plan.ActionCreate, avail), col)
+	t.entry(sym, code, clean(o.Name), t.attribute(nil, a, o.Action == plan.ActionCreate, avail), col)
 }
 
 // entry writes the symbol and address, the first detail beside them and the others below,
 // aligned. An address too long for the column gets its details on the following lines.
 // Details arrive already fitted to the width (and may hold colour codes).
-func (t *textWriter) entry(sym, code, addr string, details []string, col int) {
-	prefix := strings.Repeat(" ", 3-runes(sym)) + t.pal.paint(code, sym) + " "
-	indent := strings.Repeat(" ", symbolIndent+col+2)
+func (t *textWriter) entry(sym, code, addr string, details []detail, col int) {
+	t.spaces(3 - runes(sym))
+	t.bw.WriteString(t.pal.paint(code, sym))
+	t.bw.WriteByte(' ')
 	first := 0
-	if len(details) > 0 && runes(addr) <= col {
-		t.line(prefix + pad(addr, col) + "  " + details[0])
+	if n := runes(addr); len(details) > 0 && n <= col {
+		t.bw.WriteString(addr)
+		t.spaces(col - n + 2)
+		t.detail(details[0])
 		first = 1
 	} else {
-		t.line(prefix + addr)
+		t.line(addr)
 	}
 	for _, d := range details[first:] {
-		t.line(indent + d)
+		t.spaces(symbolIndent + col + 2)
+		t.detail(d)
 	}
 }
 
@@ -188,82 +195,55 @@ const focusContext = 12
 // and wrapped if still too long; elsewhere (CI logs, files) they are wrapped whole. Only a
 // new object's value is cut to the line on a terminal. Which attributes force a replacement
 // is said once, in the resource's first note, not on every attribute.
-func (t *textWriter) attribute(a plan.Attribute, create bool, avail int) []string {
+func (t *textWriter) attribute(dst []detail, a plan.Attribute, create bool, avail int) []detail {
 	path := clean(a.Path)
 	before, after := clean(a.Before.Text), clean(a.After.Text)
-	label := path + ": "
-	indent := "  "
+	labelW, indent := runes(path)+2, "  "
 	if path == "" {
-		label, indent = "", ""
+		labelW, indent = 0, ""
 	}
 	if create {
 		switch {
-		case runes(label)+runes(after) <= avail:
-			return []string{label + after}
-		case t.terminal && label == "":
-			return []string{fit(after, avail)}
+		case labelW+runes(after) <= avail:
+			return append(dst, labelled(path, ": ", after))
+		case t.terminal && path == "":
+			return append(dst, detail{fit(after, avail)})
 		case t.terminal:
-			return []string{path + ":", "  " + fit(after, avail-2)}
+			return append(dst, detail{path, ":"}, detail{"  ", fit(after, avail-2)})
 		}
-		lines := prefixed(indent, indent, chunk(after, avail-len(indent)))
-		if label != "" {
-			lines = append([]string{path + ":"}, lines...)
+		if path != "" {
+			dst = append(dst, detail{path, ":"})
 		}
-		return lines
+		return appendChunks(dst, indent, indent, after, avail-len(indent))
 	}
-	pair := before + " → " + after
+	pairW := runes(before) + runes(" → ") + runes(after)
 	switch {
-	case runes(label)+runes(pair) <= avail:
-		return []string{label + pair}
-	case runes(pair) <= avail-2:
-		return []string{path + ":", "  " + pair}
+	case labelW+pairW <= avail:
+		if path == "" {
+			return append(dst, detail{before, " → ", after})
+		}
+		return append(dst, detail{path, ": ", before, " → ", after})
+	case pairW <= avail-2:
+		return append(dst, detail{path, ":"}, detail{"  ", before, " → ", after})
 	}
 	n := avail - len(indent) - 2
 	known := a.Before.Kind == plan.KindKnown && a.After.Kind == plan.KindKnown
 	if t.terminal && known && (runes(before) > n || runes(after) > n) {
 		before, after = plan.Excerpt(before, after, focusContext)
 	}
-	var lines []string
-	if label != "" {
-		lines = append(lines, path+":")
+	if path != "" {
+		dst = append(dst, detail{path, ":"})
 	}
-	lines = append(lines, prefixed(indent+t.pal.paint(ansiRed, "-")+" ", indent+"  ", chunk(before, n))...)
-	return append(lines, prefixed(indent+t.pal.paint(ansiGreen, "+")+" ", indent+"  ", chunk(after, n))...)
+	dst = appendChunks(dst, indent+t.pal.paint(ansiRed, "-")+" ", indent+"  ", before, n)
+	return appendChunks(dst, indent+t.pal.paint(ansiGreen, "+")+" ", indent+"  ", after, n)
 }
 
-// prefixed puts first before the first line and rest before the others.
-func prefixed(first, rest string, lines []string) []string {
-	for i := range lines {
-		if i == 0 {
-			lines[i] = first + lines[i]
-		} else {
-			lines[i] = rest + lines[i]
-		}
+// labelled is path, sep and value as one line, or value alone when there is no path.
+func labelled(path, sep, value string) detail {
+	if path == "" {
+		return detail{value}
 	}
-	return lines
-}
-
-// chunk breaks a value into lines of at most n runes, after a space when there is one in
-// the second half of the line, else anywhere: joined again, the lines are the value.
-func chunk(s string, n int) []string {
-	n = max(n, 8)
-	if runes(s) <= n {
-		return []string{s}
-	}
-	var out []string
-	r := []rune(s)
-	for len(r) > n {
-		cut := n
-		for i := n; i > n/2; i-- {
-			if r[i-1] == ' ' {
-				cut = i
-				break
-			}
-		}
-		out = append(out, string(r[:cut]))
-		r = r[cut:]
-	}
-	return append(out, string(r))
+	return detail{path, sep, value}
 }
 
 func symbol(r plan.Resource, drift bool) (string, string) {

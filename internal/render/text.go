@@ -62,6 +62,7 @@ type textWriter struct {
 	// terminal: the reader sees a screen of width columns, so long values are shortened
 	// around their differences; otherwise (a log, a file) they are wrapped whole.
 	terminal bool
+	details  []detail // room for one resource's detail lines, kept between resources
 }
 
 func newTextWriter(w io.Writer, opts TextOptions) *textWriter {

@@ -71,9 +71,12 @@ func IsWorkflowCommand(line string) bool {
 	return leadingCommand(line) >= 0 || legacyCommand(line) >= 0
 }
 
+// text is what the checks read: a line as a string, or as the bytes the guard holds.
+type text interface{ ~string | ~[]byte }
+
 // leadingCommand is the offset of the first `:` of a `::` that starts line after white
 // space, control and ignorable characters and ANSI escape sequences, or -1.
-func leadingCommand(line string) int {
+func leadingCommand[T text](line T) int {
 	i := skipInvisible(line, 0)
 	if i < len(line) && line[i] == ':' {
 		if k := skipIgnorable(line, i+1); k < len(line) && line[k] == ':' {
@@ -85,7 +88,7 @@ func leadingCommand(line string) int {
 
 // legacyCommand is the offset of the `[` of the first `##[` in s (ignorable characters
 // between them skipped), or -1.
-func legacyCommand(s string) int {
+func legacyCommand[T text](s T) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '#' {
 			continue
@@ -103,7 +106,7 @@ func legacyCommand(s string) int {
 
 // skipInvisible skips what may stand before a command at the start of a line: white
 // space, control and ignorable characters, and ANSI CSI sequences (ESC [ … final byte).
-func skipInvisible(s string, i int) int {
+func skipInvisible[T text](s T, i int) int {
 	for i < len(s) {
 		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
 			j := i + 2
@@ -115,7 +118,14 @@ func skipInvisible(s string, i int) int {
 				continue
 			}
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		if c := s[i]; c < utf8.RuneSelf { // ASCII: white space and controls only
+			if c > ' ' && c != 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := decodeRune(s, i)
 		if !unicode.IsSpace(r) && !ignorable(r) {
 			return i
 		}
@@ -125,9 +135,9 @@ func skipInvisible(s string, i int) int {
 }
 
 // skipIgnorable skips characters a culture-sensitive comparison may ignore.
-func skipIgnorable(s string, i int) int {
+func skipIgnorable[T text](s T, i int) int {
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := decodeRune(s, i)
 		if !ignorable(r) {
 			return i
 		}
@@ -136,9 +146,23 @@ func skipIgnorable(s string, i int) int {
 	return i
 }
 
+// decodeRune is utf8.DecodeRuneInString(s[i:]) for strings and bytes alike, without
+// copying more than the rune.
+func decodeRune[T text](s T, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	var buf [utf8.UTFMax]byte
+	n := copy(buf[:], s[i:])
+	return utf8.DecodeRune(buf[:n])
+}
+
 // ignorable: controls, format characters (zero-width space and joiners, bidi marks, the
 // byte order mark, soft hyphen), combining marks and variation selectors.
 func ignorable(r rune) bool {
+	if r < utf8.RuneSelf { // of ASCII, only the controls (Cc) are in these classes
+		return r < 0x20 || r == 0x7f
+	}
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me) || unicode.Is(unicode.Variation_Selector, r)
 }
 
@@ -153,6 +177,7 @@ type CommandGuard struct {
 	mu  sync.Mutex
 	w   io.Writer
 	buf []byte // the current line, not yet written
+	out []byte // room for the neutralised text of one Write, kept between writes
 }
 
 func (g *CommandGuard) Write(p []byte) (int, error) {
@@ -163,11 +188,11 @@ func (g *CommandGuard) Write(p []byte) (int, error) {
 		g.buf = append(g.buf, p...)
 		return len(p), nil
 	}
-	var text []byte
+	text := p[:end+1]
 	if len(g.buf) > 0 {
-		text = append(g.buf, p[:end+1]...)
-	} else {
-		text = p[:end+1]
+		// One write still: the masker below masks each write's lines together.
+		g.buf = append(g.buf, text...) // g.buf keeps the room for the next time
+		text = g.buf
 	}
 	if err := g.writeLines(text); err != nil {
 		return 0, err
@@ -176,21 +201,78 @@ func (g *CommandGuard) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeLines writes complete lines (text ends with CR or LF), neutralised.
+// maxKeptOut bounds the room a guard keeps between writes.
+const maxKeptOut = 1 << 20
+
+// writeLines writes complete lines (text ends with CR or LF), neutralised, in one write.
+// The lines holding no command, nearly all, are written as they are, uncopied.
 func (g *CommandGuard) writeLines(text []byte) error {
-	if bytes.IndexByte(text, ':') < 0 && bytes.IndexByte(text, '#') < 0 {
+	out := g.out[:0]
+	copied := 0 // text[:copied] is in out
+	for start := 0; start < len(text); {
+		end := start + lineEnd(text[start:])
+		line := text[start:end]
+		if lead, legacy := commandsIn(line); lead >= 0 || legacy >= 0 {
+			out = append(out, text[copied:start]...)
+			out = appendNeutralized(out, line, lead)
+			copied = end
+		}
+		start = end + 1
+	}
+	if copied == 0 {
+		if len(text) == 0 {
+			return nil
+		}
 		_, err := g.w.Write(text)
 		return err
 	}
-	var out strings.Builder
-	for len(text) > 0 {
-		i := bytes.IndexAny(text, "\r\n")
-		out.WriteString(NeutralizeCommands(string(text[:i])))
-		out.WriteByte(text[i])
-		text = text[i+1:]
+	out = append(out, text[copied:]...)
+	if cap(out) <= maxKeptOut {
+		g.out = out
 	}
-	_, err := io.WriteString(g.w, out.String())
+	_, err := g.w.Write(out)
 	return err
+}
+
+// lineEnd is the offset of the first CR or LF in text, which holds one.
+func lineEnd(text []byte) int {
+	i := bytes.IndexByte(text, '\n')
+	if i < 0 {
+		i = len(text)
+	}
+	if j := bytes.IndexByte(text[:i], '\r'); j >= 0 {
+		return j
+	}
+	return i
+}
+
+// commandsIn is leadingCommand and legacyCommand of line, or -1 each without looking
+// when no byte of line could start one.
+func commandsIn(line []byte) (lead, legacy int) {
+	lead, legacy = -1, -1
+	if bytes.IndexByte(line, ':') >= 0 {
+		lead = leadingCommand(line)
+	}
+	if bytes.IndexByte(line, '#') >= 0 {
+		legacy = legacyCommand(line)
+	}
+	return lead, legacy
+}
+
+// appendNeutralized appends NeutralizeCommands(line) to out, lead being
+// leadingCommand(line).
+func appendNeutralized(out, line []byte, lead int) []byte {
+	if lead >= 0 {
+		out = append(out, line[:lead]...)
+		out = append(out, `\u003a`...)
+		line = line[lead+1:]
+	}
+	for j := legacyCommand(line); j >= 0; j = legacyCommand(line) {
+		out = append(out, line[:j]...)
+		out = append(out, `\u005b`...)
+		line = line[j+1:]
+	}
+	return append(out, line...)
 }
 
 // Flush writes a held-back partial line.

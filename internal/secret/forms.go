@@ -17,6 +17,14 @@ import (
 // (\xFC, \U0001F511), URL query and path encoding, and \xNN escapes of every non-ASCII byte.
 // Each is also given once more JSON-escaped, as it appears inside JSON output.
 func EscapedForms(v string) []string {
+	if plainForm(v) {
+		return []string{v}
+	}
+	return escapedForms(v)
+}
+
+// escapedForms is EscapedForms without its shortcut for plain values.
+func escapedForms(v string) []string {
 	forms := []string{v}
 	add := func(f string) {
 		if f != "" && !slices.Contains(forms, f) {
@@ -37,6 +45,20 @@ func EscapedForms(v string) []string {
 		add(jsonString(f, false))
 	}
 	return forms
+}
+
+// plainForm reports whether every encoder leaves v as it is: ASCII letters, digits and
+// "-._~" (no quoting, JSON, HTML, YAML, URL or byte escape touches them), the spelling of
+// most secrets.
+func plainForm(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == '_', c == '~':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func unquote(q string) string { return q[1 : len(q)-1] }
@@ -132,7 +154,7 @@ var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9
 // which is how OPA and most encoders reformat numbers (3.14159265358979323846 becomes
 // 3.141592653589793, 0.000001234567 becomes 1.234567e-06). nil when v is no number.
 func NumberForms(v string) []string {
-	if !jsonNumber.MatchString(v) {
+	if v == "" || v[0] != '-' && (v[0] < '0' || v[0] > '9') || !jsonNumber.MatchString(v) { // (a number starts so)
 		return nil
 	}
 	f, err := strconv.ParseFloat(v, 64)

@@ -52,6 +52,7 @@ type Masker struct {
 	values []string // every spelling to replace, longest first, so a secret holding another is masked whole
 	once   sync.Once
 	r      *strings.Replacer
+	starts *pairSet // the first two bytes of every value: text without one holds no secret
 }
 
 // NewMasker masks guessed secrets (environment heuristics): values of MinGuessed characters
@@ -122,14 +123,23 @@ func (m *Masker) String(s string) string {
 	if m.Empty() || s == "" {
 		return s
 	}
+	m.ready()
+	if !anyPairIn(m.starts, s) {
+		return s // what Replace returns, without its copy
+	}
+	return m.r.Replace(s)
+}
+
+// ready builds the replacer and the shortcut's set, once.
+func (m *Masker) ready() {
 	m.once.Do(func() {
 		pairs := make([]string, 0, 2*len(m.values))
 		for _, v := range m.values {
 			pairs = append(pairs, v, Replacement)
 		}
 		m.r = strings.NewReplacer(pairs...)
+		m.starts = newPairSet(m.values)
 	})
-	return m.r.Replace(s)
 }
 
 // Value masks every string in a decoded JSON-like value (map keys included) and returns the
@@ -196,20 +206,38 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.m.Empty() {
 		return w.w.Write(p)
 	}
-	w.buf = append(w.buf, p...)
-	i := bytes.LastIndexByte(w.buf, '\n')
-	if i < 0 && !bytes.ContainsRune(w.buf, '\r') {
-		return len(p), nil
+	text := p // the text to mask: what is held back, then p; p alone when nothing is
+	if len(w.buf) > 0 {
+		w.buf = append(w.buf, p...)
+		text = w.buf
+	}
+	i := bytes.LastIndexByte(text, '\n')
+	if i < 0 {
+		i = bytes.LastIndexByte(text, '\r')
 	}
 	if i < 0 {
-		i = bytes.LastIndexByte(w.buf, '\r')
+		if len(w.buf) == 0 {
+			w.buf = append(w.buf, p...)
+		}
+		return len(p), nil
 	}
-	out := w.m.String(string(w.buf[:i+1]))
-	w.buf = append(w.buf[:0], w.buf[i+1:]...)
-	if _, err := io.WriteString(w.w, out); err != nil {
+	if err := w.write(text[:i+1]); err != nil {
 		return 0, err
 	}
+	w.buf = append(w.buf[:0], text[i+1:]...)
 	return len(p), nil
+}
+
+// write writes text masked; text holding none of the masker's values (nearly all) is
+// written as it is, uncopied.
+func (w *Writer) write(text []byte) error {
+	w.m.ready()
+	if !anyPairIn(w.m.starts, text) {
+		_, err := w.w.Write(text)
+		return err
+	}
+	_, err := io.WriteString(w.w, w.m.String(string(text)))
+	return err
 }
 
 // Flush writes any buffered partial line.

@@ -38,3 +38,26 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 }
+
+func TestHostile(t *testing.T) {
+	a, b := Hostile(1, 80), Hostile(1, 80)
+	if !bytes.Equal(a, b) {
+		t.Fatal("Hostile is not deterministic")
+	}
+	var p struct {
+		ResourceChanges []map[string]any `json:"resource_changes"`
+		ResourceDrift   []any            `json:"resource_drift"`
+		OutputChanges   map[string]any   `json:"output_changes"`
+	}
+	if err := json.Unmarshal(a, &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.ResourceChanges) != 80 || len(p.ResourceDrift) == 0 || len(p.OutputChanges) == 0 {
+		t.Errorf("plan lacks sections: %d changes, %d drift, %d outputs", len(p.ResourceChanges), len(p.ResourceDrift), len(p.OutputChanges))
+	}
+	for _, want := range []string{`::error::forged`, `##[group]`, `\n`, `\u001b[31m`, `"before_sensitive":true`, `"replace_paths"`, `\ufffd`, `"previous_address"`, `"importing"`} {
+		if !bytes.Contains(a, []byte(want)) {
+			t.Errorf("plan holds no %s", want)
+		}
+	}
+}
