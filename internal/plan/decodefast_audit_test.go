@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"regexp"
@@ -251,4 +252,88 @@ func FuzzDecodeFastTakesTerraformStrings(f *testing.F) {
 			t.Errorf("the fast path gave up on a plan with the text %q", s)
 		}
 	})
+}
+
+// TestReadDocumentConcurrent is TestDecodeFastConcurrent for ReadDocument, whose Decode runs
+// beside open on the same bytes: run with -race.
+func TestReadDocumentConcurrent(t *testing.T) {
+	plans := auditSeeds(t)
+	want := make([]*Changes, len(plans))
+	for i, data := range plans {
+		c, _, err := ReadDocument(data, Options{}, nil)
+		if err != nil && !errors.Is(err, ErrErrored) {
+			t.Fatalf("plan %d: %v", i, err)
+		}
+		want[i] = c
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for r := range 6 {
+				i := (w + r) % len(plans)
+				c, _, _ := ReadDocument(plans[i], Options{}, nil)
+				if !reflect.DeepEqual(c.Resources, want[i].Resources) || !reflect.DeepEqual(c.Outputs, want[i].Outputs) {
+					t.Errorf("plan %d read differently in parallel", i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// deepAtEnd is plan with a value nested n deep in its last resource change's after: a
+// jsondecode in a pull request's configuration writes one, and the fast path reads the
+// whole plan before it meets it.
+func deepAtEnd(plan []byte, n int) []byte {
+	i := bytes.LastIndex(plan, []byte(`"after":{`)) + len(`"after":{`)
+	deep := `"deep":` + strings.Repeat("[", n) + strings.Repeat("]", n) + ","
+	return append(append(append([]byte{}, plan[:i]...), deep...), plan[i:]...)
+}
+
+// BenchmarkDecodeAuditHostile measures what a pull request's values can make Decode cost:
+// a plan the fast path decides, the same plan with a value nested 1,001 deep (beyond the
+// fast path's first bound of 1,000, where it read the whole plan, then encoding/json read
+// it again), and encoding/json alone.
+func BenchmarkDecodeAuditHostile(b *testing.B) {
+	plan := plangen.Generate(2000)
+	for _, bc := range []struct {
+		name string
+		data []byte
+		fast bool
+	}{
+		{"fast", deepAtEnd(plan, 10), true},
+		{"deep-1001", deepAtEnd(plan, 1001), true},
+		{"std", deepAtEnd(plan, 10), false},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.data)))
+			for b.Loop() {
+				if _, err := decode(bc.data, bc.fast); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeFastTakesDeepValues: a value nested as deep as encoding/json reads (10,000
+// levels in all) is decided by the fast path. A pull request's jsondecode nesting a value
+// 1,001 deep made it give up on the whole plan, after reading all of it: Decode then cost
+// the fast pass and encoding/json's (BenchmarkDecodeAuditHostile: 5 times the fast path).
+func TestDecodeFastTakesDeepValues(t *testing.T) {
+	deep := func(n int) []byte { // 4 levels around the value
+		return []byte(`{"format_version":"1.2","resource_changes":[{"change":{"before":` +
+			strings.Repeat("[", n) + strings.Repeat("]", n) + `}}]}`)
+	}
+	for _, n := range []int{1001, 5000, 10000 - 4} {
+		if !checkSameDecode(t, deep(n)) {
+			t.Errorf("the fast path gave up on a value nested %d deep", n)
+		}
+	}
+	if checkSameDecode(t, deep(10000-3)) {
+		t.Error("the fast path took a plan nested deeper than encoding/json reads")
+	}
+	if !checkSameDecode(t, deepAtEnd(plangen.Generate(3), 1001)) {
+		t.Error("the fast path gave up on a generated plan with a value nested 1001 deep")
+	}
 }
