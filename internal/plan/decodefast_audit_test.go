@@ -99,7 +99,8 @@ func mutate(plan []byte, tok planTokens, op, at, payload uint8) []byte {
 		}
 	case 3: // a key changes case, or is folded into Unicode
 		folds := []func(string) string{
-			strings.ToUpper, strings.Title, //nolint:staticcheck // any casing will do
+			strings.ToUpper,
+			func(s string) string { return `"` + strings.ToUpper(s[1:2]) + s[2:] }, // "Address"
 			func(s string) string { return strings.Replace(s, "s", "ſ", 1) },
 			func(s string) string { return strings.Replace(s, "k", "\u212a", 1) },
 			func(s string) string { return strings.Replace(s, "a", `\u0061`, 1) },
