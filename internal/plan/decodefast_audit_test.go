@@ -294,15 +294,20 @@ func TestReadDocumentConcurrent(t *testing.T) {
 // jsondecode in a pull request's configuration writes one, and the fast path reads the
 // whole plan before it meets it.
 func deepAtEnd(plan []byte, n int) []byte {
+	return atEnd(plan, `"deep":`+strings.Repeat("[", n)+strings.Repeat("]", n)+",")
+}
+
+// atEnd is plan with member added to its last resource change's after.
+func atEnd(plan []byte, member string) []byte {
 	i := bytes.LastIndex(plan, []byte(`"after":{`)) + len(`"after":{`)
-	deep := `"deep":` + strings.Repeat("[", n) + strings.Repeat("]", n) + ","
-	return append(append(append([]byte{}, plan[:i]...), deep...), plan[i:]...)
+	return append(append(append([]byte{}, plan[:i]...), member...), plan[i:]...)
 }
 
 // BenchmarkDecodeAuditHostile measures what a pull request's values can make Decode cost:
 // a plan the fast path decides, the same plan with a value nested 1,001 deep (beyond the
-// fast path's first bound of 1,000, where it read the whole plan, then encoding/json read
-// it again), and encoding/json alone.
+// fast path's first bound of 1,000) or with the text C:\udata (which the Lexer took for an
+// escaped surrogate): the fast path read the whole plan, then encoding/json read it
+// again. And encoding/json alone.
 func BenchmarkDecodeAuditHostile(b *testing.B) {
 	plan := plangen.Generate(2000)
 	for _, bc := range []struct {
@@ -312,6 +317,7 @@ func BenchmarkDecodeAuditHostile(b *testing.B) {
 	}{
 		{"fast", deepAtEnd(plan, 10), true},
 		{"deep-1001", deepAtEnd(plan, 1001), true},
+		{"text-udata", atEnd(plan, `"note":"C:\\udata",`), true},
 		{"std", deepAtEnd(plan, 10), false},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
