@@ -125,12 +125,17 @@ func (l *Lexer) String() (s []byte, exact bool, err error) {
 	return s, utf8.Valid(raw) && !surrogateEscape(raw), nil
 }
 
-// surrogateEscape reports whether raw, a string's text, may hold an escaped surrogate
-// (\uD800 to \uDFFF). It may say so of an escaped backslash followed by such text.
+// surrogateEscape reports whether raw, a string's text (its escapes well formed), escapes
+// a surrogate (\uD800 to \uDFFF). Escapes are read in turn: an escaped backslash followed
+// by such text (terraform's JSON for the text \ud800, or a path like C:\udata) escapes none.
 func surrogateEscape(raw []byte) bool {
-	for i := 0; i+3 < len(raw); i++ {
-		if raw[i] == '\\' && raw[i+1] == 'u' && (raw[i+2]|0x20) == 'd' {
-			if c := raw[i+3] | 0x20; c >= '8' && c <= '9' || c >= 'a' && c <= 'f' {
+	for i := 0; i+1 < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		i++ // the escaped byte, which is no escape of its own
+		if raw[i] == 'u' && i+2 < len(raw) && (raw[i+1]|0x20) == 'd' {
+			if c := raw[i+2] | 0x20; c >= '8' && c <= '9' || c >= 'a' && c <= 'f' {
 				return true
 			}
 		}

@@ -32,9 +32,11 @@ import (
 // errFallback is any reason to give up: which one does not matter, encoding/json decides.
 var errFallback = errors.New("not decoded fast")
 
-// fastMaxDepth bounds nesting below encoding/json's own bound (10000), so that a document
-// too deep for encoding/json is never accepted here.
-const fastMaxDepth = 1000
+// fastMaxDepth is encoding/json's own bound on nesting (10000 levels), which the Lexer
+// counts as encoding/json does (astjson's TestLexerSkipIsJSONValid): a document too deep
+// for encoding/json is refused here too, and a value as deep as a pull request can nest
+// one (jsondecode) does not make the fast path give up on the whole plan.
+const fastMaxDepth = 10000
 
 // fastDecodes counts the plans decodeFast decoded, for the test that it is taken.
 var fastDecodes atomic.Int64
