@@ -8,10 +8,6 @@ import (
 	"github.com/tfgate/tfgate/internal/secret"
 )
 
-// showPlanEnv names a `terraform show -json` document to benchmark on besides the
-// generated plan (/tmp/show10k-terraform_data.json: 10,000 terraform_data creates).
-const showPlanEnv = "TFGATE_BENCH_SHOW_JSON"
-
 // BenchmarkSummarise10k is Summarise alone on a decoded plan of 10,000 resource changes:
 // the walk of every change's values with their markers into the review model.
 func BenchmarkSummarise10k(b *testing.B) {
