@@ -140,20 +140,23 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 // (origin/main)".
 func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, cfg *config.Config, source string, err error) {
 	repo := git.Git{Dir: root}
-	if sha, err = repo.Commit(ctx, rev); err != nil {
+	prefix, perr := repo.Prefix(ctx)
+	cfgFile, cerr := configPath(root, configFile)
+	if perr != nil || cerr != nil { // the commit's error first, as ever
+		if sha, err = repo.Commit(ctx, rev); err == nil {
+			if err = perr; err == nil {
+				err = cerr
+			}
+		}
+		return "", nil, "", err
+	}
+	// The commit and its configuration file in one git process.
+	sha, data, err := repo.CommitFile(ctx, rev, prefix+cfgFile)
+	if sha == "" {
 		return "", nil, "", err
 	}
 	source = fmt.Sprintf("base commit %s (%s)", sha[:7], rev)
-	prefix, err := repo.Prefix(ctx)
-	if err != nil {
-		return "", nil, "", err
-	}
-	cfgFile, err := configPath(root, configFile)
-	if err != nil {
-		return "", nil, "", err
-	}
 	cfg = config.Default()
-	data, err := repo.ReadFile(ctx, sha, prefix+cfgFile)
 	switch {
 	case err == nil:
 		// Parsed without a root: the base commit's files are not on disk.
