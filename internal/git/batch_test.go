@@ -1,0 +1,246 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tfgate/tfgate/internal/testenv"
+)
+
+// The combined queries (batch.go, DefaultBase, ListFiles) must answer what the single ones
+// they replaced answer, errors included. The old ones are kept here, as they were, and both
+// are asked of repositories built to be odd: missing refs, detached and unborn HEADs,
+// branches named like a SHA or like origin/main, a tag and a branch of the same name, refs
+// with odd characters, a ref to a tree, a broken ref, a dangling origin/HEAD, a shallow clone.
+
+// oldDefaultBase is DefaultBase one process per question, as it was.
+func oldDefaultBase(ctx context.Context, g Git) (string, error) {
+	out, err := g.run(ctx, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
+	if err == nil {
+		if ref := strings.TrimSpace(string(out)); ref != "" {
+			return strings.TrimPrefix(ref, "refs/remotes/"), nil
+		}
+	} else if ctx.Err() != nil {
+		return "", fmt.Errorf("find default branch: %w", ctx.Err())
+	}
+	for _, c := range []struct{ full, short string }{
+		{"refs/remotes/origin/main", "origin/main"},
+		{"refs/remotes/origin/master", "origin/master"},
+		{"refs/heads/main", "main"},
+		{"refs/heads/master", "master"},
+	} {
+		_, ok, err := g.resolve(ctx, c.full)
+		if err != nil {
+			return "", fmt.Errorf("find default branch: %w", err)
+		}
+		if ok {
+			return c.short, nil
+		}
+	}
+	return "", fmt.Errorf("cannot tell the default branch of %s (no origin/HEAD, origin/main, origin/master, main or master): pass --base REF", g.Dir)
+}
+
+// oldListFiles is ListFiles as it was: the rev resolved, then ls-tree.
+func oldListFiles(ctx context.Context, g Git, rev, dir string) ([]string, error) {
+	if _, ok, err := g.resolve(ctx, rev); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("list files: unknown git revision %q", rev)
+	}
+	out, err := g.run(ctx, lsTree(rev, strings.Trim(filepath.ToSlash(dir), "/"))...)
+	if err != nil {
+		return nil, fmt.Errorf("list files of %s at %s: %w", dir, rev, err)
+	}
+	files := splitZ(out)
+	sort.Strings(files)
+	return files, nil
+}
+
+// answer is one answer and its error, as compared.
+func answer(v any, err error) string {
+	if err != nil {
+		return fmt.Sprintf("error %q (not exist: %v)", err, errors.Is(err, fs.ErrNotExist))
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+// forget drops what resolve remembered, so that each way asks git.
+func forget() {
+	commits.Range(func(k, _ any) bool { commits.Delete(k); return true })
+}
+
+// oddRepo is a repository of two commits on main with files of every kind, a branch
+// named like a SHA, one named origin/main, a tag and a branch both named twin, refs with
+// odd characters, an annotated tag as refs/remotes/origin/master and a ref to a tree.
+func oddRepo(t *testing.T) (repo, first, second string) {
+	t.Helper()
+	sub := newRepo(t, map[string]string{"s.tf": "# s\n"})
+	repo = newRepo(t, map[string]string{
+		".tfgate.yaml": "version: 1\n", "policies/a.rego": "package a\n", "policies/dir/b.rego": "package b\n",
+		"policies/empty.rego": "", "policies/with space ü.rego": "package c\n", "conf.yaml/inner": "a directory\n",
+	})
+	first = git(t, repo, "rev-parse", "HEAD")
+	if err := os.Symlink("a.rego", filepath.Join(repo, "policies", "link.rego")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "policies/sub")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "second")
+	second = git(t, repo, "rev-parse", "HEAD")
+	git(t, repo, "branch", first)                // a branch named like a SHA, at the second commit
+	git(t, repo, "branch", "origin/main", first) // refs/heads/origin/main
+	git(t, repo, "branch", "twin", first)
+	git(t, repo, "tag", "twin", second) // a tag and a branch of the same name
+	git(t, repo, "branch", "feat/ü+x#1", first)
+	git(t, repo, "tag", "-a", "-m", "annotated", "ann", first)
+	git(t, repo, "update-ref", "refs/remotes/origin/master", git(t, repo, "rev-parse", "ann"))
+	git(t, repo, "update-ref", "refs/remotes/origin/tree", second+"^{tree}")
+	return repo, first, second
+}
+
+// TestCombinedQueriesAgreeWithSingleOnes asks every question both ways, in every state of
+// oddRepo and of a shallow clone of it.
+func TestCombinedQueriesAgreeWithSingleOnes(t *testing.T) {
+	repo, first, second := oddRepo(t)
+	shallow := filepath.Join(t.TempDir(), "shallow")
+	git(t, filepath.Dir(shallow), "clone", "-q", "--depth", "1", "file://"+repo, shallow)
+	revs := []string{"HEAD", "main", "master", "twin", "origin/main", "refs/remotes/origin/main", "origin/master",
+		"refs/remotes/origin/tree", first, second, first[:12], "feat/ü+x#1", "ann", "main~1", "main^{tree}",
+		"nope", "-x", "a..b", "HEAD:policies", "0000000000000000000000000000000000000000"}
+	files := []string{".tfgate.yaml", "/.tfgate.yaml", "nope.yaml", "conf.yaml", "policies/a.rego", "policies/link.rego",
+		"policies/sub", "policies/empty.rego", "policies/with space ü.rego", "./policies/a.rego", "policies"}
+	dirs := []string{"", ".", "policies", "policies/", "nope", "policies/dir", ":(exclude)x", "policies/*"}
+	states := []struct {
+		name  string
+		dir   string
+		setup func(t *testing.T, dir string)
+	}{
+		{"on main", repo, func(t *testing.T, dir string) {}},
+		{"detached", repo, func(t *testing.T, dir string) { git(t, dir, "checkout", "-q", "--detach", first) }},
+		{"origin/main a tree", repo, func(t *testing.T, dir string) {
+			git(t, dir, "update-ref", "refs/remotes/origin/main", second+"^{tree}")
+		}},
+		{"broken ref", repo, func(t *testing.T, dir string) {
+			writeFiles(t, filepath.Join(dir, ".git"), map[string]string{"refs/remotes/origin/main": "not a sha\n"})
+		}},
+		{"origin/HEAD dangling", repo, func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, ".git", "refs", "remotes", "origin", "main"))
+			git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/gone")
+		}},
+		{"origin/HEAD", repo, func(t *testing.T, dir string) {
+			git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/master")
+		}},
+		{"origin/HEAD not symbolic, no main", repo, func(t *testing.T, dir string) {
+			git(t, dir, "update-ref", "--no-deref", "-d", "refs/remotes/origin/HEAD")
+			git(t, dir, "update-ref", "refs/remotes/origin/HEAD", first)
+			git(t, dir, "update-ref", "-d", "refs/remotes/origin/master")
+			git(t, dir, "checkout", "-q", "--detach")
+			git(t, dir, "branch", "-q", "-m", "main", "trunk")
+		}},
+		{"unborn HEAD", repo, func(t *testing.T, dir string) { git(t, dir, "checkout", "-q", "--orphan", "new") }},
+		{"shallow clone", shallow, func(t *testing.T, dir string) {}},
+	}
+	ctx := context.Background()
+	for _, st := range states {
+		st.setup(t, st.dir)
+		g := Git{Dir: st.dir}
+		t.Run(st.name, func(t *testing.T) {
+			forget()
+			newBase, newErr := g.DefaultBase(ctx)
+			forget()
+			oldBase, oldErr := oldDefaultBase(ctx, g)
+			if n, o := answer(newBase, newErr), answer(oldBase, oldErr); n != o {
+				t.Errorf("DefaultBase: %s; one by one: %s", n, o)
+			}
+			for _, rev := range revs {
+				forget()
+				shas, found, ok := g.resolveAll(ctx, []string{rev})
+				forget()
+				sha, isCommit, err := g.resolve(ctx, rev)
+				if ok && (err != nil || found[0] != isCommit || shas[0] != sha) {
+					t.Errorf("resolveAll(%s) = %q %v; resolve: %q %v %v", rev, shas[0], found[0], sha, isCommit, err)
+				}
+				for _, file := range files {
+					forget()
+					newSHA, newData, newErr := g.CommitFile(ctx, rev, file)
+					forget()
+					oldSHA, oldErr := g.Commit(ctx, rev)
+					var oldData []byte
+					if oldErr == nil {
+						oldData, oldErr = g.ReadFile(ctx, oldSHA, file)
+					}
+					if n, o := answer(newSHA+" "+string(newData), newErr), answer(oldSHA+" "+string(oldData), oldErr); n != o {
+						t.Errorf("CommitFile(%s, %s): %s; one by one: %s", rev, file, n, o)
+					}
+				}
+				forget()
+				newDatas, newErr := g.readFiles(ctx, rev, files[4:9])
+				var oldDatas [][]byte
+				var oldErr2 error
+				for _, f := range files[4:9] {
+					forget()
+					d, err := g.ReadFile(ctx, rev, f)
+					if err != nil {
+						oldDatas, oldErr2 = nil, err
+						break
+					}
+					oldDatas = append(oldDatas, d)
+				}
+				if n, o := answer(newDatas, newErr), answer(oldDatas, oldErr2); n != o {
+					t.Errorf("readFiles(%s): %s; one by one: %s", rev, n, o)
+				}
+				for _, dir := range dirs {
+					forget()
+					newFiles, newErr := g.ListFiles(ctx, rev, dir)
+					forget()
+					oldFiles, oldErr := oldListFiles(ctx, g, rev, dir)
+					if n, o := answer(newFiles, newErr), answer(oldFiles, oldErr); n != o {
+						t.Errorf("ListFiles(%s, %q): %s; one by one: %s", rev, dir, n, o)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCombinedQueriesStartFewerProcesses counts the git processes of the questions a CI plan
+// asks of a repository of one commit on main: DefaultBase, the base's configuration file,
+// its policies and HEAD's files.
+func TestCombinedQueriesStartFewerProcesses(t *testing.T) {
+	repo := newRepo(t, map[string]string{"app/main.tf": "# app\n"})
+	log := countGit(t)
+	g := Git{Dir: repo}
+	ctx := context.Background()
+	base, err := g.DefaultBase(ctx)
+	if err != nil || base != "main" {
+		t.Fatalf("DefaultBase = %q, %v", base, err)
+	}
+	if n := gitProcesses(t, log); n != 2 {
+		t.Errorf("DefaultBase started %d git processes, want 2 (symbolic-ref, cat-file --batch-check)", n)
+	}
+	if _, _, err := g.CommitFile(ctx, base, ".tfgate.yaml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("CommitFile: %v", err)
+	}
+	if n := gitProcesses(t, log); n != 1 {
+		t.Errorf("CommitFile started %d git processes, want 1", n)
+	}
+	if files, err := g.ListFiles(ctx, "HEAD", ""); err != nil || !slices.Equal(files, []string{"app/main.tf"}) {
+		t.Fatalf("ListFiles = %q, %v", files, err)
+	}
+	if n := gitProcesses(t, log); n != 1 {
+		t.Errorf("ListFiles(HEAD) started %d git processes, want 1", n)
+	}
+}
+
+// countGit is testenv.CountGit; gitProcesses counts the runs since the last count.
+func countGit(t *testing.T) string { return testenv.CountGit(t) }
+
+func gitProcesses(t *testing.T, log string) int { return len(testenv.GitRuns(t, log)) }
