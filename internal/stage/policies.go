@@ -87,6 +87,15 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		out.Paths = PolicyPaths(opts.Config, fsys)
 		out.Source = describe(out.Paths, "the working tree")
 	case PoliciesFromBase:
+		var changed <-chan []string
+		if opts.Changed == nil {
+			// No change detection this run (--all, named projects): still find what the
+			// change edits, so the notes are never missing — beside the base's tree, whose
+			// git processes it does not wait for.
+			cctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			changed = changedSinceAsync(cctx, opts.Root, opts.BaseRev)
+		}
 		var base *config.Config
 		if fsys, base, out.Source, err = baseTree(ctx, opts); err != nil {
 			return out, err
@@ -94,10 +103,8 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		out.Paths = PolicyPaths(base, fsys)
 		out.Source = describe(out.Paths, out.Source)
 		out.baseNames = projectNames(base)
-		if opts.Changed == nil {
-			// No change detection this run (--all, named projects): still find what the
-			// change edits, so the notes are never missing.
-			opts.Changed = changedSince(ctx, opts.Root, opts.BaseRev)
+		if changed != nil {
+			opts.Changed = <-changed
 		}
 		out.Notes = baseNotes(opts, out, PolicyPaths(opts.Config, worktreeFS))
 	default:
@@ -180,6 +187,14 @@ func changedSince(ctx context.Context, root, base string) []string {
 		return nil
 	}
 	return files
+}
+
+// changedSinceAsync is changedSince in a goroutine of its own: its answer comes on the
+// channel.
+func changedSinceAsync(ctx context.Context, root, base string) <-chan []string {
+	ch := make(chan []string, 1)
+	go func() { ch <- changedSince(ctx, root, base) }()
+	return ch
 }
 
 // describe names where policies come from for people: "policies/ in the working tree",
