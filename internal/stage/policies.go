@@ -150,7 +150,7 @@ func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, 
 	prefix, perr := repo.Prefix(ctx)
 	cfgFile, cerr := configPath(root, configFile)
 	if perr != nil || cerr != nil { // the commit's error first, as ever
-		if sha, err = repo.Commit(ctx, rev); err == nil {
+		if _, err = repo.Commit(ctx, rev); err == nil {
 			if err = perr; err == nil {
 				err = cerr
 			}
