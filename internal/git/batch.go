@@ -182,12 +182,13 @@ func (g Git) resolveAll(ctx context.Context, revs []string) (shas []string, foun
 
 // remember keeps what resolve keeps of rev resolved to the commit sha.
 func (g Git) remember(rev, sha string) {
+	if !isFullSHA(sha) {
+		return // nothing resolved: nothing to remember
+	}
 	if isFullSHA(rev) {
 		commits.Store(g.Dir+"\x00"+rev, sha)
 	}
-	if isFullSHA(sha) { // a commit's own SHA names it, whatever rev was
-		commits.Store(g.Dir+"\x00"+sha, sha)
-	}
+	commits.Store(g.Dir+"\x00"+sha, sha) // a commit's own SHA names it, whatever rev was
 }
 
 // CommitFile is Commit(rev), then ReadFile of file at that commit, in one process: the
@@ -196,7 +197,7 @@ func (g Git) CommitFile(ctx context.Context, rev, file string) (sha string, data
 	if sha, data, ok := g.commitFile(ctx, rev, file); ok {
 		return sha, data, nil
 	} else if sha != "" {
-		return sha, nil, fmt.Errorf("read %s at %s: %w", file, sha, fs.ErrNotExist)
+		return sha, nil, notExist(file, sha)
 	}
 	if sha, err = g.Commit(ctx, rev); err != nil {
 		return "", nil, err
@@ -232,6 +233,11 @@ func (g Git) commitFile(ctx context.Context, rev, file string) (sha string, data
 	}
 	// Not there, or not a file (a tree, a submodule's commit): what `cat-file blob` refuses.
 	return commit.oid, nil, false
+}
+
+// notExist is ReadFile's error for a file that rev does not hold.
+func notExist(file, rev string) error {
+	return fmt.Errorf("read %s at %s: %w", file, rev, fs.ErrNotExist)
 }
 
 // cleanPath is how ReadFile names file after the colon: root-relative, slash-separated.

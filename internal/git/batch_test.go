@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/tfgate/tfgate/internal/testenv"
 )
@@ -64,6 +66,58 @@ func oldListFiles(ctx context.Context, g Git, rev, dir string) ([]string, error)
 	return files, nil
 }
 
+// oldCommitTreeFS is Commit, ReadFile, then TreeFS read one process per file, as it was.
+func oldCommitTreeFS(ctx context.Context, g Git, rev, file string, pick func(string, []byte, error) ([]string, error)) (string, fs.FS, error) {
+	sha, err := g.Commit(ctx, rev)
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := g.ReadFile(ctx, sha, file)
+	dirs, err := pick(sha, data, err)
+	if err != nil {
+		return sha, nil, err
+	}
+	tree := fstest.MapFS{}
+	for _, dir := range dirs {
+		d := path.Clean(strings.TrimPrefix(dir, "./"))
+		if d == "." {
+			d = ""
+		}
+		files, err := oldListFiles(ctx, g, sha, d)
+		if err != nil {
+			return sha, nil, err
+		}
+		for _, f := range files {
+			data, err := g.ReadFile(ctx, sha, f)
+			if err != nil {
+				return sha, nil, err
+			}
+			tree[f] = &fstest.MapFile{Data: data, Mode: 0o644}
+		}
+	}
+	return sha, tree, nil
+}
+
+// treeText is every file of tree and its content, one a line.
+func treeText(tree fs.FS) string {
+	if tree == nil {
+		return "<nil>"
+	}
+	var b strings.Builder
+	err := fs.WalkDir(tree, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(tree, p)
+		fmt.Fprintf(&b, "%s=%q\n", p, data)
+		return err
+	})
+	if err != nil {
+		return "walk: " + err.Error()
+	}
+	return b.String()
+}
+
 // answer is one answer and its error, as compared.
 func answer(v any, err error) string {
 	if err != nil {
@@ -112,46 +166,64 @@ func TestCombinedQueriesAgreeWithSingleOnes(t *testing.T) {
 	repo, first, second := oddRepo(t)
 	shallow := filepath.Join(t.TempDir(), "shallow")
 	git(t, filepath.Dir(shallow), "clone", "-q", "--depth", "1", "file://"+repo, shallow)
-	revs := []string{"HEAD", "main", "master", "twin", "origin/main", "refs/remotes/origin/main", "origin/master",
-		"refs/remotes/origin/tree", first, second, first[:12], "feat/ü+x#1", "ann", "main~1", "main^{tree}",
+	revs := []string{"HEAD", "twin", "origin/main", "refs/remotes/origin/tree", first, first[:12], "feat/ü+x#1", "main~1",
+		"main", "master", "refs/remotes/origin/main", "origin/master", second, "ann", "main^{tree}",
 		"nope", "-x", "a..b", "HEAD:policies", "0000000000000000000000000000000000000000"}
+	const heavy = 8 // the revs every file, tree and directory is asked of
 	files := []string{".tfgate.yaml", "/.tfgate.yaml", "nope.yaml", "conf.yaml", "policies/a.rego", "policies/link.rego",
 		"policies/sub", "policies/empty.rego", "policies/with space ü.rego", "./policies/a.rego", "policies"}
 	dirs := []string{"", ".", "policies", "policies/", "nope", "policies/dir", ":(exclude)x", "policies/*"}
+	var picks []func(string, []byte, error) ([]string, error)
+	for _, dirs := range [][]string{{"policies"}, {"./policies/"}, {"."}, {""}, {"policies/sub"}, {"policies/dir", "policies/a.rego"},
+		{"nope", "conf.yaml"}, {"../x"}, {"policies/link.rego"}, {"conf.yaml/inner"}, {"policies/dir/", "policies/dir"}, {":/policies"}} {
+		picks = append(picks, func(sha string, data []byte, err error) ([]string, error) {
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			if strings.Contains(string(data), "refuse") {
+				return nil, fmt.Errorf("refused at %s", sha)
+			}
+			return dirs, nil
+		})
+	}
 	states := []struct {
 		name  string
 		dir   string
 		setup func(t *testing.T, dir string)
+		files bool // files, trees and directories asked too (refs alone change little of them)
 	}{
-		{"on main", repo, func(t *testing.T, dir string) {}},
-		{"detached", repo, func(t *testing.T, dir string) { git(t, dir, "checkout", "-q", "--detach", first) }},
+		{"on main", repo, func(t *testing.T, dir string) {}, true},
+		{"detached", repo, func(t *testing.T, dir string) { git(t, dir, "checkout", "-q", "--detach", first) }, false},
 		{"origin/main a tree", repo, func(t *testing.T, dir string) {
 			git(t, dir, "update-ref", "refs/remotes/origin/main", second+"^{tree}")
-		}},
+		}, true},
 		{"broken ref", repo, func(t *testing.T, dir string) {
 			writeFiles(t, filepath.Join(dir, ".git"), map[string]string{"refs/remotes/origin/main": "not a sha\n"})
-		}},
+		}, false},
 		{"origin/HEAD dangling", repo, func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, ".git", "refs", "remotes", "origin", "main"))
 			git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/gone")
-		}},
+		}, false},
 		{"origin/HEAD", repo, func(t *testing.T, dir string) {
 			git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/master")
-		}},
+		}, false},
 		{"origin/HEAD not symbolic, no main", repo, func(t *testing.T, dir string) {
 			git(t, dir, "update-ref", "--no-deref", "-d", "refs/remotes/origin/HEAD")
 			git(t, dir, "update-ref", "refs/remotes/origin/HEAD", first)
 			git(t, dir, "update-ref", "-d", "refs/remotes/origin/master")
 			git(t, dir, "checkout", "-q", "--detach")
 			git(t, dir, "branch", "-q", "-m", "main", "trunk")
-		}},
-		{"unborn HEAD", repo, func(t *testing.T, dir string) { git(t, dir, "checkout", "-q", "--orphan", "new") }},
-		{"shallow clone", shallow, func(t *testing.T, dir string) {}},
+		}, false},
+		{"unborn HEAD", repo, func(t *testing.T, dir string) { git(t, dir, "checkout", "-q", "--orphan", "new") }, true},
+		{"shallow clone", shallow, func(t *testing.T, dir string) {}, true},
 	}
 	ctx := context.Background()
 	for _, st := range states {
 		st.setup(t, st.dir)
 		g := Git{Dir: st.dir}
+		if _, err := TopLevel(ctx, st.dir); err != nil || !g.knownPrefix() {
+			t.Fatalf("TopLevel(%s): %v (CommitTreeFS answers in one process at a top level it found)", st.dir, err)
+		}
 		t.Run(st.name, func(t *testing.T) {
 			forget()
 			newBase, newErr := g.DefaultBase(ctx)
@@ -160,13 +232,16 @@ func TestCombinedQueriesAgreeWithSingleOnes(t *testing.T) {
 			if n, o := answer(newBase, newErr), answer(oldBase, oldErr); n != o {
 				t.Errorf("DefaultBase: %s; one by one: %s", n, o)
 			}
-			for _, rev := range revs {
+			for i, rev := range revs {
 				forget()
 				shas, found, ok := g.resolveAll(ctx, []string{rev})
 				forget()
 				sha, isCommit, err := g.resolve(ctx, rev)
 				if ok && (err != nil || found[0] != isCommit || shas[0] != sha) {
 					t.Errorf("resolveAll(%s) = %q %v; resolve: %q %v %v", rev, shas[0], found[0], sha, isCommit, err)
+				}
+				if i >= heavy || !st.files {
+					continue // the rest only name nothing or what rev-parse syntax names
 				}
 				for _, file := range files {
 					forget()
@@ -196,6 +271,15 @@ func TestCombinedQueriesAgreeWithSingleOnes(t *testing.T) {
 				}
 				if n, o := answer(newDatas, newErr), answer(oldDatas, oldErr2); n != o {
 					t.Errorf("readFiles(%s): %s; one by one: %s", rev, n, o)
+				}
+				for _, pick := range picks {
+					forget()
+					newSHA, newTree, newErr := g.CommitTreeFS(ctx, rev, ".tfgate.yaml", pick)
+					forget()
+					oldSHA, oldTree, oldErr := oldCommitTreeFS(ctx, g, rev, ".tfgate.yaml", pick)
+					if n, o := answer(newSHA+" "+treeText(newTree), newErr), answer(oldSHA+" "+treeText(oldTree), oldErr); n != o {
+						t.Errorf("CommitTreeFS(%s): %s; one by one: %s", rev, n, o)
+					}
 				}
 				for _, dir := range dirs {
 					forget()

@@ -203,7 +203,7 @@ func (g Git) ReadFile(ctx context.Context, rev, file string) ([]byte, error) {
 	} else if !ok {
 		return nil, fmt.Errorf("read %s: unknown git revision %q", file, rev)
 	}
-	return nil, fmt.Errorf("read %s at %s: %w", file, rev, fs.ErrNotExist)
+	return nil, notExist(file, rev)
 }
 
 // ListFiles returns every file (root-relative, sorted) under dir in the tree of rev; dir
