@@ -67,7 +67,16 @@ func (g Git) commitTreeFS(ctx context.Context, rev, file string, pick func(strin
 	if err != nil {
 		return sha, nil, true, err
 	}
-	w := treeWalk{c: c, root: sha + "^{tree}"}
+	m, ok := treeWalk{c: c, root: sha + "^{tree}"}.files(dirs)
+	if !ok {
+		return "", nil, false, nil
+	}
+	return sha, m, true, nil
+}
+
+// files is what TreeFS reads under dirs at the top level, or ok=false when a dir or a
+// file is one it must ask the old way.
+func (w treeWalk) files(dirs []string) (fstest.MapFS, bool) {
 	m := fstest.MapFS{}
 	for _, dir := range dirs {
 		d := path.Clean(strings.TrimPrefix(dir, "./"))
@@ -75,24 +84,24 @@ func (g Git) commitTreeFS(ctx context.Context, rev, file string, pick func(strin
 			d = ""
 		}
 		if d != "" && (!plainPath(d) || d[0] == ':') { // ":/x", ":(top)x": ls-tree's pathspec magic
-			return "", nil, false, nil
+			return nil, false
 		}
 		files, ok := w.list(d)
 		if !ok {
-			return "", nil, false, nil
+			return nil, false
 		}
 		for _, f := range files {
 			if f.kind != "blob" {
-				return "", nil, false, nil // a submodule: ReadFile's error, asked the old way
+				return nil, false // a submodule: ReadFile's error, asked the old way
 			}
-			obj := c.get(f.oid)
+			obj := w.c.get(f.oid)
 			if !obj.found || obj.kind != "blob" {
-				return "", nil, false, nil
+				return nil, false
 			}
 			m[f.name] = &fstest.MapFile{Data: obj.data, Mode: 0o644}
 		}
 	}
-	return sha, m, true, nil
+	return m, true
 }
 
 // treeEntry is one entry of a tree object: its path from the root, object and kind.

@@ -145,9 +145,8 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err != nil || len(sel.Projects) == 0 {
 		return run, err
 	}
-	// The shared files' sums (git's list of HEAD's files, then hashing) beside the policies.
 	shared := background(ctx, func(ctx context.Context) (map[string]string, error) { return sharedFiles(ctx, req, sel) })
-	defer shared.Stop()
+	defer shared.Stop() // the shared files' sums (HEAD's files listed, then read) beside the policies
 	pols, err := selectionPolicies(ctx, req, sel)
 	if err != nil {
 		return run, err
@@ -159,7 +158,6 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
-
 	rec, err := planRecord(ctx, req, checkout, head, shared)
 	if err != nil {
 		return run, err
