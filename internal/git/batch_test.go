@@ -297,12 +297,15 @@ func TestCombinedQueriesAgreeWithSingleOnes(t *testing.T) {
 
 // TestCombinedQueriesStartFewerProcesses counts the git processes of the questions a CI plan
 // asks of a repository of one commit on main: DefaultBase, the base's configuration file,
-// its policies and HEAD's files.
+// the base's configuration and policies together, and HEAD's files.
 func TestCombinedQueriesStartFewerProcesses(t *testing.T) {
-	repo := newRepo(t, map[string]string{"app/main.tf": "# app\n"})
+	repo := newRepo(t, map[string]string{"app/main.tf": "# app\n", "policies/a.rego": "package a\n", "policies/b/c.rego": "package c\n"})
+	ctx := context.Background()
+	if _, err := TopLevel(ctx, repo); err != nil {
+		t.Fatal(err)
+	}
 	log := countGit(t)
 	g := Git{Dir: repo}
-	ctx := context.Background()
 	base, err := g.DefaultBase(ctx)
 	if err != nil || base != "main" {
 		t.Fatalf("DefaultBase = %q, %v", base, err)
@@ -316,7 +319,14 @@ func TestCombinedQueriesStartFewerProcesses(t *testing.T) {
 	if n := gitProcesses(t, log); n != 1 {
 		t.Errorf("CommitFile started %d git processes, want 1", n)
 	}
-	if files, err := g.ListFiles(ctx, "HEAD", ""); err != nil || !slices.Equal(files, []string{"app/main.tf"}) {
+	pick := func(string, []byte, error) ([]string, error) { return []string{"policies"}, nil }
+	if _, tree, err := g.CommitTreeFS(ctx, base, ".tfgate.yaml", pick); err != nil || treeText(tree) != "policies/a.rego=\"package a\\n\"\npolicies/b/c.rego=\"package c\\n\"\n" {
+		t.Fatalf("CommitTreeFS = %s, %v", treeText(tree), err)
+	}
+	if n := gitProcesses(t, log); n != 1 {
+		t.Errorf("CommitTreeFS started %d git processes, want 1 (one per file before)", n)
+	}
+	if files, err := g.ListFiles(ctx, "HEAD", ""); err != nil || !slices.Equal(files, []string{"app/main.tf", "policies/a.rego", "policies/b/c.rego"}) {
 		t.Fatalf("ListFiles = %q, %v", files, err)
 	}
 	if n := gitProcesses(t, log); n != 1 {
@@ -328,3 +338,36 @@ func TestCombinedQueriesStartFewerProcesses(t *testing.T) {
 func countGit(t *testing.T) string { return testenv.CountGit(t) }
 
 func gitProcesses(t *testing.T, log string) int { return len(testenv.GitRuns(t, log)) }
+
+// TestCombinedQueriesSHA256 asks the combined queries of a SHA-256 repository, whose tree
+// entries hold 32-byte object names.
+func TestCombinedQueriesSHA256(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "init", "-q", "-b", "main", "--object-format=sha256")
+	writeFiles(t, dir, map[string]string{".tfgate.yaml": "version: 1\n", "policies/a.rego": "package a\n", "policies/d/b.rego": "package b\n"})
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	ctx := context.Background()
+	if _, err := TopLevel(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	g := Git{Dir: dir}
+	pick := func(string, []byte, error) ([]string, error) { return []string{"policies"}, nil }
+	forget()
+	log := countGit(t)
+	sha, tree, err := g.CommitTreeFS(ctx, "main", ".tfgate.yaml", pick)
+	if n := gitProcesses(t, log); n != 1 {
+		t.Errorf("CommitTreeFS started %d git processes, want 1", n)
+	}
+	forget()
+	oldSHA, oldTree, oldErr := oldCommitTreeFS(ctx, g, "main", ".tfgate.yaml", pick)
+	if n, o := answer(sha+" "+treeText(tree), err), answer(oldSHA+" "+treeText(oldTree), oldErr); n != o || len(sha) != 64 || !strings.Contains(n, "policies/d/b.rego") {
+		t.Errorf("CommitTreeFS: %s; one by one: %s", n, o)
+	}
+	if base, err := g.DefaultBase(ctx); err != nil || base != "main" {
+		t.Errorf("DefaultBase = %q, %v", base, err)
+	}
+}
