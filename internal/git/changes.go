@@ -21,8 +21,6 @@ func (g Git) DefaultBase(ctx context.Context) (string, error) {
 	for i, c := range candidates {
 		full[i] = c.full
 	}
-	var found []bool
-	batched := false
 	sym := make(chan error, 1)
 	var out []byte
 	go func() {
@@ -30,7 +28,7 @@ func (g Git) DefaultBase(ctx context.Context) (string, error) {
 		out, err = g.run(ctx, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
 		sym <- err
 	}()
-	_, found, batched = g.resolveAll(ctx, full)
+	_, found, batched := g.resolveAll(ctx, full)
 	if err := <-sym; err == nil {
 		if ref := strings.TrimSpace(string(out)); ref != "" {
 			// Callers show the ref to people: "origin/main", not "refs/remotes/origin/main".
