@@ -82,10 +82,10 @@ func (c *catFile) get(name string) object {
 		c.failed = true
 		return object{}
 	}
-	f := strings.Fields(strings.TrimSuffix(line, "\n"))
-	if len(f) == 2 && f[0] == name && f[1] == "missing" {
+	if line == name+" missing\n" {
 		return object{missing: true}
 	}
+	f := strings.Fields(strings.TrimSuffix(line, "\n"))
 	if len(f) != 3 || !isFullSHA(f[0]) {
 		// "<name> ambiguous" and anything else: an answer only the old way words.
 		c.failed = true
@@ -112,6 +112,10 @@ func (c *catFile) get(name string) object {
 // said anything on stderr, or answered what could not be read).
 func (c *catFile) close() (ok bool) {
 	c.in.Close()
+	// What was not read (a session cut short) must not keep git writing into a full pipe.
+	if n, err := io.Copy(io.Discard, c.out); n > 0 || err != nil {
+		c.failed = true // an answer no question asked for
+	}
 	err := c.cmd.Wait()
 	return err == nil && !c.failed && c.stderr.Len() == 0
 }
