@@ -91,7 +91,7 @@ space             := $(subst ,, )
 QUICK_SKIP_TESTS  := TestPluginCacheColdWarm TestPluginCacheConcurrent TestPluginCacheWithoutLockFiles \
 	TestApplyWritesTheObject TestOneNormalPlanReportsAllDrift TestRefreshOnlyShowsOutOfBandChanges \
 	TestSecretIsSensitive TestPostgresStopStartKeepsPortAndData TestPublishIssuesWithAnAppToken \
-	TestCancelReleasesStateLock
+	TestCancelReleasesStateLock TestCombinedQueriesAgreeWithSingleOnes
 QUICK_SKIP        := apply_again apply_artifact apply_catchup apply_catchup_bound apply_publish_deadline \
 	apply_rerun drift_foldback_pr drift_issue drift_lost_write drift_projects drift_webhook forged_backend gate_stale \
 	gate_unread_pull getting_started github_fork github_lost_write github_pr github_split \

@@ -9,10 +9,27 @@ import (
 
 // DefaultBase returns the ref a laptop run compares against: the remote's default branch
 // (what origin/HEAD points at), else origin/main or origin/master, else a local main or
-// master branch.
+// master branch. origin/HEAD and the four are asked at once, in two processes.
 func (g Git) DefaultBase(ctx context.Context) (string, error) {
-	out, err := g.run(ctx, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
-	if err == nil {
+	candidates := []struct{ full, short string }{
+		{"refs/remotes/origin/main", "origin/main"},
+		{"refs/remotes/origin/master", "origin/master"},
+		{"refs/heads/main", "main"},
+		{"refs/heads/master", "master"},
+	}
+	full := make([]string, len(candidates))
+	for i, c := range candidates {
+		full[i] = c.full
+	}
+	sym := make(chan error, 1)
+	var out []byte
+	go func() {
+		var err error
+		out, err = g.run(ctx, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD")
+		sym <- err
+	}()
+	_, found, batched := g.resolveAll(ctx, full)
+	if err := <-sym; err == nil {
 		if ref := strings.TrimSpace(string(out)); ref != "" {
 			// Callers show the ref to people: "origin/main", not "refs/remotes/origin/main".
 			return strings.TrimPrefix(ref, "refs/remotes/"), nil
@@ -20,16 +37,13 @@ func (g Git) DefaultBase(ctx context.Context) (string, error) {
 	} else if ctx.Err() != nil {
 		return "", fmt.Errorf("find default branch: %w", ctx.Err())
 	}
-	candidates := []struct{ full, short string }{
-		{"refs/remotes/origin/main", "origin/main"},
-		{"refs/remotes/origin/master", "origin/master"},
-		{"refs/heads/main", "main"},
-		{"refs/heads/master", "master"},
-	}
-	for _, c := range candidates {
-		_, ok, err := g.resolve(ctx, c.full)
-		if err != nil {
-			return "", fmt.Errorf("find default branch: %w", err)
+	for i, c := range candidates {
+		ok := batched && found[i]
+		if !batched {
+			var err error
+			if _, ok, err = g.resolve(ctx, c.full); err != nil {
+				return "", fmt.Errorf("find default branch: %w", err)
+			}
 		}
 		if ok {
 			return c.short, nil
@@ -62,31 +76,51 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 		}
 		base = b
 	}
-	mb, err := g.MergeBase(ctx, base)
-	if err != nil {
-		return Changes{}, err
-	}
 	// --no-renames reports a rename as a delete plus an add, which is exactly "both paths";
 	// it also overrides a user's diff.renames setting so the output is the same everywhere.
+	// What does not depend on the merge base is asked while git finds it.
 	queries := [][]string{
-		{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", mb, "HEAD", "--"},
 		{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--cached", "HEAD", "--"},
 		{"diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "HEAD", "--"},
 		// --full-name and ":/" keep untracked paths root-relative even if Dir is a subdir.
 		{"ls-files", "-z", "--others", "--exclude-standard", "--full-name", "--", ":/"},
 	}
-	const untracked = 3 // the index of ls-files --others in queries
-	outs, err := g.runAll(ctx, queries)
+	const untracked = 3 // the index of ls-files --others in outs
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var rest [][]byte
+	var restErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rest, restErr = g.runAll(qctx, queries)
+	}()
+	mb, err := g.MergeBase(ctx, base)
+	if err != nil {
+		cancel()
+		<-done
+		return Changes{}, err
+	}
+	committed, err := g.run(ctx, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", mb, "HEAD", "--")
+	<-done
+	if err == nil {
+		err = restErr
+	}
 	if err != nil {
 		return Changes{}, fmt.Errorf("list changed files: %w", err)
 	}
+	outs := append([][]byte{committed}, rest...)
+	return changesOf(base, mb, outs, untracked), nil
+}
+
+// changesOf gathers ChangedFiles' answer from its queries' outputs, the merge base's diff
+// first.
+func changesOf(base, mb string, outs [][]byte, untracked int) Changes {
 	seen := map[string]bool{}
-	var files, committed []string
+	var files []string
+	committed := splitZ(outs[0])
+	sort.Strings(committed)
 	for i, out := range outs {
-		if i == 0 {
-			committed = splitZ(out)
-			sort.Strings(committed)
-		}
 		for _, f := range splitZ(out) {
 			if i == untracked && terraformOutput(f) {
 				continue
@@ -98,7 +132,7 @@ func (g Git) ChangedFiles(ctx context.Context, base string) (Changes, error) {
 		}
 	}
 	sort.Strings(files)
-	return Changes{Base: base, MergeBase: mb, Files: files, Committed: committed}, nil
+	return Changes{Base: base, MergeBase: mb, Files: files, Committed: committed}
 }
 
 // DiffFiles lists the files (root-relative slash paths, sorted) that differ between the

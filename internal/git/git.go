@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -191,7 +190,7 @@ func (g Git) MergeBase(ctx context.Context, ref string) (string, error) {
 // defaults (e.g. no .tfgate.yaml on the base branch).
 func (g Git) ReadFile(ctx context.Context, rev, file string) ([]byte, error) {
 	// "rev:./x" would be relative to git's working directory; keep it root-relative.
-	spec := rev + ":" + path.Clean(strings.TrimPrefix(filepath.ToSlash(file), "/"))
+	spec := rev + ":" + cleanPath(file)
 	out, err := g.run(ctx, "cat-file", "blob", spec)
 	if err == nil {
 		return out, nil
@@ -204,30 +203,55 @@ func (g Git) ReadFile(ctx context.Context, rev, file string) ([]byte, error) {
 	} else if !ok {
 		return nil, fmt.Errorf("read %s: unknown git revision %q", file, rev)
 	}
-	return nil, fmt.Errorf("read %s at %s: %w", file, rev, fs.ErrNotExist)
+	return nil, notExist(file, rev)
 }
 
 // ListFiles returns every file (root-relative, sorted) under dir in the tree of rev; dir
 // "" or "." lists the whole tree.
 func (g Git) ListFiles(ctx context.Context, rev, dir string) ([]string, error) {
+	d := strings.Trim(filepath.ToSlash(dir), "/")
+	if files, ok := g.listCommit(ctx, rev, d); ok {
+		return files, nil
+	}
 	if _, ok, err := g.resolve(ctx, rev); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, fmt.Errorf("list files: unknown git revision %q", rev)
 	}
-	// --full-tree makes both the pathspec and the output relative to the root, wherever
-	// Dir is inside the working tree.
-	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev}
-	if d := strings.Trim(filepath.ToSlash(dir), "/"); d != "" && d != "." {
-		args = append(args, "--", d+"/")
-	}
-	out, err := g.run(ctx, args...)
+	out, err := g.run(ctx, lsTree(rev, d)...)
 	if err != nil {
 		return nil, fmt.Errorf("list files of %s at %s: %w", dir, rev, err)
 	}
 	files := splitZ(out)
 	sort.Strings(files)
 	return files, nil
+}
+
+// listCommit is ListFiles in one process when rev is plainRev: ls-tree of rev^{commit}
+// lists the tree of the commit ListFiles would resolve. ok is false when it fails (no
+// such commit, a bad path: ListFiles asks again, to say so in its words).
+func (g Git) listCommit(ctx context.Context, rev, dir string) ([]string, bool) {
+	if !plainRev(rev) {
+		return nil, false
+	}
+	out, err := g.run(ctx, lsTree(rev+"^{commit}", dir)...)
+	if err != nil {
+		return nil, false
+	}
+	files := splitZ(out)
+	sort.Strings(files)
+	return files, true
+}
+
+// lsTree is the ls-tree that lists the files under the top-relative slash path dir ("" or
+// "." for all) at tree-ish rev. --full-tree makes both the pathspec and the output relative
+// to the root, wherever Dir is inside the working tree.
+func lsTree(rev, dir string) []string {
+	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev}
+	if dir != "" && dir != "." {
+		args = append(args, "--", dir+"/")
+	}
+	return args
 }
 
 // splitZ splits NUL-terminated git output (-z), which keeps paths with spaces, newlines

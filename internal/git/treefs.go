@@ -28,16 +28,18 @@ func (g Git) TreeFS(ctx context.Context, rev string, dirs []string) (fs.FS, erro
 		if err != nil {
 			return nil, err
 		}
+		var inside []string
 		for _, f := range files {
-			rel, ok := strings.CutPrefix(f, prefix)
-			if !ok {
-				continue
+			if strings.HasPrefix(f, prefix) {
+				inside = append(inside, f)
 			}
-			data, err := g.ReadFile(ctx, rev, f)
-			if err != nil {
-				return nil, err
-			}
-			tree[rel] = &fstest.MapFile{Data: data, Mode: 0o644}
+		}
+		datas, err := g.readFiles(ctx, rev, inside)
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range inside {
+			tree[strings.TrimPrefix(f, prefix)] = &fstest.MapFile{Data: datas[i], Mode: 0o644}
 		}
 	}
 	return tree, nil

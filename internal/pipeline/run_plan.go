@@ -145,6 +145,8 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 	if err != nil || len(sel.Projects) == 0 {
 		return run, err
 	}
+	shared := background(ctx, func(ctx context.Context) (map[string]string, error) { return sharedFiles(ctx, req, sel) })
+	defer shared.Stop() // the shared files' sums (HEAD's files listed, then read) beside the policies
 	pols, err := selectionPolicies(ctx, req, sel)
 	if err != nil {
 		return run, err
@@ -156,8 +158,7 @@ func runPlan(ctx context.Context, req PlanRequest) (run report.Run, err error) {
 		return run, err
 	}
 	req.Log.Info("terraform", "path", bin.Path, "version", bin.Version, "flavor", bin.Flavor)
-
-	rec, err := planRecord(ctx, req, checkout, head, sel)
+	rec, err := planRecord(ctx, req, checkout, head, shared)
 	if err != nil {
 		return run, err
 	}
@@ -219,16 +220,16 @@ func selectionPolicies(ctx context.Context, req PlanRequest, sel stage.Selection
 // planRecord is what the bundles record of the commit (only with --out: without it no git
 // is needed) and the shared files the trees terraform runs in hold (stage/scope.go),
 // bundles or not.
-func planRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *future[headFacts], sel stage.Selection) (bundleRecord, error) {
+func planRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *future[headFacts], shared *future[map[string]string]) (bundleRecord, error) {
 	rec := bundleRecord{}
 	var err error
 	if req.OutDir != "" {
-		if rec, err = readBundleRecord(ctx, req, checkout, head, sel); err != nil {
+		if rec, err = readBundleRecord(ctx, req, checkout, head, shared); err != nil {
 			return rec, err
 		}
 	}
 	if rec.shared == nil {
-		rec.shared, err = sharedFiles(ctx, req, sel)
+		rec.shared, err = shared.Wait()
 	}
 	return rec, err
 }
@@ -257,7 +258,7 @@ type bundleRecord struct {
 
 // readBundleRecord gathers the bundles' record, warning of a dirty tree and of plan files written
 // in clear text in CI.
-func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *future[headFacts], sel stage.Selection) (bundleRecord, error) {
+func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, head *future[headFacts], shared *future[map[string]string]) (bundleRecord, error) {
 	facts, err := head.Wait()
 	if err != nil {
 		return bundleRecord{}, err
@@ -277,7 +278,7 @@ func readBundleRecord(ctx context.Context, req PlanRequest, checkout git.Git, he
 		req.Warn("PLAN FILES ARE NOT ENCRYPTED: a saved plan holds every value of the plan in clear text, secrets included, and the bundles in " + where +
 			" carry them. Set TFGATE_PLAN_KEY (a secret passphrase, the same for plan and apply) to encrypt them with age")
 	}
-	rec.shared, err = sharedFiles(ctx, req, sel)
+	rec.shared, err = shared.Wait()
 	return rec, err
 }
 

@@ -87,6 +87,15 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		out.Paths = PolicyPaths(opts.Config, fsys)
 		out.Source = describe(out.Paths, "the working tree")
 	case PoliciesFromBase:
+		var changed <-chan []string
+		if opts.Changed == nil {
+			// No change detection this run (--all, named projects): still find what the
+			// change edits, so the notes are never missing — beside the base's tree, whose
+			// git processes it does not wait for.
+			cctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			changed = changedSinceAsync(cctx, opts.Root, opts.BaseRev)
+		}
 		var base *config.Config
 		if fsys, base, out.Source, err = baseTree(ctx, opts); err != nil {
 			return out, err
@@ -94,10 +103,8 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 		out.Paths = PolicyPaths(base, fsys)
 		out.Source = describe(out.Paths, out.Source)
 		out.baseNames = projectNames(base)
-		if opts.Changed == nil {
-			// No change detection this run (--all, named projects): still find what the
-			// change edits, so the notes are never missing.
-			opts.Changed = changedSince(ctx, opts.Root, opts.BaseRev)
+		if changed != nil {
+			opts.Changed = <-changed
 		}
 		out.Notes = baseNotes(opts, out, PolicyPaths(opts.Config, worktreeFS))
 	default:
@@ -117,17 +124,26 @@ func LoadPolicies(ctx context.Context, opts PolicyOptions) (Policies, error) {
 	return out, err
 }
 
-// baseTree reads the config and the policy files from the base commit's tree.
+// baseTree reads the config and the policy files from the base commit's tree: in one git
+// process where it can (git.Git.CommitTreeFS), the same answers as BaseConfig then TreeFS.
 func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, string, error) {
-	sha, cfg, source, err := BaseConfig(ctx, opts.Root, opts.ConfigFile, opts.BaseRev)
+	repo := git.Git{Dir: opts.Root}
+	prefix, cfgFile, err := baseConfigFile(ctx, repo, opts.ConfigFile, opts.BaseRev)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	candidates := cfg.Policies.Paths
-	if len(candidates) == 0 {
-		candidates = []string{DefaultPolicyDir}
-	}
-	fsys, err := git.Git{Dir: opts.Root}.TreeFS(ctx, sha, candidates)
+	var cfg *config.Config
+	var source string
+	_, fsys, err := repo.CommitTreeFS(ctx, opts.BaseRev, prefix+cfgFile, func(sha string, data []byte, ferr error) ([]string, error) {
+		var err error
+		if cfg, source, err = parseBaseConfig(opts.BaseRev, sha, cfgFile, data, ferr); err != nil {
+			return nil, err
+		}
+		if len(cfg.Policies.Paths) > 0 {
+			return cfg.Policies.Paths, nil
+		}
+		return []string{DefaultPolicyDir}, nil
+	})
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -140,30 +156,51 @@ func baseTree(ctx context.Context, opts PolicyOptions) (fs.FS, *config.Config, s
 // (origin/main)".
 func BaseConfig(ctx context.Context, root, configFile, rev string) (sha string, cfg *config.Config, source string, err error) {
 	repo := git.Git{Dir: root}
-	if sha, err = repo.Commit(ctx, rev); err != nil {
-		return "", nil, "", err
-	}
-	source = fmt.Sprintf("base commit %s (%s)", sha[:7], rev)
-	prefix, err := repo.Prefix(ctx)
+	prefix, cfgFile, err := baseConfigFile(ctx, repo, configFile, rev)
 	if err != nil {
 		return "", nil, "", err
 	}
-	cfgFile, err := configPath(root, configFile)
-	if err != nil {
+	// The commit and its configuration file in one git process.
+	sha, data, err := repo.CommitFile(ctx, rev, prefix+cfgFile)
+	if sha == "" {
 		return "", nil, "", err
 	}
-	cfg = config.Default()
-	data, err := repo.ReadFile(ctx, sha, prefix+cfgFile)
-	switch {
-	case err == nil:
-		// Parsed without a root: the base commit's files are not on disk.
-		if cfg, err = config.Parse(data, cfgFile+" at "+source, ""); err != nil {
-			return "", nil, "", err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
+	if cfg, source, err = parseBaseConfig(rev, sha, cfgFile, data, err); err != nil {
 		return "", nil, "", err
 	}
 	return sha, cfg, source, nil
+}
+
+// baseConfigFile is the configuration file as the base commit's tree names it: the git
+// root's prefix and the root-relative file. Its errors come after rev's own (an unknown
+// rev is what to say first).
+func baseConfigFile(ctx context.Context, repo git.Git, configFile, rev string) (prefix, cfgFile string, err error) {
+	prefix, perr := repo.Prefix(ctx)
+	cfgFile, cerr := configPath(repo.Dir, configFile)
+	if perr != nil || cerr != nil {
+		if _, err = repo.Commit(ctx, rev); err == nil {
+			if err = perr; err == nil {
+				err = cerr
+			}
+		}
+		return "", "", err
+	}
+	return prefix, cfgFile, nil
+}
+
+// parseBaseConfig is the configuration of base commit sha (named rev) from its file's
+// content data, or the defaults when ReadFile's err says it has none.
+func parseBaseConfig(rev, sha, cfgFile string, data []byte, err error) (*config.Config, string, error) {
+	source := fmt.Sprintf("base commit %s (%s)", sha[:7], rev)
+	switch {
+	case err == nil:
+		// Parsed without a root: the base commit's files are not on disk.
+		cfg, err := config.Parse(data, cfgFile+" at "+source, "")
+		return cfg, source, err
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, "", err
+	}
+	return config.Default(), source, nil
 }
 
 // changedSince lists the files changed since base (nil when git cannot tell).
@@ -177,6 +214,14 @@ func changedSince(ctx context.Context, root, base string) []string {
 		return nil
 	}
 	return files
+}
+
+// changedSinceAsync is changedSince in a goroutine of its own: its answer comes on the
+// channel.
+func changedSinceAsync(ctx context.Context, root, base string) <-chan []string {
+	ch := make(chan []string, 1)
+	go func() { ch <- changedSince(ctx, root, base) }()
+	return ch
 }
 
 // describe names where policies come from for people: "policies/ in the working tree",
