@@ -71,7 +71,7 @@ var cases = []Case{
 		Rows:  wallCPURows("(a) tiny project: tfgate plan P ÷ terraform init && plan -out && show -json", 1.05),
 	},
 	{Name: "fixed-ci", Rounds: 15, Setup: fixedCostCI, Rows: wallCPURows("(a) the same in CI (CI=true: init every run, as terraform's side)", 1.05)},
-	{Name: "large", Rounds: 5, Setup: largePlan, Rows: wallCPURows("(c) 10,000 terraform_data: tfgate plan P ÷ terraform plan (text)", 1.2)},
+	{Name: "large", Rounds: 7, Setup: largePlan, Rows: wallCPURows("(c) 10,000 terraform_data: tfgate plan P ÷ terraform plan (text)", 1.2)},
 	{Name: "replan", Rounds: 15, Setup: laptopReplan, Rows: wallRow("(f) laptop, nothing changed: second tfgate plan P ÷ terraform plan", 1.0)},
 	{
 		Name: "policy", Rounds: 5,
