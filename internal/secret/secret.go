@@ -221,10 +221,11 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	if err := w.write(text[:i+1]); err != nil {
+	err := w.write(text[:i+1])
+	w.buf = append(w.buf[:0], text[i+1:]...) // also after an error, as before: the lines are gone
+	if err != nil {
 		return 0, err
 	}
-	w.buf = append(w.buf[:0], text[i+1:]...)
 	return len(p), nil
 }
 
