@@ -39,9 +39,12 @@ func (m *oldMasker) add(values []string, floor int) *oldMasker {
 		seen[v] = true
 	}
 	keep := func(s string) {
-		if !seen[s] {
-			seen[s] = true
-			out.values = append(out.values, s)
+		// (With this audit's fix: the spellings the workflow-command guard gives.)
+		for _, f := range append([]string{s}, guardedForms(s)...) {
+			if !seen[f] {
+				seen[f] = true
+				out.values = append(out.values, f)
+			}
 		}
 	}
 	for _, v := range values {

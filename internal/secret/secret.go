@@ -76,10 +76,16 @@ func (m *Masker) add(values []string, floor int) *Masker {
 	for _, v := range out.values {
 		seen[v] = true
 	}
-	keep := func(s string) {
+	keep1 := func(s string) {
 		if !seen[s] {
 			seen[s] = true
 			out.values = append(out.values, s)
+		}
+	}
+	keep := func(s string) {
+		keep1(s)
+		for _, f := range guardedForms(s) { // as the workflow-command guard above the writer spells s
+			keep1(f)
 		}
 	}
 	for _, v := range values {
