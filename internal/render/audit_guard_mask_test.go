@@ -56,6 +56,11 @@ func TestGuardedSecretMasked(t *testing.T) {
 		{"::s3cret-token", "  ::s3cret-token and more"},
 		{"::s3cret##[two", "::s3cret##[two"},
 		{"a##[b##[c", "x a##[b##[c y"},
+		{"[s3cret-tail", "a ##[s3cret-tail"},     // the secret ends a command begun before it
+		{"#[s3cret-tail", "a ##[s3cret-tail"},    //
+		{" \u200b::s3cret", " \u200b::s3cret x"}, // invisible characters before its ::
+		{"\t::s3cret-tab", "\t::s3cret-tab"},     //
+		{`"::quoted-s3cret`, `"::quoted-s3cret`}, // (no command: unchanged, masked)
 	} {
 		m := secret.NewMasker(nil).With(tc.secret)
 		var out bytes.Buffer
