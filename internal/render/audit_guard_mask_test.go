@@ -56,11 +56,12 @@ func TestGuardedSecretMasked(t *testing.T) {
 		{"::s3cret-token", "  ::s3cret-token and more"},
 		{"::s3cret##[two", "::s3cret##[two"},
 		{"a##[b##[c", "x a##[b##[c y"},
-		{"[s3cret-tail", "a ##[s3cret-tail"},     // the secret ends a command begun before it
-		{"#[s3cret-tail", "a ##[s3cret-tail"},    //
-		{" \u200b::s3cret", " \u200b::s3cret x"}, // invisible characters before its ::
-		{"\t::s3cret-tab", "\t::s3cret-tab"},     //
-		{`"::quoted-s3cret`, `"::quoted-s3cret`}, // (no command: unchanged, masked)
+		{"[s3cret-tail", "a ##[s3cret-tail"},                   // the secret ends a command begun before it
+		{"#[s3cret-tail", "a ##[s3cret-tail"},                  //
+		{" \u200b::s3cret", " \u200b::s3cret x"},               // invisible characters before its ::
+		{"\t::s3cret-tab", "\t::s3cret-tab"},                   //
+		{"pass#\u200b#\u200d[word", "pass#\u200b#\u200d[word"}, // ignorable characters inside its ##[
+		{`"::quoted-s3cret`, `"::quoted-s3cret`},               // (no command: unchanged, masked)
 	} {
 		m := secret.NewMasker(nil).With(tc.secret)
 		var out bytes.Buffer
@@ -85,4 +86,28 @@ func TestGuardedSecretMasked(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzGuardedSecretMasked: a secret written on a line through the guard and the masker
+// below it is masked, whatever commands it and the text before it hold.
+func FuzzGuardedSecretMasked(f *testing.F) {
+	f.Add("x ", "p4ss##[word", " y")
+	f.Add("", "::s3cret", "")
+	f.Add("##", "[s3cret", "")
+	f.Add("#", "#\u200b[s3cret", "")
+	f.Fuzz(func(t *testing.T, before, s, after string) {
+		if len(s) < secret.MinKnown || strings.ContainsAny(before+s+after, "\r\n") || strings.Contains(s, secret.Replacement) {
+			return
+		}
+		m := secret.NewMasker(nil).With(s)
+		var out bytes.Buffer
+		mw := m.Writer(&out)
+		g := GuardCommands(mw)
+		g.Write([]byte(before + s + after + "\n"))
+		g.Flush()
+		mw.Flush()
+		if !strings.Contains(out.String(), secret.Replacement) {
+			t.Fatalf("secret %q after %q: written as %q", s, before, out.String())
+		}
+	})
 }
