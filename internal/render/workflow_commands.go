@@ -188,13 +188,14 @@ func (g *CommandGuard) Write(p []byte) (int, error) {
 		g.buf = append(g.buf, p...)
 		return len(p), nil
 	}
-	text := p[:end+1]
-	if len(g.buf) > 0 {
+	text, held := p[:end+1], len(g.buf)
+	if held > 0 {
 		// One write still: the masker below masks each write's lines together.
 		g.buf = append(g.buf, text...) // g.buf keeps the room for the next time
 		text = g.buf
 	}
 	if err := g.writeLines(text); err != nil {
+		g.buf = g.buf[:held] // as before the write: its lines are not held back
 		return 0, err
 	}
 	g.buf = append(g.buf[:0], p[end+1:]...)

@@ -76,10 +76,16 @@ func (m *Masker) add(values []string, floor int) *Masker {
 	for _, v := range out.values {
 		seen[v] = true
 	}
-	keep := func(s string) {
+	keep1 := func(s string) {
 		if !seen[s] {
 			seen[s] = true
 			out.values = append(out.values, s)
+		}
+	}
+	keep := func(s string) {
+		keep1(s)
+		for _, f := range guardedForms(s) { // as the workflow-command guard above the writer spells s
+			keep1(f)
 		}
 	}
 	for _, v := range values {
@@ -221,10 +227,11 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	if err := w.write(text[:i+1]); err != nil {
+	err := w.write(text[:i+1])
+	w.buf = append(w.buf[:0], text[i+1:]...) // also after an error, as before: the lines are gone
+	if err != nil {
 		return 0, err
 	}
-	w.buf = append(w.buf[:0], text[i+1:]...)
 	return len(p), nil
 }
 
