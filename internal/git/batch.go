@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -49,9 +48,7 @@ func (g Git) catFile(ctx context.Context, check bool) (*catFile, error) {
 	if check {
 		mode = "--batch-check"
 	}
-	c := &catFile{cmd: exec.CommandContext(ctx, "git", "cat-file", mode), check: check}
-	c.cmd.Dir = g.Dir
-	c.cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	c := &catFile{cmd: command(ctx, g.Dir, nil, "cat-file", mode), check: check}
 	c.cmd.Stderr = &c.stderr
 	in, err := c.cmd.StdinPipe()
 	if err != nil {
