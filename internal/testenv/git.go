@@ -28,7 +28,7 @@ func CountGit(t *testing.T) string {
 	t.Helper()
 	real, err := exec.LookPath("git")
 	if err != nil {
-		t.Skipf("no git: %v", err)
+		Missing(t, fmt.Errorf("no git: %w", err))
 	}
 	if real, err = filepath.Abs(real); err != nil {
 		t.Fatal(err)
