@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfgate/tfgate/internal/policy"
 	"github.com/tfgate/tfgate/internal/report"
+	"github.com/tfgate/tfgate/internal/wfcmd"
 )
 
 // AnnotationLevel is the workflow command an annotation is written with.
@@ -172,7 +173,7 @@ func WorkflowCommand(a Annotation) string {
 func escapeData(s string) string {
 	ls := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i, l := range ls {
-		ls[i] = neutralizeLegacy(clean(l))
+		ls[i] = wfcmd.NeutralizeLegacy(clean(l))
 	}
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(strings.Join(ls, "\n"))
 }

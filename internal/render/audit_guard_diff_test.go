@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/wfcmd"
 )
 
 // Differential tests of CommandGuard and the checks after the speed work (in-place checks,
@@ -80,14 +82,14 @@ func checkGuardAgainstOld(t *testing.T, text string, splits []byte) {
 			t.Fatalf("IsWorkflowCommand(%q) = %v, before %v", line, a, b)
 		}
 		for i := 0; i <= len(line); i++ {
-			if a, b := skipInvisible(line, i), oldSkipInvisible(line, i); a != b {
-				t.Fatalf("skipInvisible(%q, %d) = %d, before %d", line, i, a, b)
+			if a, b := wfcmd.SkipInvisible(line, i), oldSkipInvisible(line, i); a != b {
+				t.Fatalf("wfcmd.SkipInvisible(%q, %d) = %d, before %d", line, i, a, b)
 			}
-			if a, b := skipInvisible([]byte(line), i), oldSkipInvisible(line, i); a != b {
-				t.Fatalf("skipInvisible([]byte(%q), %d) = %d, before %d", line, i, a, b)
+			if a, b := wfcmd.SkipInvisible([]byte(line), i), oldSkipInvisible(line, i); a != b {
+				t.Fatalf("wfcmd.SkipInvisible([]byte(%q), %d) = %d, before %d", line, i, a, b)
 			}
-			if a, b := skipIgnorable([]byte(line), i), oldSkipIgnorable(line, i); a != b {
-				t.Fatalf("skipIgnorable(%q, %d) = %d, before %d", line, i, a, b)
+			if a, b := wfcmd.SkipIgnorable([]byte(line), i), oldSkipIgnorable(line, i); a != b {
+				t.Fatalf("wfcmd.SkipIgnorable(%q, %d) = %d, before %d", line, i, a, b)
 			}
 		}
 	}

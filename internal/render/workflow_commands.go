@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/wfcmd"
 )
 
 // Workflow commands. The GitHub Actions runner reads every line a step prints on stdout
@@ -20,7 +20,7 @@ import (
 // Command names are matched case-insensitively, and `::stop-commands::TOKEN` switches off
 // every later command — tfgate's own annotations too — until `::TOKEN::`. The runner
 // compares with .NET's culture-sensitive StartsWith and IndexOf, which may skip
-// zero-width and other ignorable characters, so the checks below skip them too.
+// zero-width and other ignorable characters, so the checks (internal/wfcmd) skip them too.
 //
 // tfgate prints text from the repository and the plan (project names, paths, addresses,
 // values, terraform's and policies' messages, errors) on both streams. Rather than trust
@@ -42,128 +42,16 @@ func NeutralizeCommands(line string) string {
 	if !strings.ContainsAny(line, ":#") {
 		return line
 	}
-	if i := leadingCommand(line); i >= 0 {
-		return line[:i] + `\u003a` + neutralizeLegacy(line[i+1:])
+	if i := wfcmd.Leading(line); i >= 0 {
+		return line[:i] + `\u003a` + wfcmd.NeutralizeLegacy(line[i+1:])
 	}
-	return neutralizeLegacy(line)
-}
-
-// neutralizeLegacy escapes the `[` of every `##[` in s: all a command's data needs, where
-// a `::` is no command.
-func neutralizeLegacy(s string) string {
-	j := legacyCommand(s)
-	if j < 0 {
-		return s
-	}
-	var b strings.Builder
-	for ; j >= 0; j = legacyCommand(s) {
-		b.WriteString(s[:j])
-		b.WriteString(`\u005b`)
-		s = s[j+1:]
-	}
-	b.WriteString(s)
-	return b.String()
+	return wfcmd.NeutralizeLegacy(line)
 }
 
 // IsWorkflowCommand reports whether the runner may read line as a workflow command, in
 // either form (lenient: any name, ignorable characters skipped).
 func IsWorkflowCommand(line string) bool {
-	return leadingCommand(line) >= 0 || legacyCommand(line) >= 0
-}
-
-// text is what the checks read: a line as a string, or as the bytes the guard holds.
-type text interface{ ~string | ~[]byte }
-
-// leadingCommand is the offset of the first `:` of a `::` that starts line after white
-// space, control and ignorable characters and ANSI escape sequences, or -1.
-func leadingCommand[T text](line T) int {
-	i := skipInvisible(line, 0)
-	if i < len(line) && line[i] == ':' {
-		if k := skipIgnorable(line, i+1); k < len(line) && line[k] == ':' {
-			return i
-		}
-	}
-	return -1
-}
-
-// legacyCommand is the offset of the `[` of the first `##[` in s (ignorable characters
-// between them skipped), or -1.
-func legacyCommand[T text](s T) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] != '#' {
-			continue
-		}
-		j := skipIgnorable(s, i+1)
-		if j >= len(s) || s[j] != '#' {
-			continue
-		}
-		if k := skipIgnorable(s, j+1); k < len(s) && s[k] == '[' {
-			return k
-		}
-	}
-	return -1
-}
-
-// skipInvisible skips what may stand before a command at the start of a line: white
-// space, control and ignorable characters, and ANSI CSI sequences (ESC [ … final byte).
-func skipInvisible[T text](s T, i int) int {
-	for i < len(s) {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
-				j++
-			}
-			if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
-				i = j + 1
-				continue
-			}
-		}
-		if c := s[i]; c < utf8.RuneSelf { // ASCII: white space and controls only
-			if c > ' ' && c != 0x7f {
-				return i
-			}
-			i++
-			continue
-		}
-		r, size := decodeRune(s, i)
-		if !unicode.IsSpace(r) && !ignorable(r) {
-			return i
-		}
-		i += size
-	}
-	return i
-}
-
-// skipIgnorable skips characters a culture-sensitive comparison may ignore.
-func skipIgnorable[T text](s T, i int) int {
-	for i < len(s) {
-		r, size := decodeRune(s, i)
-		if !ignorable(r) {
-			return i
-		}
-		i += size
-	}
-	return i
-}
-
-// decodeRune is utf8.DecodeRuneInString(s[i:]) for strings and bytes alike, without
-// copying more than the rune.
-func decodeRune[T text](s T, i int) (rune, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return rune(c), 1
-	}
-	var buf [utf8.UTFMax]byte
-	n := copy(buf[:], s[i:])
-	return utf8.DecodeRune(buf[:n])
-}
-
-// ignorable: controls, format characters (zero-width space and joiners, bidi marks, the
-// byte order mark, soft hyphen), combining marks and variation selectors.
-func ignorable(r rune) bool {
-	if r < utf8.RuneSelf { // of ASCII, only the controls (Cc) are in these classes
-		return r < 0x20 || r == 0x7f
-	}
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me) || unicode.Is(unicode.Variation_Selector, r)
+	return wfcmd.Leading(line) >= 0 || wfcmd.Legacy(line) >= 0
 }
 
 // GuardCommands wraps w (the process's stdout or stderr) so that nothing written to it
@@ -252,23 +140,23 @@ func lineEnd(text []byte) int {
 func commandsIn(line []byte) (lead, legacy int) {
 	lead, legacy = -1, -1
 	if bytes.IndexByte(line, ':') >= 0 {
-		lead = leadingCommand(line)
+		lead = wfcmd.Leading(line)
 	}
 	if bytes.IndexByte(line, '#') >= 0 {
-		legacy = legacyCommand(line)
+		legacy = wfcmd.Legacy(line)
 	}
 	return lead, legacy
 }
 
 // appendNeutralized appends NeutralizeCommands(line) to out, lead being
-// leadingCommand(line).
+// wfcmd.Leading(line).
 func appendNeutralized(out, line []byte, lead int) []byte {
 	if lead >= 0 {
 		out = append(out, line[:lead]...)
 		out = append(out, `\u003a`...)
 		line = line[lead+1:]
 	}
-	for j := legacyCommand(line); j >= 0; j = legacyCommand(line) {
+	for j := wfcmd.Legacy(line); j >= 0; j = wfcmd.Legacy(line) {
 		out = append(out, line[:j]...)
 		out = append(out, `\u005b`...)
 		line = line[j+1:]

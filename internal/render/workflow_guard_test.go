@@ -6,14 +6,16 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tfgate/tfgate/internal/wfcmd"
 )
 
 // The checks' ASCII shortcut agrees with the Unicode tables it stands for.
 func TestIgnorableASCII(t *testing.T) {
 	for r := rune(0); r < utf8.RuneSelf; r++ {
 		want := unicode.In(r, unicode.Cc, unicode.Cf, unicode.Mn, unicode.Me) || unicode.Is(unicode.Variation_Selector, r)
-		if ignorable(r) != want {
-			t.Errorf("ignorable(%q) = %v, want %v", r, !want, want)
+		if wfcmd.Ignorable(r) != want {
+			t.Errorf("wfcmd.Ignorable(%q) = %v, want %v", r, !want, want)
 		}
 	}
 }
@@ -56,11 +58,11 @@ func TestSkipInvisibleASCII(t *testing.T) {
 		}
 		s := string(rune(c)) + "x"
 		want := 0
-		if unicode.IsSpace(rune(c)) || ignorable(rune(c)) {
+		if unicode.IsSpace(rune(c)) || wfcmd.Ignorable(rune(c)) {
 			want = 1
 		}
-		if got := skipInvisible(s, 0); got != want {
-			t.Errorf("skipInvisible(%q) = %d, want %d", s, got, want)
+		if got := wfcmd.SkipInvisible(s, 0); got != want {
+			t.Errorf("wfcmd.SkipInvisible(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
