@@ -95,11 +95,22 @@ func run(ctx context.Context, t Tools, only string, rounds int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		sa, sb, err := compare(ctx, a, b, n, func(s string) { fmt.Fprintf(os.Stderr, "   %s %s\n", c.Name, s) })
+		seqs := []Sequence{a, b}
+		if c.Floor != nil {
+			floor, err := c.Floor(ctx, t)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.Name, err)
+			}
+			seqs = append(seqs, floor)
+		}
+		st, err := compare(ctx, seqs, n, func(s string) { fmt.Fprintf(os.Stderr, "   %s %s\n", c.Name, s) })
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		rows = append(rows, c.Rows(sa, sb)...)
+		rows = append(rows, c.Rows(st[0], st[1])...)
+		if c.Floor != nil {
+			rows = append(rows, c.FloorRows(st[0], st[1], st[2])...)
+		}
 	}
 	fmt.Print("\n" + table(rows))
 	for _, s := range skipped {

@@ -112,41 +112,34 @@ func median[T int64 | time.Duration](xs []T) T {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// compare runs a and b alternately, n rounds after one warm-up round of each (whose
-// samples are dropped: first runs fill caches, the version cache among them). The order
-// alternates too (ab, ba, ab, …) so that neither side always runs after the other, and
-// the machine's load at any moment falls on both: only the ratio within one run means
-// anything on a shared machine.
-func compare(ctx context.Context, a, b Sequence, n int, progress func(string)) (Stats, Stats, error) {
+// compare runs seqs in turn, n rounds after one warm-up round of each (whose samples are
+// dropped: first runs fill caches, the version cache among them). Each round starts one
+// sequence further on (ab, ba, ab, …; abc, bca, cab, …) so that none always runs after
+// another, and the machine's load at any moment falls on all: only the ratios within one
+// run mean anything on a shared machine. It returns each one's samples, in seqs' order.
+func compare(ctx context.Context, seqs []Sequence, n int, progress func(string)) ([]Stats, error) {
 	// A child's peak RSS starts at its parent's peak: Go starts processes with vfork, and
 	// Linux counts the parent's high-water mark, at exec, as the child's. Give back what
 	// setting up took (a 36 MB plan generated, and its copies) and reset the mark, or every
 	// command is measured at least as large as this process ever was.
 	debug.FreeOSMemory()
 	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) // 5: reset the peak RSS
-	var sa, sb Stats
+	st := make([]Stats, len(seqs))
 	for round := -1; round < n; round++ {
-		first, second := a, b
-		if round%2 != 0 {
-			first, second = b, a
-		}
-		for _, seq := range []Sequence{first, second} {
-			smp, err := seq.run(ctx)
+		first := (round%len(seqs) + len(seqs)) % len(seqs) // the warm-up starts with the last
+		for k := range seqs {
+			i := (first + k) % len(seqs)
+			smp, err := seqs[i].run(ctx)
 			if err != nil {
-				return sa, sb, err
+				return st, err
 			}
-			if round < 0 {
-				continue
-			}
-			if seq.Name == a.Name {
-				sa.Samples = append(sa.Samples, smp)
-			} else {
-				sb.Samples = append(sb.Samples, smp)
+			if round >= 0 {
+				st[i].Samples = append(st[i].Samples, smp)
 			}
 		}
 		if progress != nil && round >= 0 {
 			progress(fmt.Sprintf("round %d/%d", round+1, n))
 		}
 	}
-	return sa, sb, nil
+	return st, nil
 }

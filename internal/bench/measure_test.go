@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,5 +36,30 @@ func TestTable(t *testing.T) {
 	}
 	if !strings.Contains(lines[1], "1.10×") || !strings.Contains(lines[2], "≤0.30×") {
 		t.Errorf("table lacks ratio or target:\n%s", out)
+	}
+}
+
+// TestCompareRotates: every sequence gets n samples, and each round starts one further on,
+// the warm-up round with the last.
+func TestCompareRotates(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	seq := func(name string) Sequence {
+		return Sequence{Name: name, Commands: []Command{{Args: []string{"/bin/sh", "-c", "printf " + name + " >> " + log}}}}
+	}
+	st, err := compare(context.Background(), []Sequence{seq("a"), seq("b"), seq("c")}, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range st {
+		if len(s.Samples) != 3 {
+			t.Errorf("sequence %d: %d samples, want 3", i, len(s.Samples))
+		}
+	}
+	got, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "cab" + "abc" + "bca" + "cab"; string(got) != want {
+		t.Errorf("order %q, want %q", got, want)
 	}
 }
