@@ -85,8 +85,7 @@ func run(ctx context.Context, t Tools, only string, rounds int) error {
 		if rounds > 0 {
 			n = rounds
 		}
-		fmt.Fprintf(os.Stderr, "== %s: setting up\n", c.Name)
-		a, b, err := c.Setup(ctx, t)
+		r, err := runCase(ctx, c, t, n)
 		var skip errSkip
 		if errors.As(err, &skip) {
 			skipped = append(skipped, fmt.Sprintf("%s: skipped: %s", c.Name, skip))
@@ -95,22 +94,7 @@ func run(ctx context.Context, t Tools, only string, rounds int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		seqs := []Sequence{a, b}
-		if c.Floor != nil {
-			floor, err := c.Floor(ctx, t)
-			if err != nil {
-				return fmt.Errorf("%s: %w", c.Name, err)
-			}
-			seqs = append(seqs, floor)
-		}
-		st, err := compare(ctx, seqs, n, func(s string) { fmt.Fprintf(os.Stderr, "   %s %s\n", c.Name, s) })
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.Name, err)
-		}
-		rows = append(rows, c.Rows(st[0], st[1])...)
-		if c.Floor != nil {
-			rows = append(rows, c.FloorRows(st[0], st[1], st[2])...)
-		}
+		rows = append(rows, r...)
 	}
 	fmt.Print("\n" + table(rows))
 	for _, s := range skipped {
@@ -120,6 +104,33 @@ func run(ctx context.Context, t Tools, only string, rounds int) error {
 	fmt.Printf("%d CPUs; load average (1 min) %s before, %s after: the parallel comparison needs idle CPUs to mean anything.\n",
 		runtime.NumCPU(), loadBefore, loadAverage())
 	return nil
+}
+
+// runCase sets c up and runs its sides (its floor too, when it has one) n rounds; an
+// errSkip says it cannot run here.
+func runCase(ctx context.Context, c Case, t Tools, n int) ([]Row, error) {
+	fmt.Fprintf(os.Stderr, "== %s: setting up\n", c.Name)
+	a, b, err := c.Setup(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	seqs := []Sequence{a, b}
+	if c.Floor != nil {
+		floor, err := c.Floor(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		seqs = append(seqs, floor)
+	}
+	st, err := compare(ctx, seqs, n, func(s string) { fmt.Fprintf(os.Stderr, "   %s %s\n", c.Name, s) })
+	if err != nil {
+		return nil, err
+	}
+	rows := c.Rows(st[0], st[1])
+	if c.Floor != nil {
+		rows = append(rows, c.FloorRows(st[0], st[1], st[2])...)
+	}
+	return rows, nil
 }
 
 // loadAverage is the machine's one-minute load average, "?" where /proc does not say.
